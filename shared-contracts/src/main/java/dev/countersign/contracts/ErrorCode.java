@@ -1,0 +1,43 @@
+package dev.countersign.contracts;
+
+/**
+ * Stable error codes carried in the {@code code} member of every problem+json answer and every rejection event. Clients
+ * branch on these, never on the human-readable detail.
+ */
+public enum ErrorCode {
+
+    /** No token, or a token that does not verify. */
+    UNAUTHENTICATED("unauthenticated", 401),
+    /** Unknown id, another tenant's action or a wrong confirm token: deliberately indistinguishable. */
+    ACTION_NOT_FOUND("action_not_found", 404),
+    /** Unknown wallet or another tenant's wallet. */
+    NOT_FOUND("not_found", 404),
+    /** The action is no longer in a state that allows the request; the body carries its current status. */
+    INVALID_STATE_TRANSITION("invalid_state_transition", 409),
+    /** The stored parameters no longer hash to the hash the person approved. */
+    PARAMS_MISMATCH("params_mismatch", 409),
+    /** The request or the proposal broke a rule of the action catalogue. */
+    VALIDATION_FAILED("validation_failed", 400),
+    /** The action id is already taken by a different proposal. */
+    DUPLICATE_ACTION("duplicate_action", 409),
+    /** The model endpoint or the broker did not answer in time. */
+    UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
+    /** Anything unexpected; details are in the server log under the problem's instance id. */
+    INTERNAL("internal_error", 500);
+
+    private final String code;
+    private final int httpStatus;
+
+    ErrorCode(String code, int httpStatus) {
+        this.code = code;
+        this.httpStatus = httpStatus;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+}

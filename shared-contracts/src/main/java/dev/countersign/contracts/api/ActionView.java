@@ -1,0 +1,28 @@
+package dev.countersign.contracts.api;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.Tier;
+
+/** An action as executor-service shows it. Never carries a token or a token hash. */
+public record ActionView(
+        UUID id,
+        String kind,
+        Tier tier,
+        ActionStatus status,
+        String summary,
+        JsonNode params,
+        String paramsHash,
+        String requestedBy,
+        String conversationId,
+        Instant proposedAt,
+        Instant expiresAt,
+        String confirmedBy,
+        Instant confirmedAt,
+        Instant executedAt,
+        JsonNode result) {
+}

@@ -1,0 +1,40 @@
+package dev.countersign.contracts.catalogue;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.Tier;
+
+/**
+ * One kind of write the agent may propose.
+ *
+ * @param editableFields
+ *            the fields of the target row an action of this kind may change; empty for creates
+ * @param describer
+ *            renders validated parameters as the sentence a person approves
+ */
+public record ActionDefinition(
+        String kind,
+        String domain,
+        String description,
+        List<ParamSpec> params,
+        Set<String> editableFields,
+        TierRule tierRule,
+        Function<JsonNode, String> describer) {
+
+    public Optional<ParamSpec> param(String name) {
+        return params.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    public Tier tierFor(JsonNode normalisedParams, TierPolicy policy) {
+        return tierRule.tierFor(normalisedParams, policy);
+    }
+
+    public String describe(JsonNode normalisedParams) {
+        return describer.apply(normalisedParams);
+    }
+}

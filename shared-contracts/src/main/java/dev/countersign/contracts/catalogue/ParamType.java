@@ -1,0 +1,13 @@
+package dev.countersign.contracts.catalogue;
+
+/** The value types a catalogue parameter may have. Every value travels as a JSON string in its normal form. */
+public enum ParamType {
+    /** A UUID in lower-case canonical form. */
+    UUID,
+    /** A positive decimal with at most two places, normalised to exactly two ("12.5" becomes "12.50"). */
+    MONEY,
+    /** Free text without control characters, trimmed, bounded by the parameter's maximum length. */
+    TEXT,
+    /** An ISO-8601 calendar date, {@code yyyy-MM-dd}. */
+    DATE
+}

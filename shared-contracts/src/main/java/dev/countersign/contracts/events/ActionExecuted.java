@@ -1,0 +1,27 @@
+package dev.countersign.contracts.events;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** A person confirmed the action and the executor wrote it, exactly once. {@code result} is what it wrote. */
+public record ActionExecuted(
+        UUID eventId,
+        int schemaVersion,
+        Instant occurredAt,
+        UUID actionId,
+        String tenantId,
+        String conversationId,
+        String kind,
+        String summary,
+        String confirmedBy,
+        JsonNode result) implements ActionOutcome {
+
+    public static final int SCHEMA_VERSION = 1;
+
+    @Override
+    public String describe() {
+        return "Action %s (%s) was confirmed by %s and executed.".formatted(actionId, summary, confirmedBy);
+    }
+}

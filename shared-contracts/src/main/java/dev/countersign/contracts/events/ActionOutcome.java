@@ -1,0 +1,35 @@
+package dev.countersign.contracts.events;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * Everything the executor publishes on {@link dev.countersign.contracts.Topics#ACTIONS_OUTCOMES}. The {@code type}
+ * member names the event; consumers skip types they do not know.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = ActionStaged.class, name = "ActionStaged"),
+        @JsonSubTypes.Type(value = ActionRejected.class, name = "ActionRejected"),
+        @JsonSubTypes.Type(value = ActionExecuted.class, name = "ActionExecuted")
+})
+public sealed interface ActionOutcome permits ActionStaged, ActionRejected, ActionExecuted {
+
+    UUID eventId();
+
+    int schemaVersion();
+
+    Instant occurredAt();
+
+    UUID actionId();
+
+    String tenantId();
+
+    String conversationId();
+
+    /** One line a model or a person can read: what happened to the action. */
+    String describe();
+}

@@ -1,0 +1,44 @@
+package dev.countersign.contracts.events;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The agent asks for a write. It carries the confirm token only as its SHA-256: the raw token goes to the person's HTTP
+ * reply and nowhere else.
+ *
+ * @param requestedTtlSeconds
+ *            how long the proposal may wait for a decision; the executor grants at most its own configured maximum.
+ *            Null means the maximum.
+ */
+public record ActionProposed(
+        UUID eventId,
+        int schemaVersion,
+        Instant occurredAt,
+        UUID actionId,
+        String tenantId,
+        String userId,
+        String conversationId,
+        UUID turnId,
+        String kind,
+        JsonNode params,
+        String paramsHash,
+        String tokenHash,
+        Integer requestedTtlSeconds) {
+
+    public static final int SCHEMA_VERSION = 1;
+
+    public ActionProposed {
+        Objects.requireNonNull(eventId, "eventId");
+        Objects.requireNonNull(occurredAt, "occurredAt");
+        Objects.requireNonNull(actionId, "actionId");
+        Objects.requireNonNull(tenantId, "tenantId");
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(paramsHash, "paramsHash");
+        Objects.requireNonNull(tokenHash, "tokenHash");
+    }
+}

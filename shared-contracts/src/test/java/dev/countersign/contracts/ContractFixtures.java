@@ -1,0 +1,44 @@
+package dev.countersign.contracts;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.json.Json;
+
+/**
+ * The golden JSON of every event, as it travels on Kafka. Shipped in the test-jar so both services' tests read the very
+ * same files: a change to an event that breaks a consumer breaks a test on both sides.
+ */
+public final class ContractFixtures {
+
+    public static final String ACTION_PROPOSED = "action-proposed.json";
+    public static final String ACTION_STAGED = "action-staged.json";
+    public static final String ACTION_REJECTED = "action-rejected.json";
+    public static final String ACTION_EXECUTED = "action-executed.json";
+
+    private ContractFixtures() {
+    }
+
+    public static String text(String name) {
+        try (InputStream in = ContractFixtures.class.getResourceAsStream("/fixtures/" + name)) {
+            if (in == null) {
+                throw new IllegalArgumentException("No fixture " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static JsonNode tree(String name) {
+        try {
+            return Json.mapper().readTree(text(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

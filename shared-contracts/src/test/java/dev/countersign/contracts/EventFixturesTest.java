@@ -1,0 +1,63 @@
+package dev.countersign.contracts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.countersign.contracts.events.ActionExecuted;
+import dev.countersign.contracts.events.ActionOutcome;
+import dev.countersign.contracts.events.ActionProposed;
+import dev.countersign.contracts.events.ActionRejected;
+import dev.countersign.contracts.events.ActionStaged;
+import dev.countersign.contracts.json.CanonicalJson;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.MalformedEventException;
+
+class EventFixturesTest {
+
+    @Test
+    void proposedRoundTripsWithoutLosingAMember() {
+        var event = Json.read(ContractFixtures.text(ContractFixtures.ACTION_PROPOSED), ActionProposed.class);
+
+        assertThat(CanonicalJson.toString(Json.tree(event)))
+                .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {ContractFixtures.ACTION_STAGED, ContractFixtures.ACTION_REJECTED,
+            ContractFixtures.ACTION_EXECUTED})
+    void outcomesRoundTripThroughTheirCommonType(String fixture) {
+        var event = Json.read(ContractFixtures.text(fixture), ActionOutcome.class);
+
+        assertThat(CanonicalJson.toString(Json.tree(event)))
+                .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(fixture)));
+    }
+
+    @Test
+    void outcomeTypeSelectsTheRecord() {
+        assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_STAGED), ActionOutcome.class))
+                .isInstanceOf(ActionStaged.class);
+        assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_REJECTED), ActionOutcome.class))
+                .isInstanceOf(ActionRejected.class);
+        assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_EXECUTED), ActionOutcome.class))
+                .isInstanceOf(ActionExecuted.class);
+    }
+
+    @Test
+    void aProposalWithoutATokenHashIsUnreadable() {
+        String withoutToken = ContractFixtures.text(ContractFixtures.ACTION_PROPOSED).replaceAll(
+                "\"tokenHash\"\\s*:\\s*\"[0-9a-f]+\",", "");
+
+        assertThatThrownBy(() -> Json.read(withoutToken, ActionProposed.class))
+                .isInstanceOf(MalformedEventException.class).hasMessageContaining("tokenHash");
+    }
+
+    @Test
+    void garbageIsUnreadableNotHalfRead() {
+        assertThatThrownBy(() -> Json.read("{not json", ActionProposed.class))
+                .isInstanceOf(MalformedEventException.class);
+    }
+}
