@@ -20,6 +20,8 @@ public enum ErrorCode {
     VALIDATION_FAILED("validation_failed", 400),
     /** The action id is already taken by a different proposal. */
     DUPLICATE_ACTION("duplicate_action", 409),
+    /** The row an action targets does not exist (any more) in the action's tenant. */
+    TARGET_NOT_FOUND("target_not_found", 409),
     /** The model endpoint or the broker did not answer in time. */
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
     /** Anything unexpected; details are in the server log under the problem's instance id. */

@@ -19,6 +19,7 @@ public final class ContractFixtures {
     public static final String ACTION_STAGED = "action-staged.json";
     public static final String ACTION_REJECTED = "action-rejected.json";
     public static final String ACTION_EXECUTED = "action-executed.json";
+    public static final String ACTION_FAILED = "action-failed.json";
 
     private ContractFixtures() {
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.contracts.events.ActionExecuted;
+import dev.countersign.contracts.events.ActionFailed;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
@@ -44,6 +45,8 @@ class EventFixturesTest {
                 .isInstanceOf(ActionRejected.class);
         assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_EXECUTED), ActionOutcome.class))
                 .isInstanceOf(ActionExecuted.class);
+        assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_FAILED), ActionOutcome.class))
+                .isInstanceOf(ActionFailed.class);
     }
 
     @Test

@@ -14,9 +14,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 @JsonSubTypes({
         @JsonSubTypes.Type(value = ActionStaged.class, name = "ActionStaged"),
         @JsonSubTypes.Type(value = ActionRejected.class, name = "ActionRejected"),
-        @JsonSubTypes.Type(value = ActionExecuted.class, name = "ActionExecuted")
+        @JsonSubTypes.Type(value = ActionExecuted.class, name = "ActionExecuted"),
+        @JsonSubTypes.Type(value = ActionFailed.class, name = "ActionFailed")
 })
-public sealed interface ActionOutcome permits ActionStaged, ActionRejected, ActionExecuted {
+public sealed interface ActionOutcome permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed {
 
     UUID eventId();
 

@@ -1,0 +1,101 @@
+package dev.countersign.devsupport;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.countersign.contracts.json.Json;
+
+/**
+ * Mints RS256 bearer tokens for demo users. Lives here, in a module no service depends on at run time, so a production
+ * build of a service has no way to mint a token: it only verifies them against its configured key.
+ */
+public final class DevTokens {
+
+    public static final String ISSUER = "https://countersign.local/dev";
+
+    private final KeyPair keys;
+
+    public DevTokens(KeyPair keys) {
+        this.keys = keys;
+    }
+
+    public static DevTokens generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return new DevTokens(generator.generateKeyPair());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Restores a key pair written by {@link #privateKeyPem()} and {@link #publicKeyPem()}. */
+    public static DevTokens fromPem(String privatePem, String publicPem) {
+        try {
+            KeyFactory factory = KeyFactory.getInstance("RSA");
+            PrivateKey privateKey = factory.generatePrivate(new PKCS8EncodedKeySpec(der(privatePem)));
+            PublicKey publicKey = factory.generatePublic(new X509EncodedKeySpec(der(publicPem)));
+            return new DevTokens(new KeyPair(publicKey, privateKey));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Unreadable dev key pair", e);
+        }
+    }
+
+    public String publicKeyPem() {
+        return pem("PUBLIC KEY", keys.getPublic().getEncoded());
+    }
+
+    public String privateKeyPem() {
+        return pem("PRIVATE KEY", keys.getPrivate().getEncoded());
+    }
+
+    public String mint(String tenantId, String userId, Duration lifetime) {
+        Instant now = Instant.now();
+        Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
+        Map<String, Object> claims = Map.of(
+                "iss", ISSUER,
+                "sub", userId,
+                "upn", userId,
+                "tenant", tenantId,
+                "groups", List.of("user"),
+                "iat", now.getEpochSecond(),
+                "exp", now.plus(lifetime).getEpochSecond(),
+                "jti", UUID.randomUUID().toString());
+        String signingInput = base64Url(Json.write(header)) + "." + base64Url(Json.write(claims));
+        try {
+            Signature signature = Signature.getInstance("SHA256withRSA");
+            signature.initSign(keys.getPrivate());
+            signature.update(signingInput.getBytes(StandardCharsets.US_ASCII));
+            return signingInput + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature.sign());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String base64Url(String json) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der) + "\n-----END " + type + "-----\n";
+    }
+
+    private static byte[] der(String pem) {
+        return Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+    }
+}

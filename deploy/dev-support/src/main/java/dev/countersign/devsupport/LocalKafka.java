@@ -1,0 +1,53 @@
+package dev.countersign.devsupport;
+
+import java.nio.file.Path;
+
+import io.smallrye.reactive.messaging.kafka.companion.test.EmbeddedKafkaBroker;
+
+/**
+ * A real Apache Kafka broker in KRaft combined mode (broker and controller in one process), from Maven Central jars.
+ * Dev and test only: one node, replication factor 1, no authentication.
+ */
+public final class LocalKafka implements AutoCloseable {
+
+    /** Fixed so that a persistent log directory is recognised again after a restart. */
+    private static final String CLUSTER_ID = "Y291bnRlcnNpZ24tbG9j";
+
+    private final EmbeddedKafkaBroker broker;
+
+    private LocalKafka(EmbeddedKafkaBroker broker) {
+        this.broker = broker;
+    }
+
+    /**
+     * @param port
+     *            0 for any free port
+     * @param logDirectory
+     *            null for a throw-away directory; otherwise topics and offsets survive a restart
+     */
+    public static LocalKafka start(int port, Path logDirectory) {
+        EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().withNodeId(1).withClusterId(CLUSTER_ID);
+        if (port > 0) {
+            broker.withKafkaPort(port);
+        }
+        broker.withAdditionalProperties(properties -> {
+            properties.put("num.partitions", "3");
+            properties.put("auto.create.topics.enable", "true");
+            properties.put("group.initial.rebalance.delay.ms", "0");
+            if (logDirectory != null) {
+                properties.put("log.dirs", logDirectory.toAbsolutePath().toString());
+            }
+        });
+        broker.withDeleteLogDirsOnClose(logDirectory == null);
+        return new LocalKafka(broker.start());
+    }
+
+    public String bootstrapServers() {
+        return broker.getAdvertisedListeners();
+    }
+
+    @Override
+    public void close() {
+        broker.close();
+    }
+}

@@ -1,0 +1,22 @@
+package dev.countersign.devsupport.model;
+
+import java.util.List;
+
+/** What a model server answers: either text, or one or more tool calls with their JSON arguments. */
+public record ModelReply(String text, List<ToolCall> toolCalls) {
+
+    public record ToolCall(String name, String argumentsJson) {
+    }
+
+    public static ModelReply text(String text) {
+        return new ModelReply(text, List.of());
+    }
+
+    public static ModelReply toolCall(String name, String argumentsJson) {
+        return new ModelReply(null, List.of(new ToolCall(name, argumentsJson)));
+    }
+
+    public static ModelReply toolCalls(ToolCall... calls) {
+        return new ModelReply(null, List.of(calls));
+    }
+}

@@ -1,0 +1,58 @@
+package dev.countersign.devsupport.model;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Read-only view of one OpenAI chat-completions request, as a model server needs it. */
+public record ModelTurn(JsonNode request) {
+
+    public JsonNode messages() {
+        return request.path("messages");
+    }
+
+    public JsonNode lastMessage() {
+        JsonNode messages = messages();
+        return messages.size() == 0 ? null : messages.get(messages.size() - 1);
+    }
+
+    public String lastUserText() {
+        JsonNode messages = messages();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if ("user".equals(messages.get(i).path("role").asText())) {
+                return messages.get(i).path("content").asText();
+            }
+        }
+        return "";
+    }
+
+    /** Tool results that arrived after the last assistant message, i.e. the answers the model is waiting for. */
+    public List<String> pendingToolResults() {
+        List<String> results = new ArrayList<>();
+        JsonNode messages = messages();
+        for (int i = messages.size() - 1; i >= 0 && "tool".equals(messages.get(i).path("role").asText()); i--) {
+            results.add(0, messages.get(i).path("content").asText());
+        }
+        return results;
+    }
+
+    public String systemText() {
+        for (JsonNode message : messages()) {
+            if ("system".equals(message.path("role").asText())) {
+                return message.path("content").asText();
+            }
+        }
+        return "";
+    }
+
+    public List<String> toolNames() {
+        List<String> names = new ArrayList<>();
+        request.path("tools").forEach(tool -> names.add(tool.path("function").path("name").asText()));
+        return names;
+    }
+
+    public boolean offersTool(String name) {
+        return toolNames().contains(name);
+    }
+}

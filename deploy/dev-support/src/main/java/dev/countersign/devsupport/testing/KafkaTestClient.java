@@ -1,0 +1,71 @@
+package dev.countersign.devsupport.testing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** A plain Kafka client for tests: send raw records and read a topic from its beginning. */
+public final class KafkaTestClient {
+
+    private final String bootstrapServers;
+
+    public KafkaTestClient(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public static KafkaTestClient fromTestProperties() {
+        return new KafkaTestClient(TestProperties.require(TestProperties.BOOTSTRAP_SERVERS));
+    }
+
+    public void send(String topic, String key, String value) {
+        try (var producer = new KafkaProducer<String, String>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not send to " + topic, e);
+        }
+    }
+
+    /**
+     * Reads {@code topic} from the beginning until {@code stop} holds for the records matching {@code filter}, or the
+     * timeout passes; returns the matching records' values in order.
+     */
+    public List<String> read(String topic, Predicate<String> filter, Predicate<List<String>> stop, Duration timeout) {
+        List<String> matching = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<String, String>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Instant deadline = Instant.now().plus(timeout);
+            while (Instant.now().isBefore(deadline) && !stop.test(matching)) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (filter.test(record.value())) {
+                        matching.add(record.value());
+                    }
+                }
+            }
+        }
+        return matching;
+    }
+
+    /** Reads for the whole of {@code window}: for asserting that something was published exactly once. */
+    public List<String> readFor(String topic, Predicate<String> filter, Duration window) {
+        return read(topic, filter, records -> false, window);
+    }
+}

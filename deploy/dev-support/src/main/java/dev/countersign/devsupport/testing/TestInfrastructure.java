@@ -1,0 +1,88 @@
+package dev.countersign.devsupport.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.flywaydb.core.Flyway;
+
+import dev.countersign.devsupport.DevTokens;
+import dev.countersign.devsupport.LocalKafka;
+import dev.countersign.devsupport.LocalPostgres;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Starts, once per test JVM, a real PostgreSQL server and a real Kafka broker, and hands a service its connection
+ * settings. Init arg {@code service}: {@code executor} (owner role) or {@code agent} (reader role; the executor's
+ * migrations are applied first from {@code migrations}, a Flyway location, since the agent owns no schema).
+ * <p>
+ * Facts the tests need are published as system properties (see {@link TestProperties}), which every class loader of the
+ * test JVM can read.
+ */
+public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
+
+    private static LocalPostgres postgres;
+    private static LocalKafka kafka;
+    private static DevTokens tokens;
+
+    private String service = "executor";
+    private String migrations;
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        service = initArgs.getOrDefault("service", "executor");
+        migrations = initArgs.get("migrations");
+    }
+
+    @Override
+    public synchronized Map<String, String> start() {
+        if (postgres == null) {
+            postgres = LocalPostgres.start(0, null);
+            kafka = LocalKafka.start(0, null);
+            tokens = DevTokens.generate();
+            System.setProperty(TestProperties.OWNER_JDBC_URL, postgres.jdbcUrl());
+            System.setProperty(TestProperties.READER_JDBC_URL, postgres.jdbcUrl());
+            System.setProperty(TestProperties.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+            System.setProperty(TestProperties.PRIVATE_KEY_PEM, tokens.privateKeyPem());
+            System.setProperty(TestProperties.PUBLIC_KEY_PEM, tokens.publicKeyPem());
+            System.setProperty(TestProperties.MODEL_PORT, String.valueOf(freePort()));
+        }
+        Map<String, String> config = new HashMap<>();
+        boolean agent = "agent".equals(service);
+        if (agent && migrations != null) {
+            Flyway.configure()
+                    .dataSource(postgres.jdbcUrl(), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
+                    .locations(migrations)
+                    .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE))
+                    .load()
+                    .migrate();
+        }
+        config.put("quarkus.datasource.username", agent ? LocalPostgres.READER_ROLE : LocalPostgres.OWNER_ROLE);
+        config.put("quarkus.datasource.password",
+                agent ? LocalPostgres.READER_PASSWORD : LocalPostgres.OWNER_PASSWORD);
+        config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
+        config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
+        config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+        config.put("mp.jwt.verify.publickey", tokens.publicKeyPem());
+        config.put("mp.jwt.verify.issuer", DevTokens.ISSUER);
+        config.put("quarkus.langchain4j.openai.base-url",
+                "http://localhost:%s/v1/".formatted(System.getProperty(TestProperties.MODEL_PORT)));
+        return config;
+    }
+
+    @Override
+    public void stop() {
+        // The servers live for the whole test JVM and die with it; stopping them between applications would only
+        // cost start-up time.
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.countersign.executor.action;
+
+import static dev.countersign.contracts.ActionStatus.CONFIRMED;
+import static dev.countersign.contracts.ActionStatus.EXECUTED;
+import static dev.countersign.contracts.ActionStatus.EXPIRED;
+import static dev.countersign.contracts.ActionStatus.FAILED;
+import static dev.countersign.contracts.ActionStatus.PROPOSED;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.json.Json;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * SQL for {@code actions}. Every state change is a compare-and-swap named for its transition: it names the status it
+ * expects in its WHERE clause and returns the updated row only if it won; a loser gets null and nothing changed.
+ */
+@ApplicationScoped
+public class ActionRepository {
+
+    private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
+            + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
+            + " executed_at, result::text AS result";
+
+    /** Inserts a proposal; false if the id is already taken (the existing row is left alone). */
+    public Uni<Boolean> insertProposed(SqlClient sql, NewAction action) {
+        return sql.preparedQuery("""
+                INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
+                                     params_hash, token_hash, summary, proposed_at, expires_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, $12, $13)
+                ON CONFLICT (id) DO NOTHING""")
+                .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
+                        action.conversationId(), action.turnId(), action.kind(), action.tier().wireName(),
+                        Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
+                        utc(action.proposedAt()), utc(action.expiresAt())}))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** The action if it exists in this tenant; null otherwise (another tenant's action is simply absent). */
+    public Uni<ActionRow> find(SqlClient sql, UUID id, String tenantId) {
+        return sql.preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND tenant_id = $2")
+                .execute(Tuple.of(id, tenantId))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /** Like {@link #find} but only if the token hash matches too: the no-oracle lookup behind confirm's answers. */
+    public Uni<ActionRow> findWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
+        return sql.preparedQuery("SELECT " + COLUMNS
+                + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3")
+                .execute(Tuple.of(id, tenantId, tokenHash))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /** proposed -> confirmed, if the token hash matches and the proposal has not expired at {@code now}. */
+    public Uni<ActionRow> confirm(SqlClient sql, UUID id, String tenantId, String tokenHash, String userId,
+            Instant now) {
+        ActionTransitions.require(PROPOSED, CONFIRMED);
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = $5, version = version + 1
+                WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > $5
+                RETURNING """ + " " + COLUMNS)
+                .execute(Tuple.of(id, tenantId, tokenHash, userId, utc(now)))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /** confirmed -> executed, recording what was written. */
+    public Uni<ActionRow> markExecuted(SqlClient sql, UUID id, JsonNode result, Instant now) {
+        return finish(sql, id, EXECUTED, result, now);
+    }
+
+    /** confirmed -> failed, recording why. */
+    public Uni<ActionRow> markFailed(SqlClient sql, UUID id, JsonNode result, Instant now) {
+        return finish(sql, id, FAILED, result, now);
+    }
+
+    /** proposed -> expired, once its time is up. */
+    public Uni<ActionRow> expire(SqlClient sql, UUID id, Instant now) {
+        ActionTransitions.require(PROPOSED, EXPIRED);
+        return sql.preparedQuery("UPDATE actions SET status = 'expired', version = version + 1"
+                + " WHERE id = $1 AND status = 'proposed' AND expires_at <= $2 RETURNING " + COLUMNS)
+                .execute(Tuple.of(id, utc(now)))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus to, JsonNode result, Instant now) {
+        ActionTransitions.require(CONFIRMED, to);
+        String executedAt = to == EXECUTED ? ", executed_at = $3" : "";
+        return sql
+                .preparedQuery(
+                        "UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb" + executedAt
+                                + ", version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
+                .execute(to == EXECUTED ? Tuple.of(id, Json.write(result), utc(now)) : Tuple.of(id, Json.write(result)))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    private static ActionRow firstOrNull(RowSet<Row> rows) {
+        var iterator = rows.iterator();
+        return iterator.hasNext() ? toRow(iterator.next()) : null;
+    }
+
+    private static ActionRow toRow(Row row) {
+        return new ActionRow(
+                row.getUUID("id"),
+                row.getString("tenant_id"),
+                row.getString("requested_by"),
+                row.getString("conversation_id"),
+                row.getUUID("turn_id"),
+                row.getString("kind"),
+                Tier.fromWire(row.getString("tier")),
+                ActionStatus.fromWire(row.getString("status")),
+                json(row.getString("params")),
+                row.getString("params_hash"),
+                row.getString("summary"),
+                instant(row, "proposed_at"),
+                instant(row, "expires_at"),
+                row.getString("confirmed_by"),
+                instant(row, "confirmed_at"),
+                instant(row, "executed_at"),
+                json(row.getString("result")));
+    }
+
+    static java.time.OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Instant instant(Row row, String column) {
+        var value = row.getOffsetDateTime(column);
+        return value == null ? null : value.toInstant();
+    }
+
+    private static JsonNode json(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Json.mapper().readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

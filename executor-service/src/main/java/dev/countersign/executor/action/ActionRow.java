@@ -1,0 +1,40 @@
+package dev.countersign.executor.action;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.api.ActionView;
+
+/** One row of {@code actions}, without its token hash (which never leaves the SQL that checks it). */
+public record ActionRow(
+        UUID id,
+        String tenantId,
+        String requestedBy,
+        String conversationId,
+        UUID turnId,
+        String kind,
+        Tier tier,
+        ActionStatus status,
+        JsonNode params,
+        String paramsHash,
+        String summary,
+        Instant proposedAt,
+        Instant expiresAt,
+        String confirmedBy,
+        Instant confirmedAt,
+        Instant executedAt,
+        JsonNode result) {
+
+    public ActionView toView() {
+        return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
+                proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result);
+    }
+
+    public boolean isExpiredAt(Instant now) {
+        return !expiresAt.isAfter(now);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.countersign.executor.action;
+
+import static dev.countersign.contracts.ActionStatus.CANCELLED;
+import static dev.countersign.contracts.ActionStatus.CONFIRMED;
+import static dev.countersign.contracts.ActionStatus.EXECUTED;
+import static dev.countersign.contracts.ActionStatus.EXPIRED;
+import static dev.countersign.contracts.ActionStatus.FAILED;
+import static dev.countersign.contracts.ActionStatus.PROPOSED;
+import static dev.countersign.contracts.ActionStatus.UNDONE;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+import dev.countersign.contracts.ActionStatus;
+
+/**
+ * The action state machine: the one list of legal moves. {@link ActionRepository} consults it before every
+ * compare-and-swap; the {@code actions_guard} trigger in the database refuses the same illegal moves from any other
+ * path (ActionTransitionsDatabaseTest proves the two agree).
+ *
+ * <pre>
+ * proposed -> confirmed -> executed -> undone
+ * proposed | confirmed -> cancelled | expired
+ * confirmed -> failed
+ * </pre>
+ */
+public final class ActionTransitions {
+
+    private static final Map<ActionStatus, Set<ActionStatus>> LEGAL = new EnumMap<>(ActionStatus.class);
+
+    static {
+        LEGAL.put(PROPOSED, EnumSet.of(CONFIRMED, CANCELLED, EXPIRED));
+        LEGAL.put(CONFIRMED, EnumSet.of(EXECUTED, CANCELLED, EXPIRED, FAILED));
+        LEGAL.put(EXECUTED, EnumSet.of(UNDONE));
+        for (ActionStatus status : ActionStatus.values()) {
+            LEGAL.putIfAbsent(status, EnumSet.noneOf(ActionStatus.class));
+        }
+    }
+
+    private ActionTransitions() {
+    }
+
+    public static boolean isLegal(ActionStatus from, ActionStatus to) {
+        return LEGAL.get(from).contains(to);
+    }
+
+    /**
+     * @throws IllegalStateException
+     *             if the move is not in the state machine: a programming error, not a race.
+     */
+    public static void require(ActionStatus from, ActionStatus to) {
+        if (!isLegal(from, to)) {
+            throw new IllegalStateException("illegal action transition %s -> %s".formatted(from, to));
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.countersign.executor.action;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.Tier;
+
+/** A validated proposal, ready to be stored as {@code proposed}. */
+public record NewAction(
+        UUID id,
+        String tenantId,
+        String requestedBy,
+        String conversationId,
+        UUID turnId,
+        String kind,
+        Tier tier,
+        JsonNode params,
+        String paramsHash,
+        String tokenHash,
+        String summary,
+        Instant proposedAt,
+        Instant expiresAt) {
+}

@@ -1,0 +1,86 @@
+package dev.countersign.executor.api;
+
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.MediaType;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ActionView;
+import dev.countersign.contracts.api.ConfirmRequest;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.gate.ConfirmOutcome;
+import dev.countersign.executor.gate.ConfirmationService;
+import dev.countersign.executor.security.CurrentUser;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/** The person's side of the gate: look at a staged action, confirm it with its one-time token. */
+@Path("/api/actions")
+@Authenticated
+public class ActionResource {
+
+    private final ConfirmationService confirmations;
+    private final ActionRepository actions;
+    private final Pool pool;
+    private final CurrentUser user;
+
+    public ActionResource(ConfirmationService confirmations, ActionRepository actions, Pool pool, CurrentUser user) {
+        this.confirmations = confirmations;
+        this.actions = actions;
+        this.pool = pool;
+        this.user = user;
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<ActionView> get(@PathParam("id") String id) {
+        UUID actionId = ActionIds.parse(id);
+        String tenantId = user.tenantId();
+        return actions.find(pool, actionId, tenantId).map(row -> {
+            if (row == null) {
+                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, "No such action in your tenant.");
+            }
+            return row.toView();
+        });
+    }
+
+    @POST
+    @Path("/{id}/confirm")
+    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ActionView> confirm(@PathParam("id") String id, ConfirmRequest request) {
+        UUID actionId = ActionIds.parse(id);
+        if (request == null || request.token() == null || request.token().isBlank()
+                || request.token().length() > 256) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Send {\"token\": \"...\"} with the confirm token from the proposal card.");
+        }
+        return confirmations.confirm(actionId, user.tenantId(), user.userId(), request.token())
+                .map(ActionResource::answer);
+    }
+
+    /** Maps the outcome to the answer: the winner sees the executed action, everyone else a problem saying why. */
+    private static ActionView answer(ConfirmOutcome outcome) {
+        if (outcome instanceof ConfirmOutcome.Executed executed) {
+            return executed.action().toView();
+        }
+        if (outcome instanceof ConfirmOutcome.Failed failed) {
+            throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                    "The action was confirmed but could not be written (%s); nothing was changed."
+                            .formatted(failed.code()),
+                    failed.action().toView());
+        }
+        if (outcome instanceof ConfirmOutcome.NotProposed current) {
+            throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                    "The action is %s and can no longer be confirmed; see action.status and action.result."
+                            .formatted(current.action().status().wireName()),
+                    current.action().toView());
+        }
+        throw new ProblemException(ErrorCode.ACTION_NOT_FOUND,
+                "No action with this id and token in your tenant. Check the id and the confirm token.");
+    }
+}

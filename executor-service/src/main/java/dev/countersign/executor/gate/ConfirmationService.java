@@ -1,0 +1,119 @@
+package dev.countersign.executor.gate;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.events.ActionExecuted;
+import dev.countersign.contracts.events.ActionFailed;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.outbox.OutboxRelay;
+import dev.countersign.executor.outbox.OutboxWriter;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+
+/**
+ * Confirm and execute, in one transaction: compare-and-swap {@code proposed -> confirmed} on (id, tenant, token hash,
+ * status, expiry), rebuild the write from the stored proposal only, check its hash, write it, compare-and-swap
+ * {@code confirmed -> executed}, and put the outcome in the outbox.
+ * <p>
+ * Why this executes at most once: only one transaction can win the first compare-and-swap (PostgreSQL re-checks the
+ * WHERE clause of a concurrent UPDATE after the winner commits, and the loser matches no row); if the transaction does
+ * not commit, neither the confirmation nor the write exists, and the token still works for a retry. The unique
+ * {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database (an
+ * e-mail, a ticket) cannot join the transaction; such executors come with their own idempotency key (later issue).
+ */
+@ApplicationScoped
+public class ConfirmationService {
+
+    private static final Logger LOG = Logger.getLogger(ConfirmationService.class);
+    private static final String SAVEPOINT = "execute_action";
+
+    private final Pool pool;
+    private final ActionRepository actions;
+    private final ExecutorRegistry executors;
+    private final OutboxWriter outbox;
+    private final OutboxRelay relay;
+
+    public ConfirmationService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
+            OutboxRelay relay) {
+        this.pool = pool;
+        this.actions = actions;
+        this.executors = executors;
+        this.outbox = outbox;
+        this.relay = relay;
+    }
+
+    public Uni<ConfirmOutcome> confirm(UUID actionId, String tenantId, String userId, String rawToken) {
+        String tokenHash = ParamsHash.ofToken(rawToken);
+        Instant now = Instant.now();
+        return pool.withTransaction(sql -> actions.confirm(sql, actionId, tenantId, tokenHash, userId, now)
+                .flatMap(confirmed -> confirmed != null
+                        ? execute(sql, confirmed, now)
+                        : explainLoss(sql, actionId, tenantId, tokenHash, now)))
+                .invoke(outcome -> {
+                    if (outcome instanceof ConfirmOutcome.Executed || outcome instanceof ConfirmOutcome.Failed) {
+                        relay.wakeUp();
+                    }
+                });
+    }
+
+    private Uni<ConfirmOutcome> execute(SqlClient sql, ActionRow action, Instant now) {
+        if (!ParamsHash.of(action.params()).equals(action.paramsHash())) {
+            return fail(sql, action, ErrorCode.PARAMS_MISMATCH.code(),
+                    "the stored parameters no longer match the approved hash", now);
+        }
+        ActionExecutor executor = executors.forKind(action.kind()).orElse(null);
+        if (executor == null) {
+            return fail(sql, action, "unsupported_kind", "this executor cannot run " + action.kind(), now);
+        }
+        // A savepoint lets a refused write roll back alone while the failure itself is still recorded.
+        return sql.query("SAVEPOINT " + SAVEPOINT).execute()
+                .flatMap(ignored -> executor.execute(sql, action))
+                .flatMap(result -> actions.markExecuted(sql, action.id(), result, now))
+                .flatMap(executed -> outbox.append(sql, new ActionExecuted(UUID.randomUUID(),
+                        ActionExecuted.SCHEMA_VERSION, now, executed.id(), executed.tenantId(),
+                        executed.conversationId(), executed.kind(), executed.summary(), executed.confirmedBy(),
+                        executed.result()))
+                        .replaceWith((ConfirmOutcome) new ConfirmOutcome.Executed(executed)))
+                .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
+                        .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
+                        .flatMap(ignored -> fail(sql, action, ((ExecutionRefused) refused).code(),
+                                refused.getMessage(), now)));
+    }
+
+    private Uni<ConfirmOutcome> fail(SqlClient sql, ActionRow action, String code, String reason, Instant now) {
+        LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code);
+        JsonNode result = Json.mapper().createObjectNode().put("error", code).put("reason", reason);
+        return actions.markFailed(sql, action.id(), result, now)
+                .flatMap(failed -> outbox.append(sql, new ActionFailed(UUID.randomUUID(), ActionFailed.SCHEMA_VERSION,
+                        now, failed.id(), failed.tenantId(), failed.conversationId(), failed.kind(), failed.summary(),
+                        code, reason))
+                        .replaceWith((ConfirmOutcome) new ConfirmOutcome.Failed(failed, code)));
+    }
+
+    /** This request did not win: say why without revealing whether an action exists to a wrong token. */
+    private Uni<ConfirmOutcome> explainLoss(SqlClient sql, UUID actionId, String tenantId, String tokenHash,
+            Instant now) {
+        return actions.findWithToken(sql, actionId, tenantId, tokenHash).flatMap(current -> {
+            if (current == null) {
+                return Uni.createFrom().item(new ConfirmOutcome.NotFound());
+            }
+            if (current.status() == dev.countersign.contracts.ActionStatus.PROPOSED && current.isExpiredAt(now)) {
+                return actions.expire(sql, actionId, now)
+                        .map(expired -> new ConfirmOutcome.NotProposed(expired != null ? expired : current));
+            }
+            return Uni.createFrom().item(new ConfirmOutcome.NotProposed(current));
+        });
+    }
+}

@@ -1,0 +1,129 @@
+package dev.countersign.executor.gate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.TierPolicy;
+import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.contracts.events.ActionProposed;
+import dev.countersign.contracts.events.ActionRejected;
+import dev.countersign.contracts.events.ActionStaged;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.NewAction;
+import dev.countersign.executor.outbox.OutboxWriter;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+
+/**
+ * Turns an {@code ActionProposed} into a stored {@code proposed} action, or a rejection. It trusts nothing in the
+ * event: the kind and parameters are validated again against the catalogue, the hash is recomputed, the tier is decided
+ * here. One transaction records the event as processed, stores the action and writes the outcome to the outbox, so a
+ * redelivered event does nothing and no outcome is published for work that was rolled back.
+ */
+@ApplicationScoped
+public class StagingService {
+
+    static final String CONSUMER = "executor.proposals";
+    private static final Logger LOG = Logger.getLogger(StagingService.class);
+    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+    private static final int MAX_ID_LENGTH = 128;
+
+    private final Pool pool;
+    private final ActionRepository actions;
+    private final ProcessedEvents processed;
+    private final OutboxWriter outbox;
+    private final ActionsConfig config;
+
+    public StagingService(Pool pool, ActionRepository actions, ProcessedEvents processed, OutboxWriter outbox,
+            ActionsConfig config) {
+        this.pool = pool;
+        this.actions = actions;
+        this.processed = processed;
+        this.outbox = outbox;
+        this.config = config;
+    }
+
+    /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
+    public Uni<Boolean> stage(ActionProposed proposal) {
+        return pool.withTransaction(sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
+                .flatMap(first -> first ? decide(sql, proposal) : Uni.createFrom().item(false)));
+    }
+
+    private Uni<Boolean> decide(SqlClient sql, ActionProposed proposal) {
+        String envelopeProblem = envelopeProblem(proposal);
+        if (envelopeProblem != null) {
+            return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, envelopeProblem);
+        }
+        ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
+        if (!validated.isValid()) {
+            return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violations().stream()
+                    .map(Object::toString).collect(Collectors.joining("; ")));
+        }
+        if (!validated.hash().equals(proposal.paramsHash())) {
+            return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
+                    "paramsHash does not match the canonical hash of the normalised parameters");
+        }
+        Instant now = Instant.now();
+        NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
+                proposal.conversationId(), proposal.turnId(), proposal.kind(),
+                validated.definition().tierFor(validated.normalised(), TierPolicy.DEFAULT), validated.normalised(),
+                validated.hash(), proposal.tokenHash(), validated.definition().describe(validated.normalised()), now,
+                now.plus(ttl(proposal)));
+        return actions.insertProposed(sql, action).flatMap(inserted -> {
+            if (!inserted) {
+                return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
+                        "action id %s is already taken by another proposal".formatted(proposal.actionId()));
+            }
+            return outbox.append(sql, new ActionStaged(UUID.randomUUID(), ActionStaged.SCHEMA_VERSION, now,
+                    action.id(), action.tenantId(), action.conversationId(), action.kind(), action.tier(),
+                    ActionStatus.PROPOSED, action.summary(), action.paramsHash(), action.expiresAt()))
+                    .replaceWith(true);
+        });
+    }
+
+    /** min(requested, configured): a proposal can shorten its window, never extend it. */
+    private Duration ttl(ActionProposed proposal) {
+        Duration max = config.maxTtl();
+        Integer requested = proposal.requestedTtlSeconds();
+        if (requested == null || requested <= 0) {
+            return max;
+        }
+        Duration asked = Duration.ofSeconds(requested);
+        return asked.compareTo(max) < 0 ? asked : max;
+    }
+
+    private static String envelopeProblem(ActionProposed proposal) {
+        if (proposal.tenantId().isBlank() || proposal.tenantId().length() > MAX_ID_LENGTH) {
+            return "tenantId must be 1 to 128 characters";
+        }
+        if (proposal.userId().isBlank() || proposal.userId().length() > MAX_ID_LENGTH) {
+            return "userId must be 1 to 128 characters";
+        }
+        if (proposal.conversationId() != null && proposal.conversationId().length() > MAX_ID_LENGTH) {
+            return "conversationId must be at most 128 characters";
+        }
+        if (!SHA256_HEX.matcher(proposal.tokenHash()).matches()) {
+            return "tokenHash must be 64 lower-case hex characters (SHA-256)";
+        }
+        return null;
+    }
+
+    private Uni<Boolean> reject(SqlClient sql, ActionProposed proposal, ErrorCode code, String reason) {
+        LOG.infof("Rejected proposal %s of tenant %s: %s (%s)", proposal.actionId(), proposal.tenantId(), code.code(),
+                reason);
+        return outbox.append(sql, new ActionRejected(UUID.randomUUID(), ActionRejected.SCHEMA_VERSION, Instant.now(),
+                proposal.actionId(), proposal.tenantId(), proposal.conversationId(), proposal.kind(), code.code(),
+                reason)).replaceWith(true);
+    }
+}

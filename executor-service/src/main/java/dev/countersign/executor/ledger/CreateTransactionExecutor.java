@@ -1,0 +1,57 @@
+package dev.countersign.executor.ledger;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.gate.ActionExecutor;
+import dev.countersign.executor.gate.ExecutionRefused;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** {@code ledger.transaction.create}: one ledger row, in a wallet of the action's own tenant. */
+@ApplicationScoped
+public class CreateTransactionExecutor implements ActionExecutor {
+
+    @Override
+    public String kind() {
+        return ActionCatalogue.CREATE_TRANSACTION;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+        JsonNode params = action.params();
+        UUID transactionId = UUID.randomUUID();
+        // The wallet is looked up in the action's tenant inside the INSERT: a wallet of another tenant is not found.
+        return sql.preparedQuery("""
+                INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
+                                          source_action_id)
+                SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
+                FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
+                RETURNING id, wallet_id, amount::text AS amount""")
+                .execute(Tuple.from(new Object[]{transactionId, action.tenantId(),
+                        UUID.fromString(params.get("walletId").asText()), new BigDecimal(params.get("amount").asText()),
+                        params.get("category").asText(),
+                        params.hasNonNull("description") ? params.get("description").asText() : null,
+                        LocalDate.parse(params.get("occurredOn").asText()), action.id()}))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw new ExecutionRefused("target_not_found",
+                                "wallet %s does not exist in this tenant".formatted(params.get("walletId").asText()));
+                    }
+                    var row = rows.iterator().next();
+                    return (JsonNode) Json.mapper().createObjectNode()
+                            .put("transactionId", row.getUUID("id").toString())
+                            .put("walletId", row.getUUID("wallet_id").toString())
+                            .put("amount", row.getString("amount"));
+                });
+    }
+}

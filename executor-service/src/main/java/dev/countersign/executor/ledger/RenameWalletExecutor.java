@@ -1,0 +1,50 @@
+package dev.countersign.executor.ledger;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.gate.ActionExecutor;
+import dev.countersign.executor.gate.ExecutionRefused;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** {@code ledger.wallet.rename}: changes the name and nothing else (the currency is never editable). */
+@ApplicationScoped
+public class RenameWalletExecutor implements ActionExecutor {
+
+    @Override
+    public String kind() {
+        return ActionCatalogue.RENAME_WALLET;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+        String walletId = action.params().get("walletId").asText();
+        String name = action.params().get("name").asText();
+        return sql.preparedQuery("""
+                UPDATE wallets w SET name = $3, version = w.version + 1
+                FROM (SELECT id, name FROM wallets WHERE id = $1 AND tenant_id = $2 FOR UPDATE) previous
+                WHERE w.id = previous.id
+                RETURNING previous.name AS previous_name, w.version""")
+                .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw new ExecutionRefused("target_not_found",
+                                "wallet %s does not exist in this tenant".formatted(walletId));
+                    }
+                    var row = rows.iterator().next();
+                    return (JsonNode) Json.mapper().createObjectNode()
+                            .put("walletId", walletId)
+                            .put("previousName", row.getString("previous_name"))
+                            .put("name", name)
+                            .put("version", row.getLong("version"));
+                });
+    }
+}

@@ -1,0 +1,120 @@
+package dev.countersign.executor.outbox;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Publishes outbox rows to Kafka and stamps them published. Runs after every commit that wrote the outbox
+ * ({@link #wakeUp()}) and on a timer, so rows left by a crashed instance or a broker outage go out later.
+ * <p>
+ * Guarantees and limits: at least once (a crash between the broker's ack and the stamp republishes the batch; every
+ * consumer deduplicates on eventId). Rows are locked with SKIP LOCKED, so two executor instances never publish the same
+ * row at the same time, but then events of one action may leave two instances out of order; consumers must not depend
+ * on outcome order across instances.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final int BATCH = 200;
+
+    private final Pool pool;
+    private final MutinyEmitter<String> emitter;
+    private final Vertx vertx;
+    private final Duration pollInterval;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
+    private volatile long timerId = -1;
+
+    public OutboxRelay(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx,
+            @ConfigProperty(name = "countersign.outbox.poll-interval", defaultValue = "PT0.5S") Duration pollInterval) {
+        this.pool = pool;
+        this.emitter = emitter;
+        this.vertx = vertx;
+        this.pollInterval = pollInterval;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        timerId = vertx.setPeriodic(pollInterval.toMillis(), id -> wakeUp());
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (timerId >= 0) {
+            vertx.cancelTimer(timerId);
+        }
+    }
+
+    /** Asks for a relay run soon; runs never overlap within an instance, and a request during a run causes another. */
+    public void wakeUp() {
+        again.set(true);
+        if (running.compareAndSet(false, true)) {
+            Infrastructure.getDefaultExecutor().execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        again.set(false);
+        publishBatch().subscribe().with(published -> {
+            running.set(false);
+            if (published == BATCH || again.get()) {
+                wakeUp();
+            }
+        }, failure -> {
+            running.set(false);
+            LOG.warnf("Outbox relay run failed, will retry on the next tick: %s", failure.getMessage());
+        });
+    }
+
+    /** Publishes one batch; the number of rows published. */
+    Uni<Integer> publishBatch() {
+        return pool.withTransaction(sql -> sql.preparedQuery("""
+                SELECT id, topic, message_key, payload FROM outbox
+                WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED""")
+                .execute(Tuple.of(BATCH))
+                .flatMap(rows -> {
+                    if (rows.size() == 0) {
+                        return Uni.createFrom().item(0);
+                    }
+                    List<Long> ids = new ArrayList<>();
+                    List<Uni<Void>> sends = new ArrayList<>();
+                    for (Row row : rows) {
+                        ids.add(row.getLong("id"));
+                        sends.add(send(row));
+                    }
+                    return Uni.join().all(sends).andFailFast()
+                            .flatMap(acked -> sql.preparedQuery(
+                                    "UPDATE outbox SET published_at = now() WHERE id = ANY($1)")
+                                    .execute(Tuple.of(ids.toArray(new Long[0]))))
+                            .map(updated -> ids.size());
+                }));
+    }
+
+    private Uni<Void> send(Row row) {
+        var metadata = OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(row.getString("topic"))
+                .withKey(row.getString("message_key"))
+                .build();
+        return emitter.sendMessage(Message.of(row.getString("payload")).addMetadata(metadata));
+    }
+}

@@ -1,0 +1,225 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+@QuarkusTest
+@ExecutorTestResources
+class ConfirmTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private UUID wallet;
+    private String alice;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        alice = TestProperties.bearer(tenant, "alice");
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    private Proposals staged(String amount) throws Exception {
+        var proposal = new Proposals(tenant, wallet, amount);
+        proposal.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        return proposal;
+    }
+
+    private Response confirm(Proposals proposal, String bearer, String token) {
+        var request = given().contentType("application/json").body("{\"token\":\"" + token + "\"}");
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return request.post("/api/actions/{id}/confirm", proposal.actionId);
+    }
+
+    private int ledgerRows(Proposals proposal) throws Exception {
+        return Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
+    }
+
+    @Test
+    void confirmingWithTheTokenExecutesAndWritesTheLedgerRowOnce() throws Exception {
+        var proposal = staged("12.50");
+
+        confirm(proposal, alice, proposal.token).then().statusCode(200)
+                .body("status", equalTo("executed"))
+                .body("confirmedBy", equalTo("alice"))
+                .body("result.amount", equalTo("12.50"));
+
+        assertThat(ledgerRows(proposal)).isEqualTo(1);
+        assertThat(Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ? AND wallet_id = ?"
+                + " AND amount = 12.50 AND category = 'coffee' AND tenant_id = ?", proposal.actionId, wallet, tenant))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void executionIsAnnouncedWithActionExecutedInTheGoldenShape() throws Exception {
+        var proposal = staged("12.50");
+
+        confirm(proposal, alice, proposal.token).then().statusCode(200);
+
+        var executed = kafka.read(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExecuted"),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(executed).hasSize(1);
+        JsonNode event = Json.mapper().readTree(executed.get(0));
+        List<String> names = new ArrayList<>();
+        event.fieldNames().forEachRemaining(names::add);
+        List<String> golden = new ArrayList<>();
+        ContractFixtures.tree(ContractFixtures.ACTION_EXECUTED).fieldNames().forEachRemaining(golden::add);
+        assertThat(names).containsExactlyInAnyOrderElementsOf(golden);
+        assertThat(executed.get(0)).doesNotContain(proposal.token);
+    }
+
+    @Test
+    void aSecondConfirmIsRefusedWithTheWinnersStatus() throws Exception {
+        var proposal = staged("12.50");
+        confirm(proposal, alice, proposal.token).then().statusCode(200);
+
+        confirm(proposal, alice, proposal.token).then().statusCode(409)
+                .contentType("application/problem+json")
+                .body("code", equalTo("invalid_state_transition"))
+                .body("action.status", equalTo("executed"))
+                .body("action.result.amount", equalTo("12.50"));
+
+        assertThat(ledgerRows(proposal)).isEqualTo(1);
+    }
+
+    @Test
+    void aWrongTokenAnotherTenantAndAnUnknownIdAllLookTheSame() throws Exception {
+        var proposal = staged("12.50");
+        String mallory = TestProperties.bearer("other-" + UUID.randomUUID(), "mallory");
+
+        var wrongToken = confirm(proposal, alice, "not-the-token");
+        var otherTenant = confirm(proposal, mallory, proposal.token);
+        var unknown = given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body("{\"token\":\"" + proposal.token + "\"}").post("/api/actions/{id}/confirm", UUID.randomUUID());
+
+        for (Response response : List.of(wrongToken, otherTenant, unknown)) {
+            response.then().statusCode(404).contentType("application/problem+json")
+                    .body("code", equalTo("action_not_found"));
+        }
+        assertThat(wrongToken.body().asString()).isEqualTo(otherTenant.body().asString())
+                .isEqualTo(unknown.body().asString());
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        given().header("Authorization", "Bearer " + mallory).get("/api/actions/{id}", proposal.actionId)
+                .then().statusCode(404);
+    }
+
+    @Test
+    void withoutABearerTokenTheAnswerIs401() throws Exception {
+        var proposal = staged("12.50");
+
+        confirm(proposal, null, proposal.token).then().statusCode(401)
+                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aBodyWithoutATokenIsAValidationProblem() throws Exception {
+        var proposal = staged("12.50");
+
+        given().contentType("application/json").header("Authorization", "Bearer " + alice).body("{}")
+                .post("/api/actions/{id}/confirm", proposal.actionId)
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("validation_failed"));
+    }
+
+    @Test
+    void simultaneousConfirmsExecuteExactlyOnce() throws Exception {
+        var proposal = staged("12.50");
+        int contenders = 16;
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(contenders);
+        try {
+            List<Future<Integer>> answers = new ArrayList<>();
+            for (int i = 0; i < contenders; i++) {
+                Callable<Integer> call = () -> {
+                    start.await();
+                    return confirm(proposal, alice, proposal.token).statusCode();
+                };
+                answers.add(pool.submit(call));
+            }
+            start.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<Integer> answer : answers) {
+                statuses.add(answer.get());
+            }
+            assertThat(statuses).filteredOn(status -> status == 200).hasSize(1);
+            assertThat(statuses).filteredOn(status -> status == 409).hasSize(contenders - 1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ledgerRows(proposal)).isEqualTo(1);
+    }
+
+    @Test
+    void anExpiredProposalCannotBeConfirmed() throws Exception {
+        var proposal = staged("12.50");
+        try (var owner = Db.owner();
+                var rewind = owner.prepareStatement(
+                        "UPDATE actions SET expires_at = now() - interval '1 second' WHERE id = ?")) {
+            rewind.setObject(1, proposal.actionId);
+            rewind.executeUpdate();
+        }
+
+        confirm(proposal, alice, proposal.token).then().statusCode(409)
+                .body("code", equalTo("invalid_state_transition"))
+                .body("action.status", equalTo("expired"));
+
+        assertThat(ledgerRows(proposal)).isZero();
+        assertThat(Db.status(proposal.actionId)).isEqualTo("expired");
+    }
+
+    @Test
+    void aWriteThatIsRefusedFailsTheActionAndWritesNothing() throws Exception {
+        var proposal = new Proposals(tenant, UUID.randomUUID(), "12.50");
+        proposal.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+
+        confirm(proposal, alice, proposal.token).then().statusCode(409)
+                .body("action.status", equalTo("failed"))
+                .body("action.result.error", equalTo("target_not_found"));
+
+        assertThat(ledgerRows(proposal)).isZero();
+    }
+
+    @Test
+    void theActionCanBeReadBackWithoutAnyTokenMaterial() throws Exception {
+        var proposal = staged("12.50");
+
+        var body = given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}", proposal.actionId)
+                .then().statusCode(200).body("status", equalTo("proposed")).extract().asString();
+
+        assertThat(body).doesNotContain(proposal.token).doesNotContain(proposal.event.get("tokenHash").asText());
+    }
+}

@@ -1,0 +1,156 @@
+package dev.countersign.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.executor.action.ActionTransitions;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** Invariants the database keeps on its own: every test here goes around the application with raw SQL. */
+@QuarkusTest
+@ExecutorTestResources
+class DatabaseInvariantsTest {
+
+    private static UUID insertAction(Connection sql, String tenant) throws SQLException {
+        UUID id = UUID.randomUUID();
+        try (var insert = sql.prepareStatement("""
+                INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
+                                     summary, proposed_at, expires_at)
+                VALUES (?, ?, 'alice', 'ledger.transaction.create', 'low', 'proposed', '{"amount":"1.00"}',
+                        repeat('a', 64), repeat('b', 64), 'test', now(), now() + interval '1 hour')""")) {
+            insert.setObject(1, id);
+            insert.setString(2, tenant);
+            insert.executeUpdate();
+        }
+        return id;
+    }
+
+    /** Moves an action along legal steps to {@code status}, with raw SQL. */
+    private static UUID actionIn(Connection sql, ActionStatus status) throws SQLException {
+        UUID id = insertAction(sql, "t-" + UUID.randomUUID());
+        var path = switch (status) {
+            case PROPOSED -> new String[]{};
+            case CONFIRMED -> new String[]{"confirmed"};
+            case EXECUTED -> new String[]{"confirmed", "executed"};
+            case UNDONE -> new String[]{"confirmed", "executed", "undone"};
+            case CANCELLED -> new String[]{"cancelled"};
+            case EXPIRED -> new String[]{"expired"};
+            case FAILED -> new String[]{"confirmed", "failed"};
+        };
+        for (String step : path) {
+            setStatus(sql, id, step);
+        }
+        return id;
+    }
+
+    private static void setStatus(Connection sql, UUID id, String status) throws SQLException {
+        try (var update = sql.prepareStatement("UPDATE actions SET status = ? WHERE id = ?")) {
+            update.setString(1, status);
+            update.setObject(2, id);
+            update.executeUpdate();
+        }
+    }
+
+    @Test
+    void theDatabaseAcceptsExactlyTheTransitionsOfTheStateMachine() throws Exception {
+        try (var sql = Db.owner()) {
+            for (ActionStatus from : ActionStatus.values()) {
+                for (ActionStatus to : ActionStatus.values()) {
+                    if (from == to) {
+                        continue;
+                    }
+                    UUID id = actionIn(sql, from);
+                    boolean accepted;
+                    try {
+                        setStatus(sql, id, to.wireName());
+                        accepted = true;
+                    } catch (SQLException refused) {
+                        assertThat(refused.getSQLState()).isEqualTo("23514");
+                        accepted = false;
+                    }
+                    assertThat(accepted).as("%s -> %s", from, to).isEqualTo(ActionTransitions.isLegal(from, to));
+                }
+            }
+        }
+    }
+
+    @Test
+    void anActionCannotBeBornInAnotherStateThanProposed() throws Exception {
+        try (var sql = Db.owner()) {
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("""
+                    INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash,
+                                         token_hash, summary, proposed_at, expires_at)
+                    VALUES (gen_random_uuid(), 't', 'alice', 'ledger.transaction.create', 'low', 'executed', '{}',
+                            repeat('a', 64), repeat('b', 64), 'x', now(), now())""")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("born proposed");
+        }
+    }
+
+    @Test
+    void whatWasProposedCannotBeChangedAfterwards() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID id = actionIn(sql, ActionStatus.CONFIRMED);
+
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET params = '{\"amount\":\"10000.00\"}' WHERE id = '" + id + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
+        }
+    }
+
+    @Test
+    void oneActionWritesAtMostOneLedgerRow() throws Exception {
+        try (var sql = Db.owner()) {
+            String tenant = "t-" + UUID.randomUUID();
+            UUID wallet = DemoData.createWallet(sql, tenant, "alice", "Checking", "EUR");
+            UUID action = UUID.randomUUID();
+            String insert = "INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, occurred_on,"
+                    + " source_action_id) VALUES (gen_random_uuid(), '%s', '%s', 1.00, 'x', current_date, '%s')"
+                            .formatted(tenant, wallet, action);
+            sql.createStatement().executeUpdate(insert);
+
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(insert))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("source_action_id");
+        }
+    }
+
+    @Test
+    void theAgentsRoleCanReadButNeverWrite() throws Exception {
+        try (var owner = Db.owner(); var reader = Db.reader()) {
+            String tenant = "t-" + UUID.randomUUID();
+            UUID wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+
+            var rows = reader.createStatement().executeQuery("SELECT name FROM wallets WHERE id = '" + wallet + "'");
+            assertThat(rows.next()).isTrue();
+            for (String write : new String[]{
+                    "INSERT INTO wallets (id, tenant_id, owner_id, name, currency) VALUES (gen_random_uuid(), 'x', 'x',"
+                            + " 'x', 'EUR')",
+                    "UPDATE wallets SET name = 'pwned' WHERE id = '" + wallet + "'",
+                    "DELETE FROM transactions",
+                    "UPDATE actions SET status = 'confirmed'",
+                    "INSERT INTO outbox (event_id, topic, message_key, payload) VALUES (gen_random_uuid(), 'a', 'b',"
+                            + " 'c')",
+                    "CREATE TABLE sneaky (id int)"}) {
+                assertThatThrownBy(() -> reader.createStatement().executeUpdate(write)).as(write)
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
+            }
+        }
+    }
+
+    @Test
+    void theAgentsRoleCannotSeeTokenHashes() throws Exception {
+        try (var reader = Db.reader()) {
+            assertThatThrownBy(() -> reader.createStatement().executeQuery("SELECT token_hash FROM actions"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.countersign.executor;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+
+/**
+ * Builds proposals from the golden {@code ActionProposed} fixture (so the executor is tested against the wire form the
+ * agent is tested to produce) and sends them raw to Kafka.
+ */
+final class Proposals {
+
+    final UUID actionId = UUID.randomUUID();
+    final String token = "tok-" + UUID.randomUUID();
+    final ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED);
+
+    Proposals(String tenantId, UUID walletId, String amount) {
+        event.put("eventId", UUID.randomUUID().toString());
+        event.put("occurredAt", Instant.now().toString());
+        event.put("actionId", actionId.toString());
+        event.put("tenantId", tenantId);
+        event.put("tokenHash", ParamsHash.ofToken(token));
+        ObjectNode params = (ObjectNode) event.get("params");
+        params.put("walletId", walletId.toString());
+        params.put("amount", amount);
+        rehash();
+    }
+
+    ObjectNode params() {
+        return (ObjectNode) event.get("params");
+    }
+
+    Proposals rehash() {
+        event.put("paramsHash", ParamsHash.of(params()));
+        return this;
+    }
+
+    String json() {
+        return Json.write(event);
+    }
+
+    void send(KafkaTestClient kafka) {
+        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json());
+    }
+}

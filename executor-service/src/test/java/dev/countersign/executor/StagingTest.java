@@ -1,0 +1,172 @@
+package dev.countersign.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+@ExecutorTestResources
+class StagingTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private UUID wallet;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    private List<JsonNode> outcomesOf(UUID actionId, int atLeast) {
+        return kafka.read(Topics.ACTIONS_OUTCOMES, value -> value.contains(actionId.toString()),
+                found -> found.size() >= atLeast, Duration.ofSeconds(15)).stream().map(StagingTest::tree).toList();
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> memberNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
+    void aProposalIsStoredAsProposedWithOnlyTheTokenHash() throws Exception {
+        var proposal = new Proposals(tenant, wallet, "12.50");
+
+        proposal.send(kafka);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND token_hash = ?", proposal.actionId,
+                proposal.event.get("tokenHash").asText())).isEqualTo(1);
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND (params::text LIKE ? OR summary LIKE ?"
+                + " OR token_hash = ?)", proposal.actionId, "%" + proposal.token + "%", "%" + proposal.token + "%",
+                proposal.token)).isZero();
+    }
+
+    @Test
+    void stagingPublishesActionStagedInTheGoldenShape() {
+        var proposal = new Proposals(tenant, wallet, "12.50");
+
+        proposal.send(kafka);
+
+        JsonNode staged = outcomesOf(proposal.actionId, 1).get(0);
+        assertThat(staged.get("type").asText()).isEqualTo("ActionStaged");
+        assertThat(memberNames(staged)).containsExactlyInAnyOrderElementsOf(
+                memberNames(ContractFixtures.tree(ContractFixtures.ACTION_STAGED)));
+        assertThat(staged.get("tier").asText()).isEqualTo("low");
+        assertThat(staged.get("paramsHash").asText()).isEqualTo(proposal.event.get("paramsHash").asText());
+    }
+
+    @Test
+    void aRedeliveredProposalIsStagedOnceAndAnnouncedOnce() throws Exception {
+        var proposal = new Proposals(tenant, wallet, "12.50");
+
+        proposal.send(kafka);
+        proposal.send(kafka);
+        proposal.send(kafka);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        var outcomes = kafka.readFor(Topics.ACTIONS_OUTCOMES, value -> value.contains(proposal.actionId.toString()),
+                Duration.ofSeconds(3));
+        assertThat(outcomes).hasSize(1);
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", proposal.actionId)).isEqualTo(1);
+    }
+
+    @Test
+    void invalidParametersAreRejectedAndNothingIsStored() throws Exception {
+        var proposal = new Proposals(tenant, wallet, "12.50");
+        proposal.params().put("amount", "-5.00");
+        proposal.rehash();
+
+        proposal.send(kafka);
+
+        JsonNode rejected = outcomesOf(proposal.actionId, 1).get(0);
+        assertThat(rejected.get("type").asText()).isEqualTo("ActionRejected");
+        assertThat(rejected.get("code").asText()).isEqualTo("validation_failed");
+        assertThat(rejected.get("reason").asText()).contains("amount");
+        assertThat(Db.status(proposal.actionId)).isNull();
+    }
+
+    @Test
+    void aHashThatDoesNotMatchTheParametersIsRejected() throws Exception {
+        var proposal = new Proposals(tenant, wallet, "12.50");
+        proposal.params().put("amount", "1250.00");
+
+        proposal.send(kafka);
+
+        JsonNode rejected = outcomesOf(proposal.actionId, 1).get(0);
+        assertThat(rejected.get("code").asText()).isEqualTo("params_mismatch");
+        assertThat(Db.status(proposal.actionId)).isNull();
+    }
+
+    @Test
+    void aProposalCannotTakeAnotherProposalsId() throws Exception {
+        var first = new Proposals(tenant, wallet, "12.50");
+        first.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(first.actionId)));
+
+        var impostor = new Proposals(tenant, wallet, "999.00");
+        impostor.event.put("actionId", first.actionId.toString());
+        impostor.send(kafka);
+
+        var outcomes = outcomesOf(first.actionId, 2);
+        assertThat(outcomes.get(1).get("code").asText()).isEqualTo("duplicate_action");
+        assertThat(Db.text("SELECT params->>'amount' FROM actions WHERE id = ?", first.actionId))
+                .isEqualTo("12.50");
+    }
+
+    @Test
+    void anUnreadableProposalGoesToTheDeadLetterTopic() {
+        String marker = "poison-" + UUID.randomUUID();
+
+        kafka.send(Topics.ACTIONS_PROPOSED, marker, "{\"not\": \"a proposal\", \"marker\": \"" + marker + "\"}");
+
+        var parked = kafka.read(Topics.ACTIONS_PROPOSED_DEAD_LETTER, value -> value.contains(marker),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+    }
+
+    @Test
+    void aProposalMayShortenItsWindowButNeverExtendIt() throws Exception {
+        var shorter = new Proposals(tenant, wallet, "1.00");
+        shorter.event.put("requestedTtlSeconds", 60);
+        var longer = new Proposals(tenant, wallet, "1.00");
+        longer.event.put("requestedTtlSeconds", 86_400);
+
+        shorter.send(kafka);
+        longer.send(kafka);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> Db.status(longer.actionId) != null
+                && Db.status(shorter.actionId) != null);
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND expires_at - proposed_at"
+                + " = interval '60 seconds'", shorter.actionId)).isEqualTo(1);
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND expires_at - proposed_at"
+                + " = interval '15 minutes'", longer.actionId)).isEqualTo(1);
+    }
+}
