@@ -3,6 +3,7 @@ package dev.countersign.executor.api;
 import java.util.UUID;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.web.ProblemException;
 
 final class ActionIds {
 

@@ -1,4 +1,4 @@
-package dev.countersign.executor.api;
+package dev.countersign.web;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ActionView;

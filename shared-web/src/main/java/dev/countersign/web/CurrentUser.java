@@ -1,4 +1,4 @@
-package dev.countersign.executor.security;
+package dev.countersign.web;
 
 import jakarta.enterprise.context.RequestScoped;
 

@@ -1,4 +1,4 @@
-package dev.countersign.executor.api;
+package dev.countersign.web;
 
 import java.util.UUID;
 
@@ -14,7 +14,10 @@ import dev.countersign.contracts.api.Problem;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.UnauthorizedException;
 
-/** Every error leaves as application/problem+json with a stable code; never a stack trace or a class name. */
+/**
+ * Every error of either service leaves as application/problem+json with a stable code; never a stack trace or a class
+ * name.
+ */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);

@@ -1,0 +1,54 @@
+package dev.countersign.agent.ledger;
+
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+
+/** Read-only views of the caller's ledger. Another tenant's wallet is simply not found. */
+@Path("/api/wallets")
+@Authenticated
+public class WalletResource {
+
+    private final LedgerReader ledger;
+    private final CurrentUser user;
+
+    public WalletResource(LedgerReader ledger, CurrentUser user) {
+        this.ledger = ledger;
+        this.user = user;
+    }
+
+    @GET
+    public Uni<List<WalletSummary>> wallets() {
+        return ledger.wallets(user.tenantId());
+    }
+
+    @GET
+    @Path("/{id}/transactions")
+    public Uni<List<TransactionLine>> transactions(@PathParam("id") String id) {
+        String tenantId = user.tenantId();
+        UUID walletId = parse(id);
+        return ledger.wallet(tenantId, walletId).flatMap(wallet -> {
+            if (wallet.isEmpty()) {
+                throw new ProblemException(ErrorCode.NOT_FOUND, "No such wallet in your tenant.");
+            }
+            return ledger.recentTransactions(tenantId, walletId, LedgerReader.MAX_TRANSACTIONS);
+        });
+    }
+
+    private static UUID parse(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(ErrorCode.NOT_FOUND, "No such wallet in your tenant.");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.countersign.agent.outcomes;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.contracts.events.ActionOutcome;
+
+/**
+ * The latest outcome of each action, per conversation, for the next turn's context.
+ * <p>
+ * Limits, on purpose for now: held in this process's memory, bounded (the newest {@value #MAX_CONVERSATIONS}
+ * conversations, {@value #MAX_PER_CONVERSATION} actions each), lost on restart, and only outcomes published after the
+ * instance started are known. The conversation ledger (a later issue) replaces it with a durable read.
+ */
+@ApplicationScoped
+public class RecentOutcomes {
+
+    static final int MAX_CONVERSATIONS = 10_000;
+    static final int MAX_PER_CONVERSATION = 20;
+
+    private final Map<String, LinkedHashMap<UUID, ActionOutcome>> byConversation = new LinkedHashMap<>(16, 0.75f,
+            true) {
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, LinkedHashMap<UUID, ActionOutcome>> eldest) {
+            return size() > MAX_CONVERSATIONS;
+        }
+    };
+
+    public synchronized void record(ActionOutcome outcome) {
+        if (outcome.conversationId() == null) {
+            return;
+        }
+        var actions = byConversation.computeIfAbsent(key(outcome.tenantId(), outcome.conversationId()),
+                k -> new LinkedHashMap<>());
+        ActionOutcome previous = actions.get(outcome.actionId());
+        // Outcomes of one action can arrive out of order across executor instances: keep the newest.
+        if (previous != null && previous.occurredAt().isAfter(outcome.occurredAt())) {
+            return;
+        }
+        actions.remove(outcome.actionId());
+        actions.put(outcome.actionId(), outcome);
+        while (actions.size() > MAX_PER_CONVERSATION) {
+            actions.remove(actions.keySet().iterator().next());
+        }
+    }
+
+    public synchronized List<ActionOutcome> of(String tenantId, String conversationId) {
+        var actions = byConversation.get(key(tenantId, conversationId));
+        return actions == null ? List.of() : new ArrayList<>(actions.values());
+    }
+
+    private static String key(String tenantId, String conversationId) {
+        return tenantId + "\u0000" + conversationId;
+    }
+}

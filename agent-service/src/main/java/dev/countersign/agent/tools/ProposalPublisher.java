@@ -1,0 +1,66 @@
+package dev.countersign.agent.tools;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+import dev.countersign.contracts.api.ProposalCard;
+import dev.countersign.contracts.catalogue.TierPolicy;
+import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.contracts.events.ActionProposed;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+
+/**
+ * The agent's only way to ask for a write: publish {@code ActionProposed} and wait for the broker's acknowledgement.
+ * The confirm token is 128 bits from a CSPRNG; the event carries its SHA-256 only, the card carries the raw token.
+ * <p>
+ * Limit: the agent has no outbox (it writes no database), so if the broker does not acknowledge in time the tool
+ * reports failure to the model, and the proposal may or may not have been published. If it was, it is staged without a
+ * token anyone holds and simply expires.
+ */
+@ApplicationScoped
+public class ProposalPublisher {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final MutinyEmitter<String> emitter;
+    private final Duration timeout;
+
+    public ProposalPublisher(@Channel("proposals") MutinyEmitter<String> emitter,
+            @ConfigProperty(name = "countersign.proposals.publish-timeout", defaultValue = "PT5S") Duration timeout) {
+        this.emitter = emitter;
+        this.timeout = timeout;
+    }
+
+    public ProposalCard publish(TurnContext turn, ValidatedParams params) {
+        UUID actionId = UUID.randomUUID();
+        String token = newToken();
+        Instant now = Instant.now();
+        String kind = params.definition().kind();
+        ActionProposed event = new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, now, actionId,
+                turn.tenantId(), turn.userId(), turn.conversationId(), turn.turnId(), kind, params.normalised(),
+                params.hash(), ParamsHash.ofToken(token), null);
+        var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
+        emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);
+        return new ProposalCard(actionId, kind, params.definition().tierFor(params.normalised(), TierPolicy.DEFAULT),
+                params.definition().describe(params.normalised()), params.normalised(), params.hash(), token, now,
+                "/api/actions/" + actionId + "/confirm");
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

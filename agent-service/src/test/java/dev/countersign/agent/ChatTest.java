@@ -1,0 +1,217 @@
+package dev.countersign.agent;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.agent.outcomes.RecentOutcomes;
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.model.ModelReply;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+@QuarkusTest
+@AgentTestResources
+class ChatTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private String bearer;
+    private UUID checking;
+
+    @Inject
+    RecentOutcomes outcomes;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        bearer = TestProperties.bearer(tenant, "alice");
+        try (var owner = DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
+                LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)) {
+            checking = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+            DemoData.createWallet(owner, tenant, "alice", "Savings", "EUR");
+        }
+    }
+
+    /** A model that calls one tool with the given arguments, then answers with a fixed text. */
+    private static void modelCalls(String tool, String arguments) {
+        ScriptedModel.use(turn -> turn.pendingToolResults().isEmpty()
+                ? ModelReply.toolCall(tool, arguments)
+                : ModelReply.text("I have staged that for you to confirm."));
+    }
+
+    private ValidatableResponse chat(String conversation, String text) {
+        return given().contentType("application/json").header("Authorization", "Bearer " + bearer)
+                .body(Json.write(Json.mapper().createObjectNode().put("text", text)))
+                .post("/api/conversations/{id}/messages", conversation).then();
+    }
+
+    private static List<String> toolResults() {
+        List<String> results = new ArrayList<>();
+        for (JsonNode request : ScriptedModel.requests()) {
+            for (JsonNode message : request.path("messages")) {
+                if ("tool".equals(message.path("role").asText())) {
+                    results.add(message.path("content").asText());
+                }
+            }
+        }
+        return results;
+    }
+
+    @Test
+    void anExpenseIsProposedWithTheTokenOnlyInTheHttpReply() throws Exception {
+        modelCalls("propose_expense",
+                "{\"walletName\":\"checking\",\"amount\":\"12.5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
+
+        var reply = chat("c-1", "add a 12.50 coffee expense to Checking").statusCode(200)
+                .body("proposals", hasSize(1))
+                .body("proposals[0].kind", equalTo("ledger.transaction.create"))
+                .body("proposals[0].params.amount", equalTo("12.50"))
+                .body("proposals[0].params.walletId", equalTo(checking.toString()))
+                .extract().jsonPath();
+        String token = reply.getString("proposals[0].confirmToken");
+        String actionId = reply.getString("proposals[0].actionId");
+
+        assertThat(Base64Length.of(token)).isEqualTo(16);
+        var published = kafka.read(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(published).hasSize(1);
+        JsonNode event = Json.mapper().readTree(published.get(0));
+        assertThat(event.get("tokenHash").asText()).isEqualTo(ParamsHash.ofToken(token));
+        assertThat(event.get("paramsHash").asText()).isEqualTo(ParamsHash.of(event.get("params")));
+        assertThat(event.get("tenantId").asText()).isEqualTo(tenant);
+        assertThat(event.get("userId").asText()).isEqualTo("alice");
+        assertThat(event.get("conversationId").asText()).isEqualTo("c-1");
+        assertThat(published.get(0)).doesNotContain(token);
+        List<String> names = new ArrayList<>();
+        event.fieldNames().forEachRemaining(names::add);
+        List<String> golden = new ArrayList<>();
+        ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED).fieldNames().forEachRemaining(golden::add);
+        assertThat(names).containsExactlyInAnyOrderElementsOf(golden);
+
+        assertThat(ScriptedModel.everythingTheModelSaw()).doesNotContain(token);
+        assertThat(toolResults()).singleElement().asString().contains("NOT applied").contains(actionId);
+    }
+
+    @Test
+    void refusedArgumentsGoBackToTheModelAndNothingIsProposed() {
+        modelCalls("propose_expense",
+                "{\"walletName\":\"Checking\",\"amount\":\"-5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
+
+        chat("c-2", "add minus five").statusCode(200).body("proposals", empty());
+
+        assertThat(toolResults()).singleElement().asString().contains("amount: must be greater than 0")
+                .contains("Not staged");
+        assertThat(kafka.readFor(Topics.ACTIONS_PROPOSED, value -> value.contains(tenant), Duration.ofSeconds(2)))
+                .isEmpty();
+    }
+
+    @Test
+    void anUnknownWalletIsAnsweredWithTheWalletsThatExist() {
+        modelCalls("propose_expense",
+                "{\"walletName\":\"Holiday\",\"amount\":\"5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
+
+        chat("c-3", "add 5 to Holiday").statusCode(200).body("proposals", empty());
+
+        assertThat(toolResults()).singleElement().asString().contains("Checking").contains("Savings")
+                .contains("Nothing was staged");
+    }
+
+    @Test
+    void anOutcomeOfAnEarlierProposalReachesTheNextTurn() {
+        ObjectNode executed = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_EXECUTED);
+        String actionId = UUID.randomUUID().toString();
+        executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenant)
+                .put("conversationId", "c-4");
+        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
+        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of(tenant, "c-4").isEmpty());
+        ScriptedModel.use(turn -> ModelReply.text("Your coffee was added."));
+
+        chat("c-4", "did it work?").statusCode(200);
+
+        String system = ScriptedModel.requests().get(0).path("messages").get(0).path("content").asText();
+        assertThat(system).contains(actionId).contains("executed");
+    }
+
+    @Test
+    void anotherTenantsOutcomesDoNotReachThisConversation() {
+        ObjectNode executed = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_EXECUTED);
+        String actionId = UUID.randomUUID().toString();
+        executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId)
+                .put("tenantId", "someone-else").put("conversationId", "c-5");
+        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
+        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of("someone-else", "c-5").isEmpty());
+        ScriptedModel.use(turn -> ModelReply.text("Nothing new."));
+
+        chat("c-5", "anything new?").statusCode(200);
+
+        assertThat(ScriptedModel.everythingTheModelSaw()).doesNotContain(actionId);
+    }
+
+    @Test
+    void aModelThatFailsGivesAClearErrorNotAHang() {
+        ScriptedModel.use(turn -> {
+            throw new IllegalStateException("model is down");
+        });
+
+        chat("c-6", "hello").statusCode(503).contentType("application/problem+json")
+                .body("code", equalTo("upstream_unavailable"));
+    }
+
+    @Test
+    void withoutABearerTokenTheAnswerIs401() {
+        given().contentType("application/json").body("{\"text\":\"hi\"}")
+                .post("/api/conversations/{id}/messages", "c-7")
+                .then().statusCode(401).contentType("application/problem+json")
+                .body("code", equalTo("unauthenticated"));
+    }
+
+    @Test
+    void aBlankMessageIsAValidationProblem() {
+        chat("c-8", " ").statusCode(400).body("code", equalTo("validation_failed"));
+    }
+
+    @Test
+    void anotherTenantsWalletIsNotFound() {
+        String mallory = TestProperties.bearer("other-" + UUID.randomUUID(), "mallory");
+
+        given().header("Authorization", "Bearer " + mallory).get("/api/wallets/{id}/transactions", checking)
+                .then().statusCode(404).contentType("application/problem+json").body("code", equalTo("not_found"));
+        given().header("Authorization", "Bearer " + mallory).get("/api/wallets").then().statusCode(200)
+                .body("$", empty());
+        given().header("Authorization", "Bearer " + bearer).get("/api/wallets").then().statusCode(200)
+                .body("name", org.hamcrest.Matchers.contains("Checking", "Savings"));
+    }
+
+    /** The decoded length of a base64url token, in bytes. */
+    private static final class Base64Length {
+
+        static int of(String token) {
+            return java.util.Base64.getUrlDecoder().decode(token).length;
+        }
+    }
+}
