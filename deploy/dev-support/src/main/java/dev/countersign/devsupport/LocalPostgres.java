@@ -26,9 +26,13 @@ public final class LocalPostgres implements AutoCloseable {
     public static final String READER_PASSWORD = "agent-dev-only";
 
     private final EmbeddedPostgres server;
+    private final String host;
+    private final int port;
 
-    private LocalPostgres(EmbeddedPostgres server) {
+    private LocalPostgres(EmbeddedPostgres server, String host, int port) {
         this.server = server;
+        this.host = host;
+        this.port = port;
     }
 
     /**
@@ -41,31 +45,42 @@ public final class LocalPostgres implements AutoCloseable {
         try {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setServerConfig("max_connections", "200")
-                    .setServerConfig("fsync", dataDirectory == null ? "off" : "on");
+                    // Durable when the data is meant to survive (the local stack); fast for throw-away test data.
+                    .setServerConfig("fsync", dataDirectory == null ? "off" : "on")
+                    .setServerConfig("synchronous_commit", dataDirectory == null ? "off" : "on");
             if (port > 0) {
                 builder.setPort(port);
             }
             if (dataDirectory != null) {
                 builder.setDataDirectory(dataDirectory).setCleanDataDirectory(false);
             }
-            LocalPostgres postgres = new LocalPostgres(builder.start());
-            postgres.bootstrap();
-            return postgres;
+            EmbeddedPostgres embedded = builder.start();
+            bootstrap("localhost", embedded.getPort(), "postgres", "postgres");
+            return new LocalPostgres(embedded, "localhost", embedded.getPort());
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL did not start", e);
         }
     }
 
+    /**
+     * Uses a PostgreSQL server that is already running: creates the database and the two roles on it (idempotent), with
+     * an administrator's credentials that are used for nothing else.
+     */
+    public static LocalPostgres external(String host, int port, String adminUser, String adminPassword) {
+        bootstrap(host, port, adminUser, adminPassword);
+        return new LocalPostgres(null, host, port);
+    }
+
     public int port() {
-        return server.getPort();
+        return port;
     }
 
     public String jdbcUrl() {
-        return "jdbc:postgresql://localhost:%d/%s".formatted(port(), DATABASE);
+        return "jdbc:postgresql://%s:%d/%s".formatted(host, port, DATABASE);
     }
 
     public String reactiveUrl() {
-        return "postgresql://localhost:%d/%s".formatted(port(), DATABASE);
+        return "postgresql://%s:%d/%s".formatted(host, port, DATABASE);
     }
 
     /** A connection as the owner role, for test fixtures and the local stack's demo data. */
@@ -73,9 +88,9 @@ public final class LocalPostgres implements AutoCloseable {
         return DriverManager.getConnection(jdbcUrl(), OWNER_ROLE, OWNER_PASSWORD);
     }
 
-    private void bootstrap() {
+    private static void bootstrap(String host, int port, String adminUser, String adminPassword) {
         try (Connection admin = DriverManager.getConnection(
-                "jdbc:postgresql://localhost:%d/postgres".formatted(port()), "postgres", "postgres");
+                "jdbc:postgresql://%s:%d/postgres".formatted(host, port), adminUser, adminPassword);
                 Statement sql = admin.createStatement()) {
             createRole(sql, OWNER_ROLE, OWNER_PASSWORD);
             createRole(sql, READER_ROLE, READER_PASSWORD);
@@ -99,6 +114,9 @@ public final class LocalPostgres implements AutoCloseable {
 
     @Override
     public void close() {
+        if (server == null) {
+            return;
+        }
         try {
             server.close();
         } catch (IOException e) {

@@ -39,7 +39,8 @@ public final class DemoModel implements ModelBrain {
     public ModelReply respond(ModelTurn turn) {
         List<String> toolResults = turn.pendingToolResults();
         if (!toolResults.isEmpty()) {
-            return ModelReply.text(LABEL + " " + String.join("\n", toolResults));
+            return ModelReply.text(LABEL + " " + toolResults.stream().map(DemoModel::unquote)
+                    .collect(java.util.stream.Collectors.joining("\n")));
         }
         String text = turn.lastUserText().strip();
         String lower = text.toLowerCase(Locale.ROOT);
@@ -81,6 +82,18 @@ public final class DemoModel implements ModelBrain {
         return ModelReply.text(LABEL + " I am the offline demo model and only understand a few requests: "
                 + "\"add a 12.50 coffee expense to Checking\", \"rename wallet Checking to Everyday\", "
                 + "\"how much did I spend?\", \"list my wallets\". Set OPENAI_BASE_URL to use a real model.");
+    }
+
+    /** Tool results may arrive JSON-encoded (a quoted string); show their text. */
+    private static String unquote(String result) {
+        if (result.length() >= 2 && result.startsWith("\"") && result.endsWith("\"")) {
+            try {
+                return Json.mapper().readValue(result, String.class);
+            } catch (java.io.IOException e) {
+                return result;
+            }
+        }
+        return result;
     }
 
     private static ModelReply toolOrExplain(ModelTurn turn, String tool, String what) {

@@ -1,0 +1,88 @@
+package dev.countersign.localstack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DevTokens;
+
+/**
+ * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: a bearer token for any demo
+ * user. It exists only in the local stack's launcher; neither service contains a way to mint tokens.
+ */
+final class DevTokenServer implements AutoCloseable {
+
+    static final Duration LIFETIME = Duration.ofHours(12);
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    private final HttpServer server;
+
+    private DevTokenServer(HttpServer server) {
+        this.server = server;
+    }
+
+    static DevTokenServer start(int port, DevTokens tokens) {
+        try {
+            HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+            http.createContext("/dev/token", exchange -> answer(exchange, tokens));
+            http.start();
+            return new DevTokenServer(http);
+        } catch (IOException e) {
+            throw new UncheckedIOException("The dev token endpoint did not start on port " + port, e);
+        }
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    private static void answer(HttpExchange exchange, DevTokens tokens) throws IOException {
+        try (exchange) {
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                send(exchange, 405, "{\"code\":\"method_not_allowed\",\"detail\":\"POST a JSON body\"}");
+                return;
+            }
+            JsonNode body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = Json.mapper().readTree(in);
+            } catch (IOException e) {
+                body = null;
+            }
+            String tenant = body == null ? "" : body.path("tenant").asText("");
+            String user = body == null ? "" : body.path("user").asText("");
+            if (!NAME.matcher(tenant).matches() || !NAME.matcher(user).matches()) {
+                send(exchange, 400, "{\"code\":\"validation_failed\",\"detail\":\"send {\\\"tenant\\\": \\\"acme\\\","
+                        + " \\\"user\\\": \\\"alice\\\"}\"}");
+                return;
+            }
+            String token = tokens.mint(tenant, user, LIFETIME);
+            send(exchange, 200, Json.write(Json.mapper().createObjectNode().put("token", token)
+                    .put("tenant", tenant).put("user", user).put("expiresInSeconds", LIFETIME.toSeconds())));
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,211 @@
+package dev.countersign.localstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.DevTokens;
+import dev.countersign.devsupport.LocalKafka;
+import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.model.DemoModel;
+import dev.countersign.devsupport.model.ModelServer;
+
+/**
+ * The whole system on one machine: PostgreSQL, Kafka (KRaft), the demo model, executor-service and agent-service as two
+ * JVM processes, and the dev token endpoint. Started one after another (2 cores), stopped in reverse order.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    /** Demo wallets with fixed ids, so the README's walkthrough can name them. */
+    public static final UUID ACME_CHECKING = UUID.fromString("00000000-0000-4000-8000-00000000a001");
+    public static final UUID ACME_SAVINGS = UUID.fromString("00000000-0000-4000-8000-00000000a002");
+    public static final UUID GLOBEX_OPERATING = UUID.fromString("00000000-0000-4000-8000-00000000b001");
+
+    private final StackSettings settings;
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private ModelServer model;
+    private DevTokens tokens;
+    private LocalPostgres postgres;
+    private String bootstrapServers;
+    private DevTokenServer tokenServer;
+
+    private LocalStack(StackSettings settings) {
+        this.settings = settings;
+    }
+
+    public static LocalStack start(StackSettings settings) {
+        LocalStack stack = new LocalStack(settings);
+        try {
+            stack.startAll();
+            return stack;
+        } catch (RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        createDirectories(settings.dataDirectory(), settings.logDirectory());
+        tokens = loadOrCreateKeys(settings.dataDirectory().resolve("dev-keys"));
+
+        say("PostgreSQL");
+        postgres = settings.postgresHost() == null
+                ? LocalPostgres.start(settings.postgresPort(), settings.dataDirectory().resolve("postgres"))
+                : LocalPostgres.external(settings.postgresHost(), settings.postgresPort(),
+                        settings.postgresAdminUser(), settings.postgresAdminPassword());
+        started.push(postgres);
+
+        if (settings.kafkaBootstrapServers() == null) {
+            say("Kafka (KRaft)");
+            LocalKafka kafka = LocalKafka.start(settings.kafkaPort(), settings.dataDirectory().resolve("kafka"));
+            started.push(kafka);
+            bootstrapServers = kafka.bootstrapServers();
+        } else {
+            bootstrapServers = settings.kafkaBootstrapServers();
+        }
+
+        String modelUrl = settings.openAiBaseUrl();
+        if (modelUrl == null) {
+            say("offline demo model");
+            model = ModelServer.start(settings.modelPort(), new DemoModel());
+            started.push(model);
+            modelUrl = model.baseUrl();
+        }
+
+        Path publicKey = settings.dataDirectory().resolve("dev-keys/public.pem");
+        Map<String, String> common = new HashMap<>();
+        common.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        common.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", publicKey.toAbsolutePath().toString());
+        common.put("JWT_ISSUER", DevTokens.ISSUER);
+
+        say("executor-service");
+        Map<String, String> executor = new HashMap<>(common);
+        executor.put("EXECUTOR_PORT", String.valueOf(settings.executorPort()));
+        executor.put("EXECUTOR_DB_REACTIVE_URL", postgres.reactiveUrl());
+        executor.put("EXECUTOR_DB_JDBC_URL", postgres.jdbcUrl());
+        started.push(ServiceProcess.start("executor-service", jar("executor-service"), executor,
+                settings.logDirectory().resolve("executor-service.log"), settings.executorPort()));
+
+        seedDemoData();
+
+        say("agent-service");
+        Map<String, String> agent = new HashMap<>(common);
+        agent.put("AGENT_PORT", String.valueOf(settings.agentPort()));
+        agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
+        agent.put("OPENAI_BASE_URL", modelUrl);
+        if (settings.openAiApiKey() != null) {
+            agent.put("OPENAI_API_KEY", settings.openAiApiKey());
+        }
+        if (settings.openAiModel() != null) {
+            agent.put("OPENAI_MODEL", settings.openAiModel());
+        }
+        started.push(ServiceProcess.start("agent-service", jar("agent-service"), agent,
+                settings.logDirectory().resolve("agent-service.log"), settings.agentPort()));
+
+        tokenServer = DevTokenServer.start(settings.tokenPort(), tokens);
+        started.push(tokenServer);
+    }
+
+    /** The demo model's server, when the stack runs it (null with a real model). */
+    public ModelServer model() {
+        return model;
+    }
+
+    public DevTokens tokens() {
+        return tokens;
+    }
+
+    public String agentUrl() {
+        return "http://localhost:" + settings.agentPort();
+    }
+
+    public String executorUrl() {
+        return "http://localhost:" + settings.executorPort();
+    }
+
+    public String tokenUrl() {
+        return "http://localhost:%d/dev/token".formatted(tokenServer.port());
+    }
+
+    private void seedDemoData() {
+        try (Connection owner = postgres.ownerConnection()) {
+            DemoData.createWallet(owner, ACME_CHECKING, "acme", "alice", "Checking", "EUR");
+            DemoData.createWallet(owner, ACME_SAVINGS, "acme", "alice", "Savings", "EUR");
+            DemoData.createWallet(owner, GLOBEX_OPERATING, "globex", "carol", "Operating", "USD");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not write the demo wallets", e);
+        }
+    }
+
+    private Path jar(String module) {
+        return settings.repositoryRoot().resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    private static DevTokens loadOrCreateKeys(Path directory) {
+        Path privateKey = directory.resolve("private.pem");
+        Path publicKey = directory.resolve("public.pem");
+        try {
+            if (Files.isRegularFile(privateKey) && Files.isRegularFile(publicKey)) {
+                return DevTokens.fromPem(Files.readString(privateKey), Files.readString(publicKey));
+            }
+            Files.createDirectories(directory);
+            DevTokens fresh = DevTokens.generate();
+            Files.writeString(privateKey, fresh.privateKeyPem());
+            Files.writeString(publicKey, fresh.publicKeyPem());
+            return fresh;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void createDirectories(Path... directories) {
+        try {
+            for (Path directory : directories) {
+                Files.createDirectories(directory);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void say(String what) {
+        System.out.println("countersign: starting " + what + " ...");
+    }
+
+    /** Stops everything that was started, newest first. Safe to call twice. */
+    @Override
+    public synchronized void close() {
+        while (!started.isEmpty()) {
+            try {
+                started.pop().close();
+            } catch (Exception e) {
+                System.err.println("countersign: error while stopping: " + e.getMessage());
+            }
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Path root = Path.of(System.getProperty("countersign.repo.root", ".")).toAbsolutePath().normalize();
+        StackSettings settings = StackSettings.fromEnvironment(root, System.getenv());
+        LocalStack stack = start(settings);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("\ncountersign: stopping ...");
+            stack.close();
+            System.out.println("countersign: stopped; data kept in " + settings.dataDirectory());
+            stopped.countDown();
+        }, "countersign-shutdown"));
+        System.out.println(Banner.text(stack, settings));
+        stopped.await();
+    }
+}

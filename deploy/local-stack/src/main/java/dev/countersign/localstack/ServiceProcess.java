@@ -1,0 +1,101 @@
+package dev.countersign.localstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** One packaged service, run as its own JVM process, its output in a log file. */
+final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private ServiceProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts the service and waits until its readiness probe answers 200. */
+    static ServiceProcess start(String name, Path jar, Map<String, String> environment, Path log, int port) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build first (./mvnw -DskipTests install)");
+        }
+        try {
+            Files.createDirectories(log.getParent());
+            String java = ProcessHandle.current().info().command().orElse("java");
+            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(environment);
+            ServiceProcess service = new ServiceProcess(name, builder.start(), log);
+            service.awaitReady(port, Duration.ofSeconds(90));
+            return service;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start " + name, e);
+        }
+    }
+
+    private void awaitReady(int port, Duration timeout) {
+        URI ready = URI.create("http://localhost:%d/q/health/ready".formatted(port));
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                var response = HTTP.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for " + name, e);
+            }
+            sleep(250);
+        }
+        close();
+        throw new IllegalStateException(name + " was not ready within " + timeout + "; see " + log);
+    }
+
+    /** SIGTERM, then up to 15 seconds for a graceful stop, then SIGKILL. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.countersign.localstack;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Everything the local stack can be told, from environment variables, with the defaults the README documents.
+ *
+ * @param dataDirectory
+ *            PostgreSQL data, Kafka logs, the dev signing key and the service logs; survives restarts
+ * @param kafkaBootstrapServers
+ *            an existing broker to use instead of starting one (null: start one)
+ * @param postgresHost
+ *            an existing PostgreSQL server to use instead of starting one (null: start one); the
+ *            {@code PGUSER}/{@code PGPASSWORD} administrator creates the database and roles on it
+ * @param openAiBaseUrl
+ *            a real model endpoint (null: start the offline demo model)
+ */
+public record StackSettings(
+        Path repositoryRoot,
+        Path dataDirectory,
+        int agentPort,
+        int executorPort,
+        int kafkaPort,
+        int postgresPort,
+        int modelPort,
+        int tokenPort,
+        String kafkaBootstrapServers,
+        String postgresHost,
+        String postgresAdminUser,
+        String postgresAdminPassword,
+        String openAiBaseUrl,
+        String openAiApiKey,
+        String openAiModel) {
+
+    public static StackSettings fromEnvironment(Path repositoryRoot, Map<String, String> env) {
+        return new StackSettings(
+                repositoryRoot,
+                Path.of(env.getOrDefault("COUNTERSIGN_DATA_DIR", repositoryRoot.resolve(".countersign").toString())),
+                port(env, "AGENT_PORT", 8080),
+                port(env, "EXECUTOR_PORT", 8081),
+                port(env, "KAFKA_PORT", 9092),
+                port(env, "POSTGRES_PORT", 5432),
+                port(env, "DEMO_MODEL_PORT", 8089),
+                port(env, "DEV_TOKEN_PORT", 8079),
+                blankToNull(env.get("KAFKA_BOOTSTRAP_SERVERS")),
+                blankToNull(env.get("PGHOST")),
+                env.getOrDefault("PGUSER", "postgres"),
+                env.getOrDefault("PGPASSWORD", "postgres"),
+                blankToNull(env.get("OPENAI_BASE_URL")),
+                env.get("OPENAI_API_KEY"),
+                env.get("OPENAI_MODEL"));
+    }
+
+    public Path logDirectory() {
+        return dataDirectory.resolve("logs");
+    }
+
+    private static int port(Map<String, String> env, String name, int fallback) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.strip());
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.countersign.localstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.json.Json;
+
+/** A few lines of JDK HTTP client for the end-to-end test: JSON in, status and JSON out. */
+final class Http {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    record Answer(int status, JsonNode body, String text) {
+    }
+
+    private Http() {
+    }
+
+    static Answer get(String url, String bearer) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(url)).GET(), bearer);
+    }
+
+    static Answer post(String url, String bearer, Object body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(body))), bearer);
+    }
+
+    private static Answer send(HttpRequest.Builder request, String bearer) throws IOException, InterruptedException {
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        HttpResponse<String> response = CLIENT.send(request.timeout(Duration.ofSeconds(60)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode json = response.body().isBlank() ? null : Json.mapper().readTree(response.body());
+        return new Answer(response.statusCode(), json, response.body());
+    }
+}

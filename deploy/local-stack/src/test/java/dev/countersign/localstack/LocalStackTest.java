@@ -1,0 +1,164 @@
+package dev.countersign.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
+
+/**
+ * The walking skeleton, end to end, through the same launcher the README's run command uses: the packaged services as
+ * separate JVMs, a real PostgreSQL, a real Kafka broker, the real OpenAI client against the offline demo model.
+ */
+class LocalStackTest {
+
+    private static Path dataDirectory;
+    private static StackSettings settings;
+    private static LocalStack stack;
+
+    @BeforeAll
+    static void startTheStack() throws IOException {
+        dataDirectory = Files.createTempDirectory("countersign-e2e");
+        Map<String, String> env = new HashMap<>();
+        env.put("COUNTERSIGN_DATA_DIR", dataDirectory.toString());
+        for (String port : new String[]{"AGENT_PORT", "EXECUTOR_PORT", "KAFKA_PORT", "POSTGRES_PORT",
+                "DEMO_MODEL_PORT", "DEV_TOKEN_PORT"}) {
+            env.put(port, String.valueOf(freePort()));
+        }
+        settings = StackSettings.fromEnvironment(
+                Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize(), env);
+        stack = LocalStack.start(settings);
+    }
+
+    @AfterAll
+    static void stopTheStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String token(String tenant, String user) throws Exception {
+        var answer = Http.post(stack.tokenUrl(), null, Map.of("tenant", tenant, "user", user));
+        assertThat(answer.status()).isEqualTo(200);
+        return answer.body().get("token").asText();
+    }
+
+    private static Http.Answer chat(String bearer, String conversation, String text) throws Exception {
+        return Http.post(stack.agentUrl() + "/api/conversations/" + conversation + "/messages", bearer,
+                Map.of("text", text));
+    }
+
+    private static JsonNode checkingTransactions(String bearer) throws Exception {
+        var answer = Http.get(stack.agentUrl() + "/api/wallets/" + LocalStack.ACME_CHECKING + "/transactions",
+                bearer);
+        assertThat(answer.status()).isEqualTo(200);
+        return answer.body();
+    }
+
+    @Test
+    void aProposedExpenseIsConfirmedByAPersonAndWrittenExactlyOnce() throws Exception {
+        String alice = token("acme", "alice");
+        int before = checkingTransactions(alice).size();
+
+        // 1. The agent proposes; the reply carries the card and the raw token; the model never sees the token.
+        var reply = chat(alice, "e2e-1", "add a 12.50 coffee expense to Checking");
+        assertThat(reply.status()).as(reply.text()).isEqualTo(200);
+        assertThat(reply.body().get("reply").asText()).startsWith("[demo model]").contains("NOT applied");
+        JsonNode card = reply.body().get("proposals").get(0);
+        String actionId = card.get("actionId").asText();
+        String confirmToken = card.get("confirmToken").asText();
+        assertThat(card.get("params").get("amount").asText()).isEqualTo("12.50");
+        assertThat(card.get("params").get("walletId").asText()).isEqualTo(LocalStack.ACME_CHECKING.toString());
+        assertThat(stack.model().requests().toString()).doesNotContain(confirmToken);
+
+        // 2. The executor stages it from Kafka; nothing is written yet.
+        await().atMost(Duration.ofSeconds(30)).until(
+                () -> Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice).status() == 200);
+        var staged = Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice).body();
+        assertThat(staged.get("status").asText()).isEqualTo("proposed");
+        assertThat(staged.get("paramsHash").asText()).isEqualTo(ParamsHash.of(card.get("params")));
+        assertThat(checkingTransactions(alice).size()).isEqualTo(before);
+
+        // Another tenant cannot see or confirm it.
+        String carol = token("globex", "carol");
+        assertThat(Http.get(stack.executorUrl() + "/api/actions/" + actionId, carol).status()).isEqualTo(404);
+        assertThat(Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", carol,
+                Map.of("token", confirmToken)).status()).isEqualTo(404);
+
+        // 3. A person confirms over HTTP: executed, once.
+        var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", alice,
+                Map.of("token", confirmToken));
+        assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
+        assertThat(confirmed.body().get("status").asText()).isEqualTo("executed");
+        var again = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", alice,
+                Map.of("token", confirmToken));
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.body().get("action").get("status").asText()).isEqualTo("executed");
+
+        JsonNode transactions = checkingTransactions(alice);
+        assertThat(transactions.size()).isEqualTo(before + 1);
+        assertThat(transactions.get(0).get("amount").asText()).isEqualTo("12.50");
+        assertThat(transactions.get(0).get("category").asText()).isEqualTo("coffee");
+
+        // 4. The outcome reaches the agent, so the next turn's model context knows the expense was added.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            stack.model().clearRequests();
+            chat(alice, "e2e-1", "what happened?");
+            return stack.model().requests().get(0).path("messages").get(0).path("content").asText()
+                    .contains(actionId + " (");
+        });
+        String system = stack.model().requests().get(0).path("messages").get(0).path("content").asText();
+        assertThat(system).contains("confirmed by alice and executed");
+    }
+
+    @Test
+    void requestsWithoutATokenAreRefused() throws Exception {
+        var chat = Http.post(stack.agentUrl() + "/api/conversations/e2e-2/messages", null, Map.of("text", "hi"));
+        var wallets = Http.get(stack.agentUrl() + "/api/wallets", null);
+
+        assertThat(chat.status()).isEqualTo(401);
+        assertThat(wallets.status()).isEqualTo(401);
+        assertThat(Json.mapper().readTree(chat.text()).get("code").asText()).isEqualTo("unauthenticated");
+    }
+
+    @Test
+    void dataSurvivesARestartOfTheWholeStack() throws Exception {
+        String alice = token("acme", "alice");
+        var reply = chat(alice, "e2e-3", "add a 3.20 tea expense to Savings");
+        JsonNode card = reply.body().get("proposals").get(0);
+        String actionId = card.get("actionId").asText();
+        await().atMost(Duration.ofSeconds(30)).until(
+                () -> Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice).status() == 200);
+
+        stack.close();
+        stack = LocalStack.start(settings);
+
+        String aliceAgain = token("acme", "alice");
+        var afterRestart = Http.get(stack.executorUrl() + "/api/actions/" + actionId, aliceAgain);
+        assertThat(afterRestart.status()).isEqualTo(200);
+        assertThat(afterRestart.body().get("status").asText()).isEqualTo("proposed");
+        var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", aliceAgain,
+                Map.of("token", card.get("confirmToken").asText()));
+        assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
+    }
+}
