@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -211,6 +212,26 @@ class ConfirmTest {
                 .body("action.result.error", equalTo("target_not_found"));
 
         assertThat(ledgerRows(proposal)).isZero();
+    }
+
+    @Test
+    void aConfirmedRenameChangesTheNameAndNothingElse() throws Exception {
+        var proposal = new Proposals(tenant, wallet, "1.00");
+        proposal.event.put("kind", ActionCatalogue.RENAME_WALLET);
+        proposal.event.set("params",
+                Json.mapper().createObjectNode().put("walletId", wallet.toString()).put("name", "Everyday"));
+        proposal.rehash();
+        proposal.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+
+        confirm(proposal, alice, proposal.token).then().statusCode(200)
+                .body("status", equalTo("executed"))
+                .body("tier", equalTo("medium"))
+                .body("result.previousName", equalTo("Checking"))
+                .body("result.name", equalTo("Everyday"));
+
+        assertThat(Db.count("SELECT count(*) FROM wallets WHERE id = ? AND name = 'Everyday' AND currency = 'EUR'"
+                + " AND version = 2", wallet)).isEqualTo(1);
     }
 
     @Test
