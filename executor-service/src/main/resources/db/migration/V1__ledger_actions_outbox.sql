@@ -54,8 +54,10 @@ CREATE INDEX actions_by_tenant_status ON actions (tenant_id, status);
 CREATE INDEX actions_by_conversation ON actions (tenant_id, conversation_id);
 
 -- The state machine's backstop in the database. The rule callers use is ActionTransitions in the executor; this
--- trigger refuses any other move, and any change to what was proposed, even from a raw statement that skips the
--- application. A test asserts that both accept exactly the same moves.
+-- trigger refuses any other move, any change to what was proposed, any extension of the window and any change to a
+-- finished action, even from a raw statement that skips the application. A test asserts that both accept exactly the
+-- same moves. Limit: the executor's role owns the table and could disable the trigger; a separate migration owner
+-- would close that (see README).
 CREATE FUNCTION actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
@@ -66,8 +68,20 @@ BEGIN
     END IF;
     IF NEW.id <> OLD.id OR NEW.tenant_id <> OLD.tenant_id OR NEW.kind <> OLD.kind OR NEW.params <> OLD.params
             OR NEW.params_hash <> OLD.params_hash OR NEW.requested_by <> OLD.requested_by
-            OR NEW.proposed_at <> OLD.proposed_at THEN
+            OR NEW.proposed_at <> OLD.proposed_at OR NEW.summary <> OLD.summary OR NEW.tier <> OLD.tier
+            OR NEW.conversation_id IS DISTINCT FROM OLD.conversation_id
+            OR NEW.turn_id IS DISTINCT FROM OLD.turn_id THEN
         RAISE EXCEPTION 'what was proposed cannot change' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.expires_at > OLD.expires_at THEN
+        RAISE EXCEPTION 'the decision window can be shortened, never extended' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.token_hash <> OLD.token_hash AND NOT (OLD.status = 'proposed' AND NEW.status = 'proposed') THEN
+        RAISE EXCEPTION 'the confirm token can only be replaced while proposed' USING ERRCODE = 'check_violation';
+    END IF;
+    IF OLD.status IN ('cancelled', 'expired', 'failed', 'undone')
+            OR (OLD.status = 'executed' AND NEW.status = 'executed') THEN
+        RAISE EXCEPTION 'a % action cannot change', OLD.status USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.status <> OLD.status AND (OLD.status, NEW.status) NOT IN (
             ('proposed', 'confirmed'), ('confirmed', 'executed'),

@@ -9,7 +9,8 @@ BEGIN
              || ' params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result)'
              || ' ON actions TO ${readerRole}';
     ELSE
-        RAISE WARNING 'reader role ${readerRole} does not exist: agent-service will not be able to read';
+        -- Failing here keeps the migration unapplied, so it runs again once the role exists.
+        RAISE EXCEPTION 'the reader role ${readerRole} does not exist: create it (LOGIN, no privileges) first';
     END IF;
 END
 $$;

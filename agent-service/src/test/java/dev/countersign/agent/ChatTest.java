@@ -17,6 +17,9 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,7 +52,7 @@ class ChatTest {
     @BeforeEach
     void freshTenant() throws Exception {
         tenant = "t-" + UUID.randomUUID();
-        bearer = TestProperties.bearer(tenant, "alice");
+        bearer = TestProperties.agentBearer(tenant, "alice");
         try (var owner = DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
                 LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)) {
             checking = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
@@ -115,6 +118,12 @@ class ChatTest {
 
         assertThat(ScriptedModel.everythingTheModelSaw()).doesNotContain(token);
         assertThat(toolResults()).singleElement().asString().contains("NOT applied").contains(actionId);
+
+        // Nor in a later turn of the same conversation, which carries the earlier turn in its memory.
+        ScriptedModel.use(turn -> ModelReply.text("It is waiting for you."));
+        chat("c-1", "is it done?").statusCode(200);
+        assertThat(ScriptedModel.requests()).isNotEmpty();
+        assertThat(ScriptedModel.everythingTheModelSaw()).contains(actionId).doesNotContain(token);
     }
 
     @Test
@@ -148,7 +157,7 @@ class ChatTest {
         executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenant)
                 .put("conversationId", "c-4");
         kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
-        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of(tenant, "c-4").isEmpty());
+        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of(tenant, "alice", "c-4").isEmpty());
         ScriptedModel.use(turn -> ModelReply.text("Your coffee was added."));
 
         chat("c-4", "did it work?").statusCode(200);
@@ -157,19 +166,35 @@ class ChatTest {
         assertThat(system).contains(actionId).contains("executed");
     }
 
-    @Test
-    void anotherTenantsOutcomesDoNotReachThisConversation() {
+    @ParameterizedTest
+    @CsvSource({"someone-else, alice", "SAME, bob"})
+    void outcomesOfAnotherTenantOrAnotherUserDoNotReachThisConversation(String otherTenant, String otherUser) {
         ObjectNode executed = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_EXECUTED);
         String actionId = UUID.randomUUID().toString();
+        String theirTenant = "SAME".equals(otherTenant) ? tenant : otherTenant;
         executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId)
-                .put("tenantId", "someone-else").put("conversationId", "c-5");
+                .put("tenantId", theirTenant).put("userId", otherUser).put("conversationId", "c-5");
         kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
-        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of("someone-else", "c-5").isEmpty());
+        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of(theirTenant, otherUser, "c-5").isEmpty());
         ScriptedModel.use(turn -> ModelReply.text("Nothing new."));
 
         chat("c-5", "anything new?").statusCode(200);
 
         assertThat(ScriptedModel.everythingTheModelSaw()).doesNotContain(actionId);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {ContractFixtures.ACTION_STAGED, ContractFixtures.ACTION_REJECTED,
+            ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED})
+    void everyGoldenOutcomeIsUnderstood(String fixture) {
+        ObjectNode event = (ObjectNode) ContractFixtures.tree(fixture);
+        String actionId = UUID.randomUUID().toString();
+        event.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenant);
+
+        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(event));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> outcomes.of(tenant, "alice", "c-fixture-1").stream()
+                .anyMatch(outcome -> outcome.actionId().toString().equals(actionId)));
     }
 
     @Test
@@ -197,7 +222,7 @@ class ChatTest {
 
     @Test
     void anotherTenantsWalletIsNotFound() {
-        String mallory = TestProperties.bearer("other-" + UUID.randomUUID(), "mallory");
+        String mallory = TestProperties.agentBearer("other-" + UUID.randomUUID(), "mallory");
 
         given().header("Authorization", "Bearer " + mallory).get("/api/wallets/{id}/transactions", checking)
                 .then().statusCode(404).contentType("application/problem+json").body("code", equalTo("not_found"));

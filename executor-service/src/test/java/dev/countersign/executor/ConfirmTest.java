@@ -41,20 +41,20 @@ class ConfirmTest {
     @BeforeEach
     void freshTenant() throws Exception {
         tenant = "t-" + UUID.randomUUID();
-        alice = TestProperties.bearer(tenant, "alice");
+        alice = TestProperties.executorBearer(tenant, "alice");
         try (var owner = Db.owner()) {
             wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
         }
     }
 
-    private Proposals staged(String amount) throws Exception {
-        var proposal = new Proposals(tenant, wallet, amount);
+    private ProposalMother staged(String amount) throws Exception {
+        var proposal = new ProposalMother(tenant, wallet, amount);
         proposal.send(kafka);
         await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
         return proposal;
     }
 
-    private Response confirm(Proposals proposal, String bearer, String token) {
+    private Response confirm(ProposalMother proposal, String bearer, String token) {
         var request = given().contentType("application/json").body("{\"token\":\"" + token + "\"}");
         if (bearer != null) {
             request.header("Authorization", "Bearer " + bearer);
@@ -62,7 +62,7 @@ class ConfirmTest {
         return request.post("/api/actions/{id}/confirm", proposal.actionId);
     }
 
-    private int ledgerRows(Proposals proposal) throws Exception {
+    private int ledgerRows(ProposalMother proposal) throws Exception {
         return Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
     }
 
@@ -117,7 +117,7 @@ class ConfirmTest {
     @Test
     void aWrongTokenAnotherTenantAndAnUnknownIdAllLookTheSame() throws Exception {
         var proposal = staged("12.50");
-        String mallory = TestProperties.bearer("other-" + UUID.randomUUID(), "mallory");
+        String mallory = TestProperties.executorBearer("other-" + UUID.randomUUID(), "mallory");
 
         var wrongToken = confirm(proposal, alice, "not-the-token");
         var otherTenant = confirm(proposal, mallory, proposal.token);
@@ -143,6 +143,59 @@ class ConfirmTest {
                 .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
 
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aTokenIssuedForTheAgentCannotConfirm() throws Exception {
+        var proposal = staged("12.50");
+        String agentToken = TestProperties.agentBearer(tenant, "alice");
+
+        confirm(proposal, agentToken, proposal.token).then().statusCode(401)
+                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aBodyThatIsNotJsonIsAValidationProblem() throws Exception {
+        var proposal = staged("12.50");
+
+        given().contentType("application/json").header("Authorization", "Bearer " + alice).body("{\"token\": ")
+                .post("/api/actions/{id}/confirm", proposal.actionId)
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("validation_failed"));
+        given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body("{\"token\": {\"nested\": true}}")
+                .post("/api/actions/{id}/confirm", proposal.actionId)
+                .then().statusCode(400).contentType("application/problem+json");
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aWrongMethodIsAProblemNotAServerError() {
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/confirm", UUID.randomUUID())
+                .then().statusCode(405).contentType("application/problem+json")
+                .body("code", equalTo("method_not_allowed"));
+    }
+
+    @Test
+    void parametersChangedBehindTheApplicationsBackAreNotExecuted() throws Exception {
+        var proposal = staged("12.50");
+        // Only possible by switching the guard trigger off, which the owner role can do: the hash check still holds.
+        try (var owner = Db.owner(); var sql = owner.createStatement()) {
+            owner.setAutoCommit(false);
+            sql.execute("ALTER TABLE actions DISABLE TRIGGER actions_guard");
+            sql.execute("UPDATE actions SET params = jsonb_set(params, '{amount}', '\"9999.00\"') WHERE id = '"
+                    + proposal.actionId + "'");
+            sql.execute("ALTER TABLE actions ENABLE TRIGGER actions_guard");
+            owner.commit();
+        }
+
+        confirm(proposal, alice, proposal.token).then().statusCode(409)
+                .body("code", equalTo("params_mismatch"))
+                .body("action.status", equalTo("failed"));
+
+        assertThat(ledgerRows(proposal)).isZero();
     }
 
     @Test
@@ -203,20 +256,31 @@ class ConfirmTest {
 
     @Test
     void aWriteThatIsRefusedFailsTheActionAndWritesNothing() throws Exception {
-        var proposal = new Proposals(tenant, UUID.randomUUID(), "12.50");
+        var proposal = new ProposalMother(tenant, UUID.randomUUID(), "12.50");
         proposal.send(kafka);
         await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
 
         confirm(proposal, alice, proposal.token).then().statusCode(409)
+                .contentType("application/problem+json")
+                .body("code", equalTo("target_not_found"))
                 .body("action.status", equalTo("failed"))
                 .body("action.result.error", equalTo("target_not_found"));
 
         assertThat(ledgerRows(proposal)).isZero();
+        var failed = kafka.read(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionFailed"),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(failed).hasSize(1);
+        List<String> names = new ArrayList<>();
+        Json.mapper().readTree(failed.get(0)).fieldNames().forEachRemaining(names::add);
+        List<String> golden = new ArrayList<>();
+        ContractFixtures.tree(ContractFixtures.ACTION_FAILED).fieldNames().forEachRemaining(golden::add);
+        assertThat(names).containsExactlyInAnyOrderElementsOf(golden);
     }
 
     @Test
     void aConfirmedRenameChangesTheNameAndNothingElse() throws Exception {
-        var proposal = new Proposals(tenant, wallet, "1.00");
+        var proposal = new ProposalMother(tenant, wallet, "1.00");
         proposal.event.put("kind", ActionCatalogue.RENAME_WALLET);
         proposal.event.set("params",
                 Json.mapper().createObjectNode().put("walletId", wallet.toString()).put("name", "Everyday"));

@@ -99,9 +99,56 @@ class DatabaseInvariantsTest {
         try (var sql = Db.owner()) {
             UUID id = actionIn(sql, ActionStatus.CONFIRMED);
 
+            for (String change : new String[]{"params = '{\"amount\":\"10000.00\"}'", "summary = 'other'",
+                    "tier = 'high'", "requested_by = 'mallory'", "kind = 'ledger.wallet.rename'",
+                    "tenant_id = 'other'", "conversation_id = 'other'"}) {
+                assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                        "UPDATE actions SET " + change + " WHERE id = '" + id + "'"))
+                        .as(change).isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
+            }
+        }
+    }
+
+    @Test
+    void theDecisionWindowCannotBeExtended() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID id = actionIn(sql, ActionStatus.PROPOSED);
+
             assertThatThrownBy(() -> sql.createStatement().executeUpdate(
-                    "UPDATE actions SET params = '{\"amount\":\"10000.00\"}' WHERE id = '" + id + "'"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
+                    "UPDATE actions SET expires_at = expires_at + interval '1 day' WHERE id = '" + id + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("never extended");
+            sql.createStatement().executeUpdate(
+                    "UPDATE actions SET expires_at = expires_at - interval '1 minute' WHERE id = '" + id + "'");
+        }
+    }
+
+    @Test
+    void theTokenCanOnlyBeReplacedWhileProposed() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID proposed = actionIn(sql, ActionStatus.PROPOSED);
+            UUID confirmed = actionIn(sql, ActionStatus.CONFIRMED);
+
+            sql.createStatement().executeUpdate(
+                    "UPDATE actions SET token_hash = repeat('c', 64) WHERE id = '" + proposed + "'");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET token_hash = repeat('c', 64) WHERE id = '" + confirmed + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("only be replaced while proposed");
+        }
+    }
+
+    @Test
+    void aFinishedActionCannotBeRewritten() throws Exception {
+        try (var sql = Db.owner()) {
+            for (ActionStatus finished : new ActionStatus[]{ActionStatus.EXECUTED, ActionStatus.FAILED,
+                    ActionStatus.CANCELLED, ActionStatus.EXPIRED}) {
+                UUID id = actionIn(sql, finished);
+
+                assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                        "UPDATE actions SET result = '{\"forged\": true}', confirmed_by = 'mallory' WHERE id = '"
+                                + id + "'"))
+                        .as(finished.wireName()).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("cannot change");
+            }
         }
     }
 

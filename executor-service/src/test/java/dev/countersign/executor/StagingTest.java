@@ -57,7 +57,7 @@ class StagingTest {
 
     @Test
     void aProposalIsStoredAsProposedWithOnlyTheTokenHash() throws Exception {
-        var proposal = new Proposals(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
 
         proposal.send(kafka);
 
@@ -71,7 +71,7 @@ class StagingTest {
 
     @Test
     void stagingPublishesActionStagedInTheGoldenShape() {
-        var proposal = new Proposals(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
 
         proposal.send(kafka);
 
@@ -85,7 +85,7 @@ class StagingTest {
 
     @Test
     void aRedeliveredProposalIsStagedOnceAndAnnouncedOnce() throws Exception {
-        var proposal = new Proposals(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
 
         proposal.send(kafka);
         proposal.send(kafka);
@@ -100,7 +100,7 @@ class StagingTest {
 
     @Test
     void invalidParametersAreRejectedAndNothingIsStored() throws Exception {
-        var proposal = new Proposals(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
         proposal.params().put("amount", "-5.00");
         proposal.rehash();
 
@@ -108,6 +108,8 @@ class StagingTest {
 
         JsonNode rejected = outcomesOf(proposal.actionId, 1).get(0);
         assertThat(rejected.get("type").asText()).isEqualTo("ActionRejected");
+        assertThat(memberNames(rejected)).containsExactlyInAnyOrderElementsOf(
+                memberNames(ContractFixtures.tree(ContractFixtures.ACTION_REJECTED)));
         assertThat(rejected.get("code").asText()).isEqualTo("validation_failed");
         assertThat(rejected.get("reason").asText()).contains("amount");
         assertThat(Db.status(proposal.actionId)).isNull();
@@ -115,7 +117,7 @@ class StagingTest {
 
     @Test
     void aHashThatDoesNotMatchTheParametersIsRejected() throws Exception {
-        var proposal = new Proposals(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
         proposal.params().put("amount", "1250.00");
 
         proposal.send(kafka);
@@ -127,11 +129,11 @@ class StagingTest {
 
     @Test
     void aProposalCannotTakeAnotherProposalsId() throws Exception {
-        var first = new Proposals(tenant, wallet, "12.50");
+        var first = new ProposalMother(tenant, wallet, "12.50");
         first.send(kafka);
         await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(first.actionId)));
 
-        var impostor = new Proposals(tenant, wallet, "999.00");
+        var impostor = new ProposalMother(tenant, wallet, "999.00");
         impostor.event.put("actionId", first.actionId.toString());
         impostor.send(kafka);
 
@@ -139,6 +141,20 @@ class StagingTest {
         assertThat(outcomes.get(1).get("code").asText()).isEqualTo("duplicate_action");
         assertThat(Db.text("SELECT params->>'amount' FROM actions WHERE id = ?", first.actionId))
                 .isEqualTo("12.50");
+    }
+
+    @Test
+    void aProposalThePostgresCannotStoreIsRejectedAndDoesNotBlockTheNextOne() throws Exception {
+        var poisoned = new ProposalMother(tenant, wallet, "1.00");
+        poisoned.event.put("userId", "alice\u0000");
+        var next = new ProposalMother(tenant, wallet, "2.00");
+
+        poisoned.send(kafka);
+        next.send(kafka);
+
+        assertThat(outcomesOf(poisoned.actionId, 1).get(0).get("code").asText()).isEqualTo("validation_failed");
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(next.actionId)));
+        assertThat(Db.status(poisoned.actionId)).isNull();
     }
 
     @Test
@@ -154,9 +170,9 @@ class StagingTest {
 
     @Test
     void aProposalMayShortenItsWindowButNeverExtendIt() throws Exception {
-        var shorter = new Proposals(tenant, wallet, "1.00");
+        var shorter = new ProposalMother(tenant, wallet, "1.00");
         shorter.event.put("requestedTtlSeconds", 60);
-        var longer = new Proposals(tenant, wallet, "1.00");
+        var longer = new ProposalMother(tenant, wallet, "1.00");
         longer.event.put("requestedTtlSeconds", 86_400);
 
         shorter.send(kafka);

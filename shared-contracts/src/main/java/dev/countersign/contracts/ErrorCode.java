@@ -22,6 +22,10 @@ public enum ErrorCode {
     DUPLICATE_ACTION("duplicate_action", 409),
     /** The row an action targets does not exist (any more) in the action's tenant. */
     TARGET_NOT_FOUND("target_not_found", 409),
+    /** The HTTP method is not supported on this path. */
+    METHOD_NOT_ALLOWED("method_not_allowed", 405),
+    /** The request cannot be served in the form asked for (media type, size). */
+    UNSUPPORTED_REQUEST("unsupported_request", 415),
     /** The model endpoint or the broker did not answer in time. */
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
     /** Anything unexpected; details are in the server log under the problem's instance id. */

@@ -22,11 +22,12 @@ public class CurrentUser {
     }
 
     public String tenantId() {
-        String tenant = token.getClaim(TENANT_CLAIM);
-        if (tenant == null || tenant.isBlank()) {
+        // A claim of another JSON type (a number, an object) is no tenant either.
+        Object tenant = token.getClaim(TENANT_CLAIM);
+        if (!(tenant instanceof String name) || name.isBlank()) {
             throw new UnauthorizedException("the bearer token names no tenant");
         }
-        return tenant;
+        return name;
     }
 
     public String userId() {

@@ -38,8 +38,9 @@ public class ChatService {
         turn.begin(tenantId, userId, conversationId, turnId);
         String reply;
         try {
-            reply = assistant.chat(tenantId + "/" + conversationId, LocalDate.now().toString(),
-                    updates(tenantId, conversationId), text);
+            // A conversation belongs to one user: another user of the tenant with the same id gets another one.
+            reply = assistant.chat(tenantId + "/" + userId + "/" + conversationId, LocalDate.now().toString(),
+                    updates(tenantId, userId, conversationId), text);
         } catch (ProblemException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -56,8 +57,8 @@ public class ChatService {
         return new ChatReply(conversationId, turnId, reply, turn.proposals());
     }
 
-    private String updates(String tenantId, String conversationId) {
-        List<ActionOutcome> recent = outcomes.of(tenantId, conversationId);
+    private String updates(String tenantId, String userId, String conversationId) {
+        List<ActionOutcome> recent = outcomes.of(tenantId, userId, conversationId);
         if (recent.isEmpty()) {
             return "(none)";
         }

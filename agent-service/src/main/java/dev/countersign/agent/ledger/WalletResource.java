@@ -9,6 +9,7 @@ import jakarta.ws.rs.PathParam;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.web.CurrentUser;
+import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +18,8 @@ import io.smallrye.mutiny.Uni;
 @Path("/api/wallets")
 @Authenticated
 public class WalletResource {
+
+    private static final String NOT_FOUND = "No such wallet in your tenant.";
 
     private final LedgerReader ledger;
     private final CurrentUser user;
@@ -35,20 +38,12 @@ public class WalletResource {
     @Path("/{id}/transactions")
     public Uni<List<TransactionLine>> transactions(@PathParam("id") String id) {
         String tenantId = user.tenantId();
-        UUID walletId = parse(id);
+        UUID walletId = Ids.parseOrNotFound(id, ErrorCode.NOT_FOUND, NOT_FOUND);
         return ledger.wallet(tenantId, walletId).flatMap(wallet -> {
             if (wallet.isEmpty()) {
-                throw new ProblemException(ErrorCode.NOT_FOUND, "No such wallet in your tenant.");
+                throw new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND);
             }
             return ledger.recentTransactions(tenantId, walletId, LedgerReader.MAX_TRANSACTIONS);
         });
-    }
-
-    private static UUID parse(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw new ProblemException(ErrorCode.NOT_FOUND, "No such wallet in your tenant.");
-        }
     }
 }

@@ -11,7 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.countersign.contracts.events.ActionOutcome;
 
 /**
- * The latest outcome of each action, per conversation, for the next turn's context.
+ * The latest outcome of each action, per conversation (of one user of one tenant), for the next turn's context.
  * <p>
  * Limits, on purpose for now: held in this process's memory, bounded (the newest {@value #MAX_CONVERSATIONS}
  * conversations, {@value #MAX_PER_CONVERSATION} actions each), lost on restart, and only outcomes published after the
@@ -33,10 +33,11 @@ public class RecentOutcomes {
     };
 
     public synchronized void record(ActionOutcome outcome) {
-        if (outcome.conversationId() == null) {
+        if (outcome.conversationId() == null || outcome.userId() == null) {
             return;
         }
-        var actions = byConversation.computeIfAbsent(key(outcome.tenantId(), outcome.conversationId()),
+        var actions = byConversation.computeIfAbsent(
+                key(outcome.tenantId(), outcome.userId(), outcome.conversationId()),
                 k -> new LinkedHashMap<>());
         ActionOutcome previous = actions.get(outcome.actionId());
         // Outcomes of one action can arrive out of order across executor instances: keep the newest.
@@ -50,12 +51,12 @@ public class RecentOutcomes {
         }
     }
 
-    public synchronized List<ActionOutcome> of(String tenantId, String conversationId) {
-        var actions = byConversation.get(key(tenantId, conversationId));
+    public synchronized List<ActionOutcome> of(String tenantId, String userId, String conversationId) {
+        var actions = byConversation.get(key(tenantId, userId, conversationId));
         return actions == null ? List.of() : new ArrayList<>(actions.values());
     }
 
-    private static String key(String tenantId, String conversationId) {
-        return tenantId + "\u0000" + conversationId;
+    private static String key(String tenantId, String userId, String conversationId) {
+        return tenantId + "\u0000" + userId + "\u0000" + conversationId;
     }
 }

@@ -8,12 +8,10 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 import dev.countersign.contracts.api.ProposalCard;
-import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.json.Json;
@@ -37,10 +35,9 @@ public class ProposalPublisher {
     private final MutinyEmitter<String> emitter;
     private final Duration timeout;
 
-    public ProposalPublisher(@Channel("proposals") MutinyEmitter<String> emitter,
-            @ConfigProperty(name = "countersign.proposals.publish-timeout", defaultValue = "PT5S") Duration timeout) {
+    public ProposalPublisher(@Channel("proposals") MutinyEmitter<String> emitter, ProposalsConfig config) {
         this.emitter = emitter;
-        this.timeout = timeout;
+        this.timeout = config.publishTimeout();
     }
 
     public ProposalCard publish(TurnContext turn, ValidatedParams params) {
@@ -53,9 +50,8 @@ public class ProposalPublisher {
                 params.hash(), ParamsHash.ofToken(token), null);
         var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
         emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);
-        return new ProposalCard(actionId, kind, params.definition().tierFor(params.normalised(), TierPolicy.DEFAULT),
-                params.definition().describe(params.normalised()), params.normalised(), params.hash(), token, now,
-                "/api/actions/" + actionId + "/confirm");
+        return new ProposalCard(actionId, kind, params.definition().describe(params.normalised()),
+                params.normalised(), params.hash(), token, now, "/api/actions/" + actionId + "/confirm");
     }
 
     private static String newToken() {

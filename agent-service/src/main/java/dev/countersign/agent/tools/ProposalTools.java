@@ -87,8 +87,11 @@ public class ProposalTools {
             card = publisher.publish(turn, validated);
         } catch (RuntimeException e) {
             LOG.warnf("Publishing a %s proposal failed: %s", kind, e.getMessage());
-            return "Staging failed for a technical reason; nothing was staged and nothing was changed. Tell the user"
-                    + " it did not work and that they can try again. Do not claim it was done.";
+            // The broker may have taken the event without acknowledging it in time: then it is staged, but nobody
+            // holds its token, so it can only expire. Say exactly that much.
+            return "Staging could not be completed for a technical reason. Nothing was changed, and the user has"
+                    + " nothing to confirm. Tell the user it did not work and that they can try again; do not claim"
+                    + " it was staged or done.";
         }
         turn.addProposal(card);
         return ("Staged action %s for the user's confirmation: %s%s. It is NOT applied: it waits until the user"

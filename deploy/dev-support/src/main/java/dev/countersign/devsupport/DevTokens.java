@@ -63,7 +63,8 @@ public final class DevTokens {
         return pem("PRIVATE KEY", keys.getPrivate().getEncoded());
     }
 
-    public String mint(String tenantId, String userId, Duration lifetime) {
+    /** A token for one audience (see {@link dev.countersign.contracts.Audiences}). */
+    public String mint(String tenantId, String userId, String audience, Duration lifetime) {
         Instant now = Instant.now();
         Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
         Map<String, Object> claims = Map.of(
@@ -71,6 +72,7 @@ public final class DevTokens {
                 "sub", userId,
                 "upn", userId,
                 "tenant", tenantId,
+                "aud", audience,
                 "groups", List.of("user"),
                 "iat", now.getEpochSecond(),
                 "exp", now.plus(lifetime).getEpochSecond(),

@@ -1,5 +1,7 @@
 package dev.countersign.localstack;
 
+import dev.countersign.contracts.Audiences;
+
 /** What the run command prints once everything is up. */
 final class Banner {
 
@@ -7,7 +9,8 @@ final class Banner {
     }
 
     static String text(LocalStack stack, StackSettings settings) {
-        String alice = stack.tokens().mint("acme", "alice", DevTokenServer.LIFETIME);
+        String agentToken = stack.tokens().mint("acme", "alice", Audiences.AGENT, DevTokenServer.LIFETIME);
+        String executorToken = stack.tokens().mint("acme", "alice", Audiences.EXECUTOR, DevTokenServer.LIFETIME);
         return """
 
                 Countersign is running.
@@ -16,14 +19,16 @@ final class Banner {
                   model             %s
                   data directory    %s   (PostgreSQL, Kafka, dev keys, logs/)
 
-                Bearer tokens (dev only; valid 12 h). Demo users: acme/alice, acme/bob, globex/carol.
+                Bearer tokens (dev only; valid 12 h), one per service. Demo users: acme/alice, acme/bob,
+                globex/carol:
                   curl -s -X POST %s -d '{"tenant":"acme","user":"alice"}'
-                A token for acme/alice:
-                  export TOKEN=%s
+                Tokens for acme/alice:
+                  export AGENT_TOKEN=%s
+                  export EXECUTOR_TOKEN=%s
 
                 Walkthrough: see README.md ("Try it"). Ctrl-C stops everything; data survives a restart.
                 """.formatted(stack.agentUrl(), stack.executorUrl(),
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
-                settings.dataDirectory(), stack.tokenUrl(), alice);
+                settings.dataDirectory(), stack.tokenUrl(), agentToken, executorToken);
     }
 }

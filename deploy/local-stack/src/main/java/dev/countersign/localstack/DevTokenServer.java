@@ -14,12 +14,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DevTokens;
 
 /**
- * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: a bearer token for any demo
- * user. It exists only in the local stack's launcher; neither service contains a way to mint tokens.
+ * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: bearer tokens for any demo
+ * user, one for each service ({@code agentToken}, {@code executorToken}), as a UI would get from its identity provider.
+ * It exists only in the local stack's launcher; neither service contains a way to mint tokens.
  */
 final class DevTokenServer implements AutoCloseable {
 
@@ -66,8 +68,9 @@ final class DevTokenServer implements AutoCloseable {
                         + " \\\"user\\\": \\\"alice\\\"}\"}");
                 return;
             }
-            String token = tokens.mint(tenant, user, LIFETIME);
-            send(exchange, 200, Json.write(Json.mapper().createObjectNode().put("token", token)
+            send(exchange, 200, Json.write(Json.mapper().createObjectNode()
+                    .put("agentToken", tokens.mint(tenant, user, Audiences.AGENT, LIFETIME))
+                    .put("executorToken", tokens.mint(tenant, user, Audiences.EXECUTOR, LIFETIME))
                     .put("tenant", tenant).put("user", user).put("expiresInSeconds", LIFETIME.toSeconds())));
         }
     }

@@ -8,8 +8,8 @@ import static dev.countersign.contracts.ActionStatus.PROPOSED;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,18 +36,23 @@ public class ActionRepository {
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result";
 
-    /** Inserts a proposal; false if the id is already taken (the existing row is left alone). */
-    public Uni<Boolean> insertProposed(SqlClient sql, NewAction action) {
+    /**
+     * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
+     * existing row is left alone).
+     */
+    public Uni<ActionRow> insertProposed(SqlClient sql, NewAction action, Duration ttl) {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, $12, $13)
-                ON CONFLICT (id) DO NOTHING""")
+                VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, now(),
+                        now() + make_interval(secs => $12))
+                ON CONFLICT (id) DO NOTHING
+                RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
                         action.conversationId(), action.turnId(), action.kind(), action.tier().wireName(),
                         Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
-                        utc(action.proposedAt()), utc(action.expiresAt())}))
-                .map(rows -> rows.rowCount() == 1);
+                        (double) ttl.toSeconds()}))
+                .map(ActionRepository::firstOrNull);
     }
 
     /** The action if it exists in this tenant; null otherwise (another tenant's action is simply absent). */
@@ -65,45 +70,45 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
-    /** proposed -> confirmed, if the token hash matches and the proposal has not expired at {@code now}. */
-    public Uni<ActionRow> confirm(SqlClient sql, UUID id, String tenantId, String tokenHash, String userId,
-            Instant now) {
+    /**
+     * proposed -> confirmed, if the token hash matches and the proposal has not expired by the database's clock at this
+     * statement's transaction start.
+     */
+    public Uni<ActionRow> confirm(SqlClient sql, UUID id, String tenantId, String tokenHash, String userId) {
         ActionTransitions.require(PROPOSED, CONFIRMED);
         return sql.preparedQuery("""
-                UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = $5, version = version + 1
-                WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > $5
-                RETURNING """ + " " + COLUMNS)
-                .execute(Tuple.of(id, tenantId, tokenHash, userId, utc(now)))
+                UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
+                WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(id, tenantId, tokenHash, userId))
                 .map(ActionRepository::firstOrNull);
     }
 
     /** confirmed -> executed, recording what was written. */
-    public Uni<ActionRow> markExecuted(SqlClient sql, UUID id, JsonNode result, Instant now) {
-        return finish(sql, id, EXECUTED, result, now);
+    public Uni<ActionRow> markExecuted(SqlClient sql, UUID id, JsonNode result) {
+        return finish(sql, id, EXECUTED, result);
     }
 
     /** confirmed -> failed, recording why. */
-    public Uni<ActionRow> markFailed(SqlClient sql, UUID id, JsonNode result, Instant now) {
-        return finish(sql, id, FAILED, result, now);
+    public Uni<ActionRow> markFailed(SqlClient sql, UUID id, JsonNode result) {
+        return finish(sql, id, FAILED, result);
     }
 
-    /** proposed -> expired, once its time is up. */
-    public Uni<ActionRow> expire(SqlClient sql, UUID id, Instant now) {
+    /** proposed -> expired, if its time is up by the database's clock; null if it is not (or not proposed). */
+    public Uni<ActionRow> expire(SqlClient sql, UUID id) {
         ActionTransitions.require(PROPOSED, EXPIRED);
         return sql.preparedQuery("UPDATE actions SET status = 'expired', version = version + 1"
-                + " WHERE id = $1 AND status = 'proposed' AND expires_at <= $2 RETURNING " + COLUMNS)
-                .execute(Tuple.of(id, utc(now)))
+                + " WHERE id = $1 AND status = 'proposed' AND expires_at <= now() RETURNING " + COLUMNS)
+                .execute(Tuple.of(id))
                 .map(ActionRepository::firstOrNull);
     }
 
-    private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus to, JsonNode result, Instant now) {
+    private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus to, JsonNode result) {
         ActionTransitions.require(CONFIRMED, to);
-        String executedAt = to == EXECUTED ? ", executed_at = $3" : "";
-        return sql
-                .preparedQuery(
-                        "UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb" + executedAt
-                                + ", version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
-                .execute(to == EXECUTED ? Tuple.of(id, Json.write(result), utc(now)) : Tuple.of(id, Json.write(result)))
+        String executedAt = to == EXECUTED ? ", executed_at = now()" : "";
+        return sql.preparedQuery("UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb"
+                + executedAt + ", version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
+                .execute(Tuple.of(id, Json.write(result)))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -131,10 +136,6 @@ public class ActionRepository {
                 instant(row, "confirmed_at"),
                 instant(row, "executed_at"),
                 json(row.getString("result")));
-    }
-
-    static java.time.OffsetDateTime utc(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
     }
 
     private static Instant instant(Row row, String column) {

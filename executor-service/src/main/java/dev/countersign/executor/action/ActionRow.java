@@ -33,8 +33,4 @@ public record ActionRow(
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result);
     }
-
-    public boolean isExpiredAt(Instant now) {
-        return !expiresAt.isAfter(now);
-    }
 }

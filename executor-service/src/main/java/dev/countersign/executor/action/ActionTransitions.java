@@ -18,7 +18,7 @@ import dev.countersign.contracts.ActionStatus;
 /**
  * The action state machine: the one list of legal moves. {@link ActionRepository} consults it before every
  * compare-and-swap; the {@code actions_guard} trigger in the database refuses the same illegal moves from any other
- * path (ActionTransitionsDatabaseTest proves the two agree).
+ * path (DatabaseInvariantsTest proves the two agree).
  *
  * <pre>
  * proposed -> confirmed -> executed -> undone
@@ -47,12 +47,16 @@ public final class ActionTransitions {
     }
 
     /**
-     * @throws IllegalStateException
-     *             if the move is not in the state machine: a programming error, not a race.
+     * Every compare-and-swap in {@link ActionRepository} names its move here first, so a new repository method cannot
+     * introduce a move the state machine does not have.
+     *
+     * @throws IllegalTransitionException
+     *             if the move is not in the state machine: a programming error, not a race (a race loser is told by its
+     *             compare-and-swap matching no row)
      */
     public static void require(ActionStatus from, ActionStatus to) {
         if (!isLegal(from, to)) {
-            throw new IllegalStateException("illegal action transition %s -> %s".formatted(from, to));
+            throw new IllegalTransitionException(from, to);
         }
     }
 }

@@ -1,13 +1,12 @@
 package dev.countersign.executor.action;
 
-import java.time.Instant;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Tier;
 
-/** A validated proposal, ready to be stored as {@code proposed}. */
+/** A validated proposal, ready to be stored as {@code proposed}; the database stamps its times. */
 public record NewAction(
         UUID id,
         String tenantId,
@@ -19,7 +18,5 @@ public record NewAction(
         JsonNode params,
         String paramsHash,
         String tokenHash,
-        String summary,
-        Instant proposedAt,
-        Instant expiresAt) {
+        String summary) {
 }

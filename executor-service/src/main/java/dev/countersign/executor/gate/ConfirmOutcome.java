@@ -1,5 +1,6 @@
 package dev.countersign.executor.gate;
 
+import dev.countersign.contracts.ErrorCode;
 import dev.countersign.executor.action.ActionRow;
 
 /** What a confirm request came to, decided inside its transaction and answered after the commit. */
@@ -10,7 +11,7 @@ public sealed interface ConfirmOutcome {
     }
 
     /** This request won, but the write was refused (and rolled back); the action is now failed. */
-    record Failed(ActionRow action, String code) implements ConfirmOutcome {
+    record Failed(ActionRow action, ErrorCode code) implements ConfirmOutcome {
     }
 
     /** The action exists and the token is right, but it is no longer proposed; carries its current state. */

@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionFailed;
@@ -26,6 +27,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * Confirm and execute, in one transaction: compare-and-swap {@code proposed -> confirmed} on (id, tenant, token hash,
  * status, expiry), rebuild the write from the stored proposal only, check its hash, write it, compare-and-swap
  * {@code confirmed -> executed}, and put the outcome in the outbox.
+ * <p>
+ * Time is the database's ({@code now()}), so instances with drifting clocks agree on expiry.
  * <p>
  * Why this executes at most once: only one transaction can win the first compare-and-swap (PostgreSQL re-checks the
  * WHERE clause of a concurrent UPDATE after the winner commits, and the loser matches no row); if the transaction does
@@ -56,11 +59,10 @@ public class ConfirmationService {
 
     public Uni<ConfirmOutcome> confirm(UUID actionId, String tenantId, String userId, String rawToken) {
         String tokenHash = ParamsHash.ofToken(rawToken);
-        Instant now = Instant.now();
-        return pool.withTransaction(sql -> actions.confirm(sql, actionId, tenantId, tokenHash, userId, now)
+        return pool.withTransaction(sql -> actions.confirm(sql, actionId, tenantId, tokenHash, userId)
                 .flatMap(confirmed -> confirmed != null
-                        ? execute(sql, confirmed, now)
-                        : explainLoss(sql, actionId, tenantId, tokenHash, now)))
+                        ? execute(sql, confirmed)
+                        : explainLoss(sql, actionId, tenantId, tokenHash)))
                 .invoke(outcome -> {
                     if (outcome instanceof ConfirmOutcome.Executed || outcome instanceof ConfirmOutcome.Failed) {
                         relay.wakeUp();
@@ -68,49 +70,50 @@ public class ConfirmationService {
                 });
     }
 
-    private Uni<ConfirmOutcome> execute(SqlClient sql, ActionRow action, Instant now) {
+    private Uni<ConfirmOutcome> execute(SqlClient sql, ActionRow action) {
         if (!ParamsHash.of(action.params()).equals(action.paramsHash())) {
-            return fail(sql, action, ErrorCode.PARAMS_MISMATCH.code(),
-                    "the stored parameters no longer match the approved hash", now);
+            return fail(sql, action, ErrorCode.PARAMS_MISMATCH,
+                    "the stored parameters no longer match the approved hash");
         }
         ActionExecutor executor = executors.forKind(action.kind()).orElse(null);
         if (executor == null) {
-            return fail(sql, action, "unsupported_kind", "this executor cannot run " + action.kind(), now);
+            // Unreachable while ExecutorRegistry refuses to start without an executor for every catalogue kind.
+            return fail(sql, action, ErrorCode.INTERNAL, "this executor cannot run " + action.kind());
         }
         // A savepoint lets a refused write roll back alone while the failure itself is still recorded.
         return sql.query("SAVEPOINT " + SAVEPOINT).execute()
                 .flatMap(ignored -> executor.execute(sql, action))
-                .flatMap(result -> actions.markExecuted(sql, action.id(), result, now))
+                .flatMap(result -> actions.markExecuted(sql, action.id(), result))
                 .flatMap(executed -> outbox.append(sql, new ActionExecuted(UUID.randomUUID(),
-                        ActionExecuted.SCHEMA_VERSION, now, executed.id(), executed.tenantId(),
-                        executed.conversationId(), executed.kind(), executed.summary(), executed.confirmedBy(),
-                        executed.result()))
+                        ActionExecuted.SCHEMA_VERSION, executed.executedAt(), executed.id(), executed.tenantId(),
+                        executed.requestedBy(), executed.conversationId(), executed.kind(), executed.summary(),
+                        executed.confirmedBy(), executed.result()))
                         .replaceWith((ConfirmOutcome) new ConfirmOutcome.Executed(executed)))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
                         .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
                         .flatMap(ignored -> fail(sql, action, ((ExecutionRefused) refused).code(),
-                                refused.getMessage(), now)));
+                                refused.getMessage())));
     }
 
-    private Uni<ConfirmOutcome> fail(SqlClient sql, ActionRow action, String code, String reason, Instant now) {
-        LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code);
-        JsonNode result = Json.mapper().createObjectNode().put("error", code).put("reason", reason);
-        return actions.markFailed(sql, action.id(), result, now)
+    private Uni<ConfirmOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
+        LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
+        JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
+        return actions.markFailed(sql, action.id(), result)
                 .flatMap(failed -> outbox.append(sql, new ActionFailed(UUID.randomUUID(), ActionFailed.SCHEMA_VERSION,
-                        now, failed.id(), failed.tenantId(), failed.conversationId(), failed.kind(), failed.summary(),
-                        code, reason))
+                        Instant.now(), failed.id(), failed.tenantId(), failed.requestedBy(), failed.conversationId(),
+                        failed.kind(), failed.summary(), code.code(), reason))
                         .replaceWith((ConfirmOutcome) new ConfirmOutcome.Failed(failed, code)));
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */
-    private Uni<ConfirmOutcome> explainLoss(SqlClient sql, UUID actionId, String tenantId, String tokenHash,
-            Instant now) {
+    private Uni<ConfirmOutcome> explainLoss(SqlClient sql, UUID actionId, String tenantId, String tokenHash) {
         return actions.findWithToken(sql, actionId, tenantId, tokenHash).flatMap(current -> {
             if (current == null) {
                 return Uni.createFrom().item(new ConfirmOutcome.NotFound());
             }
-            if (current.status() == dev.countersign.contracts.ActionStatus.PROPOSED && current.isExpiredAt(now)) {
-                return actions.expire(sql, actionId, now)
+            if (current.status() == ActionStatus.PROPOSED) {
+                // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
+                return actions.expire(sql, actionId)
                         .map(expired -> new ConfirmOutcome.NotProposed(expired != null ? expired : current));
             }
             return Uni.createFrom().item(new ConfirmOutcome.NotProposed(current));

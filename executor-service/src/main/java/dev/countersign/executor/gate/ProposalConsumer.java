@@ -41,9 +41,13 @@ public class ProposalConsumer {
             return Uni.createFrom().failure(e);
         }
         return staging.stage(proposal)
-                .onFailure().invoke(failure -> LOG.warnf("Staging %s failed, retrying: %s", proposal.actionId(),
-                        failure.getMessage()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
+                .onFailure(TransientFailures::isTransient).invoke(failure -> LOG.warnf(
+                        "Staging %s failed, retrying: %s", proposal.actionId(), failure.getMessage()))
+                .onFailure(TransientFailures::isTransient).retry()
+                .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
+                .onFailure()
+                .invoke(failure -> LOG.errorf("Staging %s failed for good; sent to the dead-letter topic: %s",
+                        proposal.actionId(), failure.getMessage()))
                 .invoke(wroteOutbox -> {
                     if (wroteOutbox) {
                         relay.wakeUp();

@@ -74,20 +74,19 @@ public class StagingService {
             return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
                     "paramsHash does not match the canonical hash of the normalised parameters");
         }
-        Instant now = Instant.now();
         NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
                 proposal.conversationId(), proposal.turnId(), proposal.kind(),
                 validated.definition().tierFor(validated.normalised(), TierPolicy.DEFAULT), validated.normalised(),
-                validated.hash(), proposal.tokenHash(), validated.definition().describe(validated.normalised()), now,
-                now.plus(ttl(proposal)));
-        return actions.insertProposed(sql, action).flatMap(inserted -> {
-            if (!inserted) {
+                validated.hash(), proposal.tokenHash(), validated.definition().describe(validated.normalised()));
+        return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
+            if (stored == null) {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
                         "action id %s is already taken by another proposal".formatted(proposal.actionId()));
             }
-            return outbox.append(sql, new ActionStaged(UUID.randomUUID(), ActionStaged.SCHEMA_VERSION, now,
-                    action.id(), action.tenantId(), action.conversationId(), action.kind(), action.tier(),
-                    ActionStatus.PROPOSED, action.summary(), action.paramsHash(), action.expiresAt()))
+            return outbox.append(sql, new ActionStaged(UUID.randomUUID(), ActionStaged.SCHEMA_VERSION,
+                    stored.proposedAt(), stored.id(), stored.tenantId(), stored.requestedBy(),
+                    stored.conversationId(), stored.kind(), stored.tier(), ActionStatus.PROPOSED, stored.summary(),
+                    stored.paramsHash(), stored.expiresAt()))
                     .replaceWith(true);
         });
     }
@@ -104,14 +103,14 @@ public class StagingService {
     }
 
     private static String envelopeProblem(ActionProposed proposal) {
-        if (proposal.tenantId().isBlank() || proposal.tenantId().length() > MAX_ID_LENGTH) {
-            return "tenantId must be 1 to 128 characters";
+        if (!isPrintableId(proposal.tenantId())) {
+            return "tenantId must be 1 to 128 printable characters";
         }
-        if (proposal.userId().isBlank() || proposal.userId().length() > MAX_ID_LENGTH) {
-            return "userId must be 1 to 128 characters";
+        if (!isPrintableId(proposal.userId())) {
+            return "userId must be 1 to 128 printable characters";
         }
-        if (proposal.conversationId() != null && proposal.conversationId().length() > MAX_ID_LENGTH) {
-            return "conversationId must be at most 128 characters";
+        if (proposal.conversationId() != null && !isPrintableId(proposal.conversationId())) {
+            return "conversationId must be 1 to 128 printable characters";
         }
         if (!SHA256_HEX.matcher(proposal.tokenHash()).matches()) {
             return "tokenHash must be 64 lower-case hex characters (SHA-256)";
@@ -119,11 +118,16 @@ public class StagingService {
         return null;
     }
 
+    /** Control characters (a NUL above all, which PostgreSQL refuses in text) would make the insert fail forever. */
+    private static boolean isPrintableId(String id) {
+        return !id.isBlank() && id.length() <= MAX_ID_LENGTH && id.codePoints().noneMatch(Character::isISOControl);
+    }
+
     private Uni<Boolean> reject(SqlClient sql, ActionProposed proposal, ErrorCode code, String reason) {
         LOG.infof("Rejected proposal %s of tenant %s: %s (%s)", proposal.actionId(), proposal.tenantId(), code.code(),
                 reason);
         return outbox.append(sql, new ActionRejected(UUID.randomUUID(), ActionRejected.SCHEMA_VERSION, Instant.now(),
-                proposal.actionId(), proposal.tenantId(), proposal.conversationId(), proposal.kind(), code.code(),
-                reason)).replaceWith(true);
+                proposal.actionId(), proposal.tenantId(), proposal.userId(), proposal.conversationId(),
+                proposal.kind(), code.code(), reason)).replaceWith(true);
     }
 }

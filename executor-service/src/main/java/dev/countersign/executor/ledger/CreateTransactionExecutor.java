@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
@@ -44,7 +45,7 @@ public class CreateTransactionExecutor implements ActionExecutor {
                         LocalDate.parse(params.get("occurredOn").asText()), action.id()}))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
-                        throw new ExecutionRefused("target_not_found",
+                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
                                 "wallet %s does not exist in this tenant".formatted(params.get("walletId").asText()));
                     }
                     var row = rows.iterator().next();

@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
@@ -36,7 +37,7 @@ public class RenameWalletExecutor implements ActionExecutor {
                 .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
-                        throw new ExecutionRefused("target_not_found",
+                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
                                 "wallet %s does not exist in this tenant".formatted(walletId));
                     }
                     var row = rows.iterator().next();

@@ -1,6 +1,5 @@
 package dev.countersign.executor.outbox;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -8,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -29,34 +27,33 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * ({@link #wakeUp()}) and on a timer, so rows left by a crashed instance or a broker outage go out later.
  * <p>
  * Guarantees and limits: at least once (a crash between the broker's ack and the stamp republishes the batch; every
- * consumer deduplicates on eventId). Rows are locked with SKIP LOCKED, so two executor instances never publish the same
- * row at the same time, but then events of one action may leave two instances out of order; consumers must not depend
- * on outcome order across instances.
+ * consumer deduplicates on eventId). The batch's rows stay locked, in an open transaction, until the broker has
+ * acknowledged every record (bounded by the producer's delivery timeout); other instances skip them meanwhile. Rows are
+ * locked with SKIP LOCKED, so two executor instances never publish the same row at the same time, but then events of
+ * one action may leave two instances out of order; consumers must not depend on outcome order across instances.
  */
 @ApplicationScoped
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-    private static final int BATCH = 200;
 
     private final Pool pool;
     private final MutinyEmitter<String> emitter;
     private final Vertx vertx;
-    private final Duration pollInterval;
+    private final OutboxConfig config;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile long timerId = -1;
 
-    public OutboxRelay(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx,
-            @ConfigProperty(name = "countersign.outbox.poll-interval", defaultValue = "PT0.5S") Duration pollInterval) {
+    public OutboxRelay(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx, OutboxConfig config) {
         this.pool = pool;
         this.emitter = emitter;
         this.vertx = vertx;
-        this.pollInterval = pollInterval;
+        this.config = config;
     }
 
     void onStart(@Observes StartupEvent event) {
-        timerId = vertx.setPeriodic(pollInterval.toMillis(), id -> wakeUp());
+        timerId = vertx.setPeriodic(config.pollInterval().toMillis(), id -> wakeUp());
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -77,7 +74,7 @@ public class OutboxRelay {
         again.set(false);
         publishBatch().subscribe().with(published -> {
             running.set(false);
-            if (published == BATCH || again.get()) {
+            if (published == config.batchSize() || again.get()) {
                 wakeUp();
             }
         }, failure -> {
@@ -91,7 +88,7 @@ public class OutboxRelay {
         return pool.withTransaction(sql -> sql.preparedQuery("""
                 SELECT id, topic, message_key, payload FROM outbox
                 WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED""")
-                .execute(Tuple.of(BATCH))
+                .execute(Tuple.of(config.batchSize()))
                 .flatMap(rows -> {
                     if (rows.size() == 0) {
                         return Uni.createFrom().item(0);

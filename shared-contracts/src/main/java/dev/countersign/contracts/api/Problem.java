@@ -28,6 +28,11 @@ public record Problem(
                 code.code(), null, null);
     }
 
+    /** The same problem under another HTTP status (for refusals the HTTP layer decided). */
+    public Problem withStatus(int httpStatus) {
+        return new Problem(type, title, httpStatus, detail, code, violations, action);
+    }
+
     public Problem withViolations(List<Violation> list) {
         return new Problem(type, title, status, detail, code, list, action);
     }

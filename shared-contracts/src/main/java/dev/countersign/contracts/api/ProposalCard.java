@@ -5,8 +5,6 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.Tier;
-
 /**
  * A staged write as the person sees it, with the one-time confirm token. This is the only place the raw token ever
  * appears: the model, the logs, Kafka and the database see its hash at most.
@@ -17,7 +15,6 @@ import dev.countersign.contracts.Tier;
 public record ProposalCard(
         UUID actionId,
         String kind,
-        Tier tier,
         String summary,
         JsonNode params,
         String paramsHash,

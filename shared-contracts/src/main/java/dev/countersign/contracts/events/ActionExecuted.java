@@ -12,6 +12,7 @@ public record ActionExecuted(
         Instant occurredAt,
         UUID actionId,
         String tenantId,
+        String userId,
         String conversationId,
         String kind,
         String summary,
@@ -22,6 +23,6 @@ public record ActionExecuted(
 
     @Override
     public String describe() {
-        return "Action %s (%s) was confirmed by %s and executed.".formatted(actionId, summary, confirmedBy);
+        return "Action %s (%s) was confirmed by %s and executed.".formatted(actionId, kind, confirmedBy);
     }
 }

@@ -13,6 +13,7 @@ public record ActionFailed(
         Instant occurredAt,
         UUID actionId,
         String tenantId,
+        String userId,
         String conversationId,
         String kind,
         String summary,
@@ -23,7 +24,6 @@ public record ActionFailed(
 
     @Override
     public String describe() {
-        return "Action %s (%s) was confirmed but failed (%s): %s. Nothing was changed.".formatted(actionId, summary,
-                code, reason);
+        return "Action %s (%s) was confirmed but failed (%s); nothing was written.".formatted(actionId, kind, code);
     }
 }

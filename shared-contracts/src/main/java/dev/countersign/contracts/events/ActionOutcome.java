@@ -29,8 +29,14 @@ public sealed interface ActionOutcome permits ActionStaged, ActionRejected, Acti
 
     String tenantId();
 
+    /** The user who asked for the action (the proposal's user), so outcomes reach only that user's conversation. */
+    String userId();
+
     String conversationId();
 
-    /** One line a model or a person can read: what happened to the action. */
+    /**
+     * One line a model or a person can read: what happened to the action. Built from structured fields only (ids, kind,
+     * status, codes), never from free text a user or a model wrote, because it is shown to the model.
+     */
     String describe();
 }

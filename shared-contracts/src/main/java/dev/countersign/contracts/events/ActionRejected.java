@@ -10,6 +10,7 @@ public record ActionRejected(
         Instant occurredAt,
         UUID actionId,
         String tenantId,
+        String userId,
         String conversationId,
         String kind,
         String code,
@@ -19,7 +20,7 @@ public record ActionRejected(
 
     @Override
     public String describe() {
-        return "Action %s (%s) was rejected by the executor (%s): %s. Nothing was changed.".formatted(actionId, kind,
-                code, reason);
+        return "Action %s (%s) was rejected by the executor (%s); nothing was staged or changed.".formatted(actionId,
+                kind, code);
     }
 }

@@ -13,6 +13,7 @@ public record ActionStaged(
         Instant occurredAt,
         UUID actionId,
         String tenantId,
+        String userId,
         String conversationId,
         String kind,
         Tier tier,
@@ -25,7 +26,7 @@ public record ActionStaged(
 
     @Override
     public String describe() {
-        return "Action %s (%s) is staged, waiting for the user's confirmation until %s.".formatted(actionId, summary,
+        return "Action %s (%s) is staged, waiting for the user's confirmation until %s.".formatted(actionId, kind,
                 expiresAt);
     }
 }

@@ -2,6 +2,7 @@ package dev.countersign.devsupport.testing;
 
 import java.time.Duration;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.devsupport.DevTokens;
 
 /** Names of the system properties {@link TestInfrastructure} publishes, and helpers that read them. */
@@ -25,9 +26,18 @@ public final class TestProperties {
         return value;
     }
 
-    /** A bearer token for a user of a tenant, signed with the test key the services trust. */
-    public static String bearer(String tenantId, String userId) {
+    /** A bearer token for agent-service, for a user of a tenant, signed with the test key the services trust. */
+    public static String agentBearer(String tenantId, String userId) {
+        return bearer(tenantId, userId, Audiences.AGENT);
+    }
+
+    /** A bearer token for executor-service. */
+    public static String executorBearer(String tenantId, String userId) {
+        return bearer(tenantId, userId, Audiences.EXECUTOR);
+    }
+
+    public static String bearer(String tenantId, String userId, String audience) {
         return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
-                .mint(tenantId, userId, Duration.ofMinutes(30));
+                .mint(tenantId, userId, audience, Duration.ofMinutes(30));
     }
 }

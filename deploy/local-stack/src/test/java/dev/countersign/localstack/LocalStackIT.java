@@ -24,7 +24,7 @@ import dev.countersign.contracts.json.ParamsHash;
  * The walking skeleton, end to end, through the same launcher the README's run command uses: the packaged services as
  * separate JVMs, a real PostgreSQL, a real Kafka broker, the real OpenAI client against the offline demo model.
  */
-class LocalStackTest {
+class LocalStackIT {
 
     private static Path dataDirectory;
     private static StackSettings settings;
@@ -57,10 +57,11 @@ class LocalStackTest {
         }
     }
 
-    private static String token(String tenant, String user) throws Exception {
+    /** The person's tokens, one per service, as a UI gets them: {@code [agent, executor]}. */
+    private static String[] tokens(String tenant, String user) throws Exception {
         var answer = Http.post(stack.tokenUrl(), null, Map.of("tenant", tenant, "user", user));
         assertThat(answer.status()).isEqualTo(200);
-        return answer.body().get("token").asText();
+        return new String[]{answer.body().get("agentToken").asText(), answer.body().get("executorToken").asText()};
     }
 
     private static Http.Answer chat(String bearer, String conversation, String text) throws Exception {
@@ -77,7 +78,9 @@ class LocalStackTest {
 
     @Test
     void aProposedExpenseIsConfirmedByAPersonAndWrittenExactlyOnce() throws Exception {
-        String alice = token("acme", "alice");
+        String[] aliceTokens = tokens("acme", "alice");
+        String alice = aliceTokens[0];
+        String aliceAtExecutor = aliceTokens[1];
         int before = checkingTransactions(alice).size();
 
         // 1. The agent proposes; the reply carries the card and the raw token; the model never sees the token.
@@ -93,24 +96,26 @@ class LocalStackTest {
 
         // 2. The executor stages it from Kafka; nothing is written yet.
         await().atMost(Duration.ofSeconds(30)).until(
-                () -> Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice).status() == 200);
-        var staged = Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice).body();
+                () -> Http.get(stack.executorUrl() + "/api/actions/" + actionId, aliceAtExecutor).status() == 200);
+        var staged = Http.get(stack.executorUrl() + "/api/actions/" + actionId, aliceAtExecutor).body();
         assertThat(staged.get("status").asText()).isEqualTo("proposed");
         assertThat(staged.get("paramsHash").asText()).isEqualTo(ParamsHash.of(card.get("params")));
         assertThat(checkingTransactions(alice).size()).isEqualTo(before);
 
-        // Another tenant cannot see or confirm it.
-        String carol = token("globex", "carol");
+        // The agent's token is no good at the executor, and another tenant cannot see or confirm it.
+        assertThat(Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", alice,
+                Map.of("token", confirmToken)).status()).isEqualTo(401);
+        String carol = tokens("globex", "carol")[1];
         assertThat(Http.get(stack.executorUrl() + "/api/actions/" + actionId, carol).status()).isEqualTo(404);
         assertThat(Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", carol,
                 Map.of("token", confirmToken)).status()).isEqualTo(404);
 
         // 3. A person confirms over HTTP: executed, once.
-        var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", alice,
+        var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", aliceAtExecutor,
                 Map.of("token", confirmToken));
         assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
         assertThat(confirmed.body().get("status").asText()).isEqualTo("executed");
-        var again = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", alice,
+        var again = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", aliceAtExecutor,
                 Map.of("token", confirmToken));
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.body().get("action").get("status").asText()).isEqualTo("executed");
@@ -143,17 +148,17 @@ class LocalStackTest {
 
     @Test
     void dataSurvivesARestartOfTheWholeStack() throws Exception {
-        String alice = token("acme", "alice");
-        var reply = chat(alice, "e2e-3", "add a 3.20 tea expense to Savings");
+        String[] alice = tokens("acme", "alice");
+        var reply = chat(alice[0], "e2e-3", "add a 3.20 tea expense to Savings");
         JsonNode card = reply.body().get("proposals").get(0);
         String actionId = card.get("actionId").asText();
         await().atMost(Duration.ofSeconds(30)).until(
-                () -> Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice).status() == 200);
+                () -> Http.get(stack.executorUrl() + "/api/actions/" + actionId, alice[1]).status() == 200);
 
         stack.close();
         stack = LocalStack.start(settings);
 
-        String aliceAgain = token("acme", "alice");
+        String aliceAgain = tokens("acme", "alice")[1];
         var afterRestart = Http.get(stack.executorUrl() + "/api/actions/" + actionId, aliceAgain);
         assertThat(afterRestart.status()).isEqualTo(200);
         assertThat(afterRestart.body().get("status").asText()).isEqualTo("proposed");

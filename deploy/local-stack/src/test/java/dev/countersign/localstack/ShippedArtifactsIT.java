@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * What actually ships in agent-service's packaged application: no executor code, no JDBC driver, no migrations. Read
  * from the build output the run command starts, not from the source.
  */
-class ShippedAgentTest {
+class ShippedArtifactsIT {
 
     private static final Path ROOT = Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath();
 

@@ -15,13 +15,13 @@ import dev.countersign.devsupport.testing.KafkaTestClient;
  * Builds proposals from the golden {@code ActionProposed} fixture (so the executor is tested against the wire form the
  * agent is tested to produce) and sends them raw to Kafka.
  */
-final class Proposals {
+final class ProposalMother {
 
     final UUID actionId = UUID.randomUUID();
     final String token = "tok-" + UUID.randomUUID();
     final ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED);
 
-    Proposals(String tenantId, UUID walletId, String amount) {
+    ProposalMother(String tenantId, UUID walletId, String amount) {
         event.put("eventId", UUID.randomUUID().toString());
         event.put("occurredAt", Instant.now().toString());
         event.put("actionId", actionId.toString());
@@ -37,7 +37,7 @@ final class Proposals {
         return (ObjectNode) event.get("params");
     }
 
-    Proposals rehash() {
+    ProposalMother rehash() {
         event.put("paramsHash", ParamsHash.of(params()));
         return this;
     }

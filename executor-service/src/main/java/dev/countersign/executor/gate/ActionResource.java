@@ -1,4 +1,4 @@
-package dev.countersign.executor.api;
+package dev.countersign.executor.gate;
 
 import java.util.UUID;
 
@@ -12,9 +12,8 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ActionView;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.executor.action.ActionRepository;
-import dev.countersign.executor.gate.ConfirmOutcome;
-import dev.countersign.executor.gate.ConfirmationService;
 import dev.countersign.web.CurrentUser;
+import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -24,6 +23,8 @@ import io.vertx.mutiny.sqlclient.Pool;
 @Path("/api/actions")
 @Authenticated
 public class ActionResource {
+
+    private static final String NOT_FOUND = "No such action in your tenant.";
 
     private final ConfirmationService confirmations;
     private final ActionRepository actions;
@@ -40,11 +41,11 @@ public class ActionResource {
     @GET
     @Path("/{id}")
     public Uni<ActionView> get(@PathParam("id") String id) {
-        UUID actionId = ActionIds.parse(id);
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
         return actions.find(pool, actionId, tenantId).map(row -> {
             if (row == null) {
-                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, "No such action in your tenant.");
+                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
             return row.toView();
         });
@@ -54,7 +55,7 @@ public class ActionResource {
     @Path("/{id}/confirm")
     @jakarta.ws.rs.Consumes(MediaType.APPLICATION_JSON)
     public Uni<ActionView> confirm(@PathParam("id") String id, ConfirmRequest request) {
-        UUID actionId = ActionIds.parse(id);
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         if (request == null || request.token() == null || request.token().isBlank()
                 || request.token().length() > 256) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
@@ -70,9 +71,9 @@ public class ActionResource {
             return executed.action().toView();
         }
         if (outcome instanceof ConfirmOutcome.Failed failed) {
-            throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
-                    "The action was confirmed but could not be written (%s); nothing was changed."
-                            .formatted(failed.code()),
+            throw new ProblemException(failed.code(),
+                    "The action was confirmed but could not be written; it is now failed and nothing was written."
+                            + " Ask the assistant for a new proposal.",
                     failed.action().toView());
         }
         if (outcome instanceof ConfirmOutcome.NotProposed current) {

@@ -1,0 +1,14 @@
+package dev.countersign.contracts;
+
+/**
+ * Bearer token audiences. Each service accepts only tokens issued for it, so the token a person gives agent-service
+ * (which also sees the confirm tokens it mints) cannot confirm anything on executor-service.
+ */
+public final class Audiences {
+
+    public static final String AGENT = "countersign-agent";
+    public static final String EXECUTOR = "countersign-executor";
+
+    private Audiences() {
+    }
+}
