@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -49,12 +48,6 @@ class StagingTest {
         }
     }
 
-    private static List<String> memberNames(JsonNode node) {
-        List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names;
-    }
-
     @Test
     void aProposalIsStoredAsProposedWithOnlyTheTokenHash() throws Exception {
         var proposal = new ProposalMother(tenant, wallet, "12.50");
@@ -77,8 +70,8 @@ class StagingTest {
 
         JsonNode staged = outcomesOf(proposal.actionId, 1).get(0);
         assertThat(staged.get("type").asText()).isEqualTo("ActionStaged");
-        assertThat(memberNames(staged)).containsExactlyInAnyOrderElementsOf(
-                memberNames(ContractFixtures.tree(ContractFixtures.ACTION_STAGED)));
+        assertThat(ContractFixtures.memberNames(staged)).containsExactlyInAnyOrderElementsOf(
+                ContractFixtures.memberNames(ContractFixtures.ACTION_STAGED));
         assertThat(staged.get("tier").asText()).isEqualTo("low");
         assertThat(staged.get("paramsHash").asText()).isEqualTo(proposal.event.get("paramsHash").asText());
     }
@@ -108,8 +101,8 @@ class StagingTest {
 
         JsonNode rejected = outcomesOf(proposal.actionId, 1).get(0);
         assertThat(rejected.get("type").asText()).isEqualTo("ActionRejected");
-        assertThat(memberNames(rejected)).containsExactlyInAnyOrderElementsOf(
-                memberNames(ContractFixtures.tree(ContractFixtures.ACTION_REJECTED)));
+        assertThat(ContractFixtures.memberNames(rejected)).containsExactlyInAnyOrderElementsOf(
+                ContractFixtures.memberNames(ContractFixtures.ACTION_REJECTED));
         assertThat(rejected.get("code").asText()).isEqualTo("validation_failed");
         assertThat(rejected.get("reason").asText()).contains("amount");
         assertThat(Db.status(proposal.actionId)).isNull();

@@ -35,6 +35,17 @@ public final class ContractFixtures {
         }
     }
 
+    /** The member names of an event as it travelled, to compare with {@link #memberNames(String)} of its fixture. */
+    public static java.util.List<String> memberNames(JsonNode event) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        event.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    public static java.util.List<String> memberNames(String fixture) {
+        return memberNames(tree(fixture));
+    }
+
     public static JsonNode tree(String name) {
         try {
             return Json.mapper().readTree(text(name));

@@ -2,11 +2,9 @@ package dev.countersign.localstack;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -17,6 +15,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DevTokens;
+import dev.countersign.devsupport.JsonHttp;
 
 /**
  * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: bearer tokens for any demo
@@ -52,7 +51,7 @@ final class DevTokenServer implements AutoCloseable {
     private static void answer(HttpExchange exchange, DevTokens tokens) throws IOException {
         try (exchange) {
             if (!"POST".equals(exchange.getRequestMethod())) {
-                send(exchange, 405, "{\"code\":\"method_not_allowed\",\"detail\":\"POST a JSON body\"}");
+                JsonHttp.send(exchange, 405, "{\"code\":\"method_not_allowed\",\"detail\":\"POST a JSON body\"}");
                 return;
             }
             JsonNode body;
@@ -64,23 +63,15 @@ final class DevTokenServer implements AutoCloseable {
             String tenant = body == null ? "" : body.path("tenant").asText("");
             String user = body == null ? "" : body.path("user").asText("");
             if (!NAME.matcher(tenant).matches() || !NAME.matcher(user).matches()) {
-                send(exchange, 400, "{\"code\":\"validation_failed\",\"detail\":\"send {\\\"tenant\\\": \\\"acme\\\","
-                        + " \\\"user\\\": \\\"alice\\\"}\"}");
+                JsonHttp.send(exchange, 400,
+                        "{\"code\":\"validation_failed\",\"detail\":\"send {\\\"tenant\\\": \\\"acme\\\","
+                                + " \\\"user\\\": \\\"alice\\\"}\"}");
                 return;
             }
-            send(exchange, 200, Json.write(Json.mapper().createObjectNode()
+            JsonHttp.send(exchange, 200, Json.write(Json.mapper().createObjectNode()
                     .put("agentToken", tokens.mint(tenant, user, Audiences.AGENT, LIFETIME))
                     .put("executorToken", tokens.mint(tenant, user, Audiences.EXECUTOR, LIFETIME))
                     .put("tenant", tenant).put("user", user).put("expiresInSeconds", LIFETIME.toSeconds())));
-        }
-    }
-
-    private static void send(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
         }
     }
 

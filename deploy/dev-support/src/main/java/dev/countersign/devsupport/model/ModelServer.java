@@ -2,11 +2,9 @@ package dev.countersign.devsupport.model;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,6 +18,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.JsonHttp;
 
 /**
  * An OpenAI-compatible HTTP server ({@code POST /v1/chat/completions}, non-streaming) on the loopback interface. The
@@ -80,14 +79,14 @@ public final class ModelServer implements AutoCloseable {
     private void completions(HttpExchange exchange) throws IOException {
         try (exchange) {
             if (!"POST".equals(exchange.getRequestMethod())) {
-                send(exchange, 405, "{\"error\":{\"message\":\"POST only\"}}");
+                JsonHttp.send(exchange, 405, "{\"error\":{\"message\":\"POST only\"}}");
                 return;
             }
             JsonNode request;
             try (InputStream body = exchange.getRequestBody()) {
                 request = Json.mapper().readTree(body);
             } catch (IOException e) {
-                send(exchange, 400, "{\"error\":{\"message\":\"request body is not JSON\"}}");
+                JsonHttp.send(exchange, 400, "{\"error\":{\"message\":\"request body is not JSON\"}}");
                 return;
             }
             requests.add(request);
@@ -95,16 +94,17 @@ public final class ModelServer implements AutoCloseable {
             try {
                 reply = brain.get().respond(new ModelTurn(request));
             } catch (RuntimeException e) {
-                send(exchange, 500, "{\"error\":{\"message\":\"model script failed\"}}");
+                JsonHttp.send(exchange, 500, "{\"error\":{\"message\":\"model script failed\"}}");
                 return;
             }
-            send(exchange, 200, Json.write(completion(request, reply)));
+            JsonHttp.send(exchange, 200, Json.write(completion(request, reply)));
         }
     }
 
     private void models(HttpExchange exchange) throws IOException {
         try (exchange) {
-            send(exchange, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"countersign-demo\",\"object\":\"model\"}]}");
+            JsonHttp.send(exchange, 200,
+                    "{\"object\":\"list\",\"data\":[{\"id\":\"countersign-demo\",\"object\":\"model\"}]}");
         }
     }
 
@@ -134,15 +134,6 @@ public final class ModelServer implements AutoCloseable {
         }
         root.putObject("usage").put("prompt_tokens", 0).put("completion_tokens", 0).put("total_tokens", 0);
         return root;
-    }
-
-    private static void send(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
     }
 
     @Override
