@@ -134,6 +134,11 @@ class LocalStackIT {
         });
         String system = stack.model().requests().get(0).path("messages").get(0).path("content").asText();
         assertThat(system).contains("confirmed by alice and executed");
+
+        // The confirm token is in no service's log.
+        for (String log : new String[]{"agent-service.log", "executor-service.log"}) {
+            assertThat(Files.readString(settings.logDirectory().resolve(log))).doesNotContain(confirmToken);
+        }
     }
 
     @Test
