@@ -54,15 +54,25 @@ CREATE INDEX actions_by_tenant_status ON actions (tenant_id, status);
 CREATE INDEX actions_by_conversation ON actions (tenant_id, conversation_id);
 
 -- The state machine's backstop in the database. The rule callers use is ActionTransitions in the executor; this
--- trigger refuses any other move, any change to what was proposed, any extension of the window and any change to a
--- finished action, even from a raw statement that skips the application. A test asserts that both accept exactly the
--- same moves. Limit: the executor's role owns the table and could disable the trigger; a separate migration owner
--- would close that (see README).
+-- trigger refuses, even from a raw statement that skips the application: any status move outside the state machine;
+-- any change to what was proposed; extending the decision window; confirming after it closed; setting who confirmed
+-- or what was written outside the move that does so; replacing the token once the action left proposed; any change to
+-- a finished action; deleting or truncating actions. A test asserts that both accept exactly the same moves.
+-- Limit: the executor's role owns the table and could disable the trigger; a separate migration owner would close
+-- that (see README).
 CREATE FUNCTION actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF TG_OP IN ('DELETE', 'TRUNCATE') THEN
+        RAISE EXCEPTION 'actions are never deleted' USING ERRCODE = 'check_violation';
+    END IF;
     IF TG_OP = 'INSERT' THEN
-        IF NEW.status <> 'proposed' THEN
-            RAISE EXCEPTION 'an action is born proposed, not %', NEW.status USING ERRCODE = 'check_violation';
+        IF NEW.status <> 'proposed' OR NEW.confirmed_by IS NOT NULL OR NEW.confirmed_at IS NOT NULL
+                OR NEW.executed_at IS NOT NULL OR NEW.result IS NOT NULL THEN
+            RAISE EXCEPTION 'an action is born proposed, not %, and undecided', NEW.status
+                USING ERRCODE = 'check_violation';
+        END IF;
+        IF NEW.expires_at <= NEW.proposed_at THEN
+            RAISE EXCEPTION 'an action expires after it is proposed' USING ERRCODE = 'check_violation';
         END IF;
         RETURN NEW;
     END IF;
@@ -76,24 +86,51 @@ BEGIN
     IF NEW.expires_at > OLD.expires_at THEN
         RAISE EXCEPTION 'the decision window can be shortened, never extended' USING ERRCODE = 'check_violation';
     END IF;
-    IF NEW.token_hash <> OLD.token_hash AND NOT (OLD.status = 'proposed' AND NEW.status = 'proposed') THEN
-        RAISE EXCEPTION 'the confirm token can only be replaced while proposed' USING ERRCODE = 'check_violation';
+    IF NEW.status = OLD.status THEN
+        IF OLD.status <> 'proposed' THEN
+            IF NEW.token_hash <> OLD.token_hash OR NEW.expires_at <> OLD.expires_at
+                    OR NEW.confirmed_by IS DISTINCT FROM OLD.confirmed_by
+                    OR NEW.confirmed_at IS DISTINCT FROM OLD.confirmed_at
+                    OR NEW.executed_at IS DISTINCT FROM OLD.executed_at
+                    OR NEW.result IS DISTINCT FROM OLD.result THEN
+                RAISE EXCEPTION 'a % action cannot change', OLD.status USING ERRCODE = 'check_violation';
+            END IF;
+        ELSIF NEW.confirmed_by IS NOT NULL OR NEW.confirmed_at IS NOT NULL OR NEW.executed_at IS NOT NULL
+                OR NEW.result IS NOT NULL THEN
+            RAISE EXCEPTION 'a proposed action has no decision yet' USING ERRCODE = 'check_violation';
+        END IF;
+        RETURN NEW;
     END IF;
-    IF OLD.status IN ('cancelled', 'expired', 'failed', 'undone')
-            OR (OLD.status = 'executed' AND NEW.status = 'executed') THEN
-        RAISE EXCEPTION 'a % action cannot change', OLD.status USING ERRCODE = 'check_violation';
-    END IF;
-    IF NEW.status <> OLD.status AND (OLD.status, NEW.status) NOT IN (
+    IF (OLD.status, NEW.status) NOT IN (
             ('proposed', 'confirmed'), ('confirmed', 'executed'),
             ('proposed', 'cancelled'), ('confirmed', 'cancelled'),
             ('proposed', 'expired'), ('confirmed', 'expired'),
             ('confirmed', 'failed'), ('executed', 'undone')) THEN
         RAISE EXCEPTION 'illegal action transition % -> %', OLD.status, NEW.status USING ERRCODE = 'check_violation';
     END IF;
+    IF NEW.token_hash <> OLD.token_hash THEN
+        RAISE EXCEPTION 'the confirm token can only be replaced while proposed' USING ERRCODE = 'check_violation';
+    END IF;
+    IF OLD.status = 'proposed' AND NEW.status = 'confirmed' AND OLD.expires_at <= now() THEN
+        RAISE EXCEPTION 'the decision window has closed' USING ERRCODE = 'check_violation';
+    END IF;
+    IF (NEW.confirmed_by IS DISTINCT FROM OLD.confirmed_by OR NEW.confirmed_at IS DISTINCT FROM OLD.confirmed_at)
+            AND NOT (OLD.status = 'proposed' AND NEW.status = 'confirmed') THEN
+        RAISE EXCEPTION 'only confirming records who confirmed' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.result IS DISTINCT FROM OLD.result AND NOT (OLD.status = 'confirmed' AND NEW.status IN ('executed', 'failed'))
+            THEN
+        RAISE EXCEPTION 'only executing or failing records a result' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.executed_at IS DISTINCT FROM OLD.executed_at AND NOT (OLD.status = 'confirmed' AND NEW.status = 'executed')
+            THEN
+        RAISE EXCEPTION 'only executing records when' USING ERRCODE = 'check_violation';
+    END IF;
     RETURN NEW;
 END;
 $$;
-CREATE TRIGGER actions_guard BEFORE INSERT OR UPDATE ON actions FOR EACH ROW EXECUTE FUNCTION actions_guard();
+CREATE TRIGGER actions_guard BEFORE INSERT OR UPDATE OR DELETE ON actions FOR EACH ROW EXECUTE FUNCTION actions_guard();
+CREATE TRIGGER actions_no_truncate BEFORE TRUNCATE ON actions FOR EACH STATEMENT EXECUTE FUNCTION actions_guard();
 
 -- Events waiting to be published. Written in the same transaction as the state change they report; a relay
 -- publishes them and stamps published_at (at least once: consumers deduplicate on event_id).

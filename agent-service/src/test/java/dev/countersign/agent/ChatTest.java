@@ -24,6 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.agent.chat.BoundedChatMemoryStore;
+import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.outcomes.RecentOutcomes;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
@@ -48,6 +50,9 @@ class ChatTest {
 
     @Inject
     RecentOutcomes outcomes;
+
+    @Inject
+    BoundedChatMemoryStore memory;
 
     @BeforeEach
     void freshTenant() throws Exception {
@@ -154,7 +159,8 @@ class ChatTest {
         executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenant)
                 .put("conversationId", "c-4");
         kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
-        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of(tenant, "alice", "c-4").isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> !outcomes.of(new ConversationKey(tenant, "alice", "c-4")).isEmpty());
         ScriptedModel.use(turn -> ModelReply.text("Your coffee was added."));
 
         chat("c-4", "did it work?").statusCode(200);
@@ -172,7 +178,8 @@ class ChatTest {
         executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId)
                 .put("tenantId", theirTenant).put("userId", otherUser).put("conversationId", "c-5");
         kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
-        await().atMost(Duration.ofSeconds(15)).until(() -> !outcomes.of(theirTenant, otherUser, "c-5").isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> !outcomes.of(new ConversationKey(theirTenant, otherUser, "c-5")).isEmpty());
         ScriptedModel.use(turn -> ModelReply.text("Nothing new."));
 
         chat("c-5", "anything new?").statusCode(200);
@@ -190,8 +197,29 @@ class ChatTest {
 
         kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(event));
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> outcomes.of(tenant, "alice", "c-fixture-1").stream()
-                .anyMatch(outcome -> outcome.actionId().toString().equals(actionId)));
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> outcomes.of(new ConversationKey(tenant, "alice", "c-fixture-1")).stream()
+                        .anyMatch(outcome -> outcome.actionId().toString().equals(actionId)));
+    }
+
+    @Test
+    void anotherUserWithTheSameConversationIdDoesNotSeeTheHistory() {
+        ScriptedModel.use(turn -> ModelReply.text("Noted."));
+        chat("c-shared", "my secret word is heliotrope").statusCode(200);
+        String bob = TestProperties.agentBearer(tenant, "bob");
+
+        ScriptedModel.use(turn -> ModelReply.text("Hello Bob."));
+        given().contentType("application/json").header("Authorization", "Bearer " + bob)
+                .body("{\"text\":\"what was the secret word?\"}")
+                .post("/api/conversations/{id}/messages", "c-shared").then().statusCode(200);
+
+        assertThat(ScriptedModel.everythingTheModelSaw()).contains("what was the secret word?")
+                .doesNotContain("heliotrope");
+        // The history lives in the bounded store, under one key per user.
+        assertThat(memory.getMessages(new ConversationKey(tenant, "alice", "c-shared")).toString())
+                .contains("heliotrope");
+        assertThat(memory.getMessages(new ConversationKey(tenant, "bob", "c-shared")).toString())
+                .doesNotContain("heliotrope");
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
@@ -143,12 +144,15 @@ class ConfirmTest {
     }
 
     @Test
-    void aTokenIssuedForTheAgentCannotConfirm() throws Exception {
+    void aTokenIssuedForTheAgentCannotConfirmEvenWithTheExecutorAudienceToo() throws Exception {
         var proposal = staged("12.50");
         String agentToken = TestProperties.agentBearer(tenant, "alice");
+        String bothAudiences = TestProperties.bearer(tenant, "alice", Audiences.AGENT, Audiences.EXECUTOR);
 
-        confirm(proposal, agentToken, proposal.token).then().statusCode(401)
-                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+        for (String token : List.of(agentToken, bothAudiences)) {
+            confirm(proposal, token, proposal.token).then().statusCode(401)
+                    .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+        }
 
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
     }

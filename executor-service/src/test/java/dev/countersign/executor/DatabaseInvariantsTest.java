@@ -132,7 +132,7 @@ class DatabaseInvariantsTest {
                     "UPDATE actions SET token_hash = repeat('c', 64) WHERE id = '" + proposed + "'");
             assertThatThrownBy(() -> sql.createStatement().executeUpdate(
                     "UPDATE actions SET token_hash = repeat('c', 64) WHERE id = '" + confirmed + "'"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("only be replaced while proposed");
+                    .isInstanceOf(SQLException.class).hasMessageContaining("a confirmed action cannot change");
         }
     }
 
@@ -149,6 +149,52 @@ class DatabaseInvariantsTest {
                         .as(finished.wireName()).isInstanceOf(SQLException.class)
                         .hasMessageContaining("cannot change");
             }
+        }
+    }
+
+    @Test
+    void actionsAreNeverDeletedOrTruncated() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID id = actionIn(sql, ActionStatus.EXECUTED);
+
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("DELETE FROM actions WHERE id = '" + id + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("never deleted");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("TRUNCATE actions"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("never deleted");
+        }
+    }
+
+    @Test
+    void aClosedWindowCannotBeConfirmedEvenByHand() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID id = actionIn(sql, ActionStatus.PROPOSED);
+            sql.createStatement().executeUpdate(
+                    "UPDATE actions SET expires_at = proposed_at + interval '1 microsecond' WHERE id = '" + id + "'");
+
+            assertThatThrownBy(() -> setStatus(sql, id, "confirmed"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("window has closed");
+        }
+    }
+
+    @Test
+    void decisionsAreRecordedOnlyByTheMovesThatMakeThem() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID proposed = actionIn(sql, ActionStatus.PROPOSED);
+            UUID executed = actionIn(sql, ActionStatus.EXECUTED);
+
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET confirmed_by = 'mallory' WHERE id = '" + proposed + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("no decision yet");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET status = 'undone', result = '{\"forged\": true}' WHERE id = '" + executed
+                            + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("only executing or failing");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("""
+                    INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash,
+                                         token_hash, summary, proposed_at, expires_at, result)
+                    VALUES (gen_random_uuid(), 't', 'alice', 'ledger.transaction.create', 'low', 'proposed', '{}',
+                            repeat('a', 64), repeat('b', 64), 'x', now(), now() + interval '1 hour', '{}')"""))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("undecided");
         }
     }
 

@@ -8,6 +8,8 @@ public enum ErrorCode {
 
     /** No token, or a token that does not verify. */
     UNAUTHENTICATED("unauthenticated", 401),
+    /** Authenticated, but not allowed to do this. */
+    FORBIDDEN("forbidden", 403),
     /** Unknown id, another tenant's action or a wrong confirm token: deliberately indistinguishable. */
     ACTION_NOT_FOUND("action_not_found", 404),
     /** Unknown wallet or another tenant's wallet. */

@@ -1,40 +1,62 @@
 package dev.countersign.web;
 
+import java.util.Optional;
+import java.util.Set;
+
 import jakarta.enterprise.context.RequestScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import io.quarkus.security.UnauthorizedException;
 
 /**
- * The caller, from the verified bearer token: the tenant from the {@code tenant} claim, the user from {@code sub}. A
- * token without either is refused as unauthenticated.
+ * The caller, from the verified bearer token: the tenant from the {@code tenant} claim, the user from {@code sub}. Both
+ * must be 1 to 128 printable characters; a token without them, or whose audiences include the one this service refuses
+ * ({@code countersign.security.refused-audience}), is unauthenticated.
  */
 @RequestScoped
 public class CurrentUser {
 
     public static final String TENANT_CLAIM = "tenant";
+    private static final int MAX_ID_LENGTH = 128;
 
     private final JsonWebToken token;
+    private final Optional<String> refusedAudience;
 
-    public CurrentUser(JsonWebToken token) {
+    public CurrentUser(JsonWebToken token,
+            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience) {
         this.token = token;
+        this.refusedAudience = refusedAudience;
     }
 
     public String tenantId() {
+        checkAudience();
         // A claim of another JSON type (a number, an object) is no tenant either.
         Object tenant = token.getClaim(TENANT_CLAIM);
-        if (!(tenant instanceof String name) || name.isBlank()) {
-            throw new UnauthorizedException("the bearer token names no tenant");
+        if (!(tenant instanceof String name) || !isPrintableId(name)) {
+            throw new UnauthorizedException("the bearer token names no valid tenant");
         }
         return name;
     }
 
     public String userId() {
+        checkAudience();
         String subject = token.getSubject();
-        if (subject == null || subject.isBlank()) {
-            throw new UnauthorizedException("the bearer token names no user");
+        if (subject == null || !isPrintableId(subject)) {
+            throw new UnauthorizedException("the bearer token names no valid user");
         }
         return subject;
+    }
+
+    private void checkAudience() {
+        Set<String> audiences = token.getAudience();
+        if (refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get())) {
+            throw new UnauthorizedException("the bearer token is also valid for another service");
+        }
+    }
+
+    private static boolean isPrintableId(String id) {
+        return !id.isBlank() && id.length() <= MAX_ID_LENGTH && id.codePoints().noneMatch(Character::isISOControl);
     }
 }

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.Problem;
 import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 
 /**
@@ -54,11 +55,13 @@ public class ProblemMappers {
             case 401 -> unauthenticated(e);
             case 404 -> notFound(null);
             case 405 -> respond(Problem.of(ErrorCode.METHOD_NOT_ALLOWED, "This path does not accept that method."));
+            case 403 -> respond(Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this."));
+            case 503 -> respond(Problem.of(ErrorCode.UPSTREAM_UNAVAILABLE, "Try again in a moment."));
+            case 415 -> respond(Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
+                    "Send the body as JSON with Content-Type application/json.").withStatus(status));
             default -> status >= 400 && status < 500
                     ? respond(Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
-                            "The request was refused (HTTP %d); send JSON with Content-Type application/json."
-                                    .formatted(status))
-                            .withStatus(status))
+                            "The request was refused (HTTP %d).".formatted(status)).withStatus(status))
                     : internal(e);
         };
     }
@@ -79,6 +82,9 @@ public class ProblemMappers {
     public Response unexpected(Throwable e) {
         if (e instanceof ProblemException problem) {
             return problem(problem);
+        }
+        if (e instanceof ForbiddenException) {
+            return respond(Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this."));
         }
         if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
             return unauthenticated((RuntimeException) e);

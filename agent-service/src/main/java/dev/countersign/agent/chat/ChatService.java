@@ -38,9 +38,8 @@ public class ChatService {
         turn.begin(tenantId, userId, conversationId, turnId);
         String reply;
         try {
-            // A conversation belongs to one user: another user of the tenant with the same id gets another one.
-            reply = assistant.chat(tenantId + "/" + userId + "/" + conversationId, LocalDate.now().toString(),
-                    updates(tenantId, userId, conversationId), text);
+            ConversationKey conversation = new ConversationKey(tenantId, userId, conversationId);
+            reply = assistant.chat(conversation, LocalDate.now().toString(), updates(conversation), text);
         } catch (ProblemException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -57,8 +56,8 @@ public class ChatService {
         return new ChatReply(conversationId, turnId, reply, turn.proposals());
     }
 
-    private String updates(String tenantId, String userId, String conversationId) {
-        List<ActionOutcome> recent = outcomes.of(tenantId, userId, conversationId);
+    private String updates(ConversationKey conversation) {
+        List<ActionOutcome> recent = outcomes.of(conversation);
         if (recent.isEmpty()) {
             return "(none)";
         }

@@ -28,6 +28,6 @@ public interface LedgerAssistant {
             Updates on actions proposed earlier in this conversation:
             {updates}
             """)
-    String chat(@MemoryId String conversationKey, @V("today") String today, @V("updates") String updates,
+    String chat(@MemoryId ConversationKey conversation, @V("today") String today, @V("updates") String updates,
             @UserMessage String text);
 }

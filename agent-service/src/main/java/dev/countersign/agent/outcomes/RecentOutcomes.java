@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.contracts.events.ActionOutcome;
 
 /**
@@ -23,11 +24,12 @@ public class RecentOutcomes {
     static final int MAX_CONVERSATIONS = 10_000;
     static final int MAX_PER_CONVERSATION = 20;
 
-    private final Map<String, LinkedHashMap<UUID, ActionOutcome>> byConversation = new LinkedHashMap<>(16, 0.75f,
+    private final Map<ConversationKey, LinkedHashMap<UUID, ActionOutcome>> byConversation = new LinkedHashMap<>(16,
+            0.75f,
             true) {
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, LinkedHashMap<UUID, ActionOutcome>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<ConversationKey, LinkedHashMap<UUID, ActionOutcome>> eldest) {
             return size() > MAX_CONVERSATIONS;
         }
     };
@@ -37,11 +39,13 @@ public class RecentOutcomes {
             return;
         }
         var actions = byConversation.computeIfAbsent(
-                key(outcome.tenantId(), outcome.userId(), outcome.conversationId()),
+                new ConversationKey(outcome.tenantId(), outcome.userId(), outcome.conversationId()),
                 k -> new LinkedHashMap<>());
         ActionOutcome previous = actions.get(outcome.actionId());
-        // Outcomes of one action can arrive out of order across executor instances: keep the newest.
-        if (previous != null && previous.occurredAt().isAfter(outcome.occurredAt())) {
+        // Outcomes of one action can arrive out of order across executor instances: a settled action (executed,
+        // failed, rejected) never goes back to waiting because a late "staged" arrives. Timestamps are not compared:
+        // they come from different clocks.
+        if (previous != null && previous.settlesTheProposal() && !outcome.settlesTheProposal()) {
             return;
         }
         actions.remove(outcome.actionId());
@@ -51,12 +55,8 @@ public class RecentOutcomes {
         }
     }
 
-    public synchronized List<ActionOutcome> of(String tenantId, String userId, String conversationId) {
-        var actions = byConversation.get(key(tenantId, userId, conversationId));
+    public synchronized List<ActionOutcome> of(ConversationKey conversation) {
+        var actions = byConversation.get(conversation);
         return actions == null ? List.of() : new ArrayList<>(actions.values());
-    }
-
-    private static String key(String tenantId, String userId, String conversationId) {
-        return tenantId + "\u0000" + userId + "\u0000" + conversationId;
     }
 }

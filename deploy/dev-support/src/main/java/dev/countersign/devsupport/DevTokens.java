@@ -65,6 +65,11 @@ public final class DevTokens {
 
     /** A token for one audience (see {@link dev.countersign.contracts.Audiences}). */
     public String mint(String tenantId, String userId, String audience, Duration lifetime) {
+        return mint(tenantId, userId, List.of(audience), lifetime);
+    }
+
+    /** A token for several audiences, as some identity providers issue them. */
+    public String mint(String tenantId, String userId, List<String> audiences, Duration lifetime) {
         Instant now = Instant.now();
         Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
         Map<String, Object> claims = Map.of(
@@ -72,7 +77,7 @@ public final class DevTokens {
                 "sub", userId,
                 "upn", userId,
                 "tenant", tenantId,
-                "aud", audience,
+                "aud", audiences,
                 "groups", List.of("user"),
                 "iat", now.getEpochSecond(),
                 "exp", now.plus(lifetime).getEpochSecond(),

@@ -45,9 +45,12 @@ public class ProposalConsumer {
                         "Staging %s failed, retrying: %s", proposal.actionId(), failure.getMessage()))
                 .onFailure(TransientFailures::isTransient).retry()
                 .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
-                .onFailure()
-                .invoke(failure -> LOG.errorf("Staging %s failed for good; sent to the dead-letter topic: %s",
-                        proposal.actionId(), failure.getMessage()))
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
+                            failure.getMessage());
+                    // If recording the rejection fails too, the record goes to the dead-letter topic.
+                    return staging.rejectUnstorable(proposal);
+                })
                 .invoke(wroteOutbox -> {
                     if (wroteOutbox) {
                         relay.wakeUp();

@@ -60,6 +60,18 @@ public class StagingService {
                 .flatMap(first -> first ? decide(sql, proposal) : Uni.createFrom().item(false)));
     }
 
+    /**
+     * After a failure that will repeat (PostgreSQL refuses this proposal's data): record the proposal as processed and
+     * rejected in a fresh transaction, so the user and the model learn it instead of waiting for an action that never
+     * appears. If even that fails, the caller dead-letters the record.
+     */
+    public Uni<Boolean> rejectUnstorable(ActionProposed proposal) {
+        return pool.withTransaction(sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
+                .flatMap(first -> first
+                        ? reject(sql, proposal, ErrorCode.VALIDATION_FAILED, "the proposal could not be stored")
+                        : Uni.createFrom().item(false)));
+    }
+
     private Uni<Boolean> decide(SqlClient sql, ActionProposed proposal) {
         String envelopeProblem = envelopeProblem(proposal);
         if (envelopeProblem != null) {

@@ -1,12 +1,12 @@
 package dev.countersign.executor.gate;
 
-import java.io.IOException;
-
 import io.vertx.pgclient.PgException;
 
 /**
- * Tells a failure worth retrying (the database is away, busy or lost a race) from one that will fail the same way every
- * time (a bug, or data PostgreSQL refuses). Retrying the second kind would block a partition forever.
+ * Tells a failure that says something about the data (PostgreSQL refuses this very proposal, and would every time) from
+ * one that says something about the environment (the database is away, read-only after a failover, rejects our
+ * password, times out). The first must not block the records behind it; the second is retried for as long as it lasts,
+ * because dead-lettering valid proposals during an outage would lose them from the user's point of view.
  */
 final class TransientFailures {
 
@@ -17,12 +17,22 @@ final class TransientFailures {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof PgException pg) {
                 String state = pg.getSqlState() == null ? "" : pg.getSqlState();
-                // 08 connection, 40 serialization/deadlock, 53 resources, 57 operator intervention (shutdown).
-                return state.startsWith("08") || state.startsWith("40") || state.startsWith("53")
-                        || state.startsWith("57");
+                // 22 data exception, 23 integrity constraint violation: this record's data. Anything else is the
+                // environment (08 connection, 28 authorization, 25006 read-only, 40 serialization, 53, 55, 57 ...).
+                return !(state.startsWith("22") || state.startsWith("23"));
             }
-            if (cause instanceof IOException || cause.getClass().getName().startsWith("io.vertx")) {
-                // Connection refused or closed, pool acquisition timeouts: the client's own failures.
+        }
+        // Not PostgreSQL speaking: connection refused or closed, pool timeouts. Anything else (a bug in this code)
+        // is not retried: it would fail the same way forever and stall the partition.
+        return isClientFailure(failure);
+    }
+
+    private static boolean isClientFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.ConnectException || cause instanceof java.nio.channels.ClosedChannelException
+                    || cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof io.vertx.core.impl.NoStackTraceTimeoutException
+                    || cause.getClass() == io.vertx.core.VertxException.class) {
                 return true;
             }
         }

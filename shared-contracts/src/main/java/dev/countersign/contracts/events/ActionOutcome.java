@@ -34,6 +34,11 @@ public sealed interface ActionOutcome permits ActionStaged, ActionRejected, Acti
 
     String conversationId();
 
+    /** Whether this outcome ends the action's wait for a decision (everything but {@code ActionStaged}). */
+    default boolean settlesTheProposal() {
+        return true;
+    }
+
     /**
      * One line a model or a person can read: what happened to the action. Built from structured fields only (ids, kind,
      * status, codes), never from free text a user or a model wrote, because it is shown to the model.

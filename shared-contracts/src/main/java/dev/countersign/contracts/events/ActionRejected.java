@@ -3,6 +3,9 @@ package dev.countersign.contracts.events;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+
 /** The executor refused to stage a proposal; nothing was stored for it and nothing will run. */
 public record ActionRejected(
         UUID eventId,
@@ -20,7 +23,11 @@ public record ActionRejected(
 
     @Override
     public String describe() {
+        // The kind of a rejected proposal may be anything the proposer sent: name it only if the catalogue knows it.
+        String knownKind = ActionCatalogue.find(kind).map(d -> d.kind()).orElse("an unknown kind");
+        String knownCode = java.util.Arrays.stream(ErrorCode.values()).map(ErrorCode::code)
+                .filter(c -> c.equals(code)).findFirst().orElse("an unknown reason");
         return "Action %s (%s) was rejected by the executor (%s); nothing was staged or changed.".formatted(actionId,
-                kind, code);
+                knownKind, knownCode);
     }
 }

@@ -25,6 +25,11 @@ public record ActionStaged(
     public static final int SCHEMA_VERSION = 1;
 
     @Override
+    public boolean settlesTheProposal() {
+        return false;
+    }
+
+    @Override
     public String describe() {
         return "Action %s (%s) is staged, waiting for the user's confirmation until %s.".formatted(actionId, kind,
                 expiresAt);

@@ -36,8 +36,8 @@ public final class TestProperties {
         return bearer(tenantId, userId, Audiences.EXECUTOR);
     }
 
-    public static String bearer(String tenantId, String userId, String audience) {
+    public static String bearer(String tenantId, String userId, String... audiences) {
         return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
-                .mint(tenantId, userId, audience, Duration.ofMinutes(30));
+                .mint(tenantId, userId, java.util.List.of(audiences), Duration.ofMinutes(30));
     }
 }

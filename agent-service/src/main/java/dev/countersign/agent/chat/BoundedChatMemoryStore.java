@@ -1,0 +1,45 @@
+package dev.countersign.agent.chat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+
+/**
+ * Chat history held in this process: at most {@value #MAX_CONVERSATIONS} conversations, the least recently used
+ * forgotten first (each keeps the last messages the memory window allows). Lost on restart and not shared between
+ * replicas: the conversation ledger (a later issue) replaces it.
+ */
+@ApplicationScoped
+public class BoundedChatMemoryStore implements ChatMemoryStore {
+
+    static final int MAX_CONVERSATIONS = 10_000;
+
+    private final Map<Object, List<ChatMessage>> conversations = new LinkedHashMap<>(16, 0.75f, true) {
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Object, List<ChatMessage>> eldest) {
+            return size() > MAX_CONVERSATIONS;
+        }
+    };
+
+    @Override
+    public synchronized List<ChatMessage> getMessages(Object memoryId) {
+        return new ArrayList<>(conversations.getOrDefault(memoryId, List.of()));
+    }
+
+    @Override
+    public synchronized void updateMessages(Object memoryId, List<ChatMessage> messages) {
+        conversations.put(memoryId, new ArrayList<>(messages));
+    }
+
+    @Override
+    public synchronized void deleteMessages(Object memoryId) {
+        conversations.remove(memoryId);
+    }
+}

@@ -1,0 +1,5 @@
+package dev.countersign.agent.chat;
+
+/** A conversation belongs to one user of one tenant: the same id used by another user is another conversation. */
+public record ConversationKey(String tenantId, String userId, String conversationId) {
+}
