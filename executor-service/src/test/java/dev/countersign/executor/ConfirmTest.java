@@ -3,6 +3,7 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -96,6 +97,22 @@ class ConfirmTest {
         assertThat(ContractFixtures.memberNames(event))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_EXECUTED));
         assertThat(executed.get(0)).doesNotContain(proposal.token);
+    }
+
+    @Test
+    void theHistoryRecordsEveryStateWithWhoAndThroughWhichChannel() throws Exception {
+        var proposal = staged("12.50");
+        confirm(proposal, alice, proposal.token).then().statusCode(200);
+
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
+                .then().statusCode(200)
+                .body("to", contains("proposed", "confirmed", "executed"))
+                .body("from", contains(null, "proposed", "confirmed"))
+                .body("actor", contains("alice", "alice", "alice"))
+                .body("channel", contains("agent", "http", "http"));
+        String mallory = TestProperties.executorBearer("other-" + UUID.randomUUID(), "mallory");
+        given().header("Authorization", "Bearer " + mallory).get("/api/actions/{id}/history", proposal.actionId)
+                .then().statusCode(404).body("code", equalTo("action_not_found"));
     }
 
     @Test
@@ -250,6 +267,9 @@ class ConfirmTest {
         confirm(proposal, alice, proposal.token).then().statusCode(409)
                 .body("code", equalTo("invalid_state_transition"))
                 .body("action.status", equalTo("expired"));
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
+                .then().statusCode(200).body("to", contains("proposed", "expired"))
+                .body("reason[1]", equalTo("the decision window closed"));
 
         assertThat(ledgerRows(proposal)).isZero();
         assertThat(Db.status(proposal.actionId)).isEqualTo("expired");

@@ -159,8 +159,12 @@ class DatabaseInvariantsTest {
 
             assertThatThrownBy(() -> sql.createStatement().executeUpdate("DELETE FROM actions WHERE id = '" + id + "'"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("never deleted");
+            // Refused by the history's foreign key before the trigger gets to say so; CASCADE reaches the trigger.
             assertThatThrownBy(() -> sql.createStatement().executeUpdate("TRUNCATE actions"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("never deleted");
+                    .isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("TRUNCATE actions CASCADE"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).containsAnyOf("never deleted", "append-only"));
         }
     }
 
@@ -195,6 +199,28 @@ class DatabaseInvariantsTest {
                     VALUES (gen_random_uuid(), 't', 'alice', 'ledger.transaction.create', 'low', 'proposed', '{}',
                             repeat('a', 64), repeat('b', 64), 'x', now(), now() + interval '1 hour', '{}')"""))
                     .isInstanceOf(SQLException.class).hasMessageContaining("undecided");
+        }
+    }
+
+    @Test
+    void aMoveByHandStillLeavesATraceAndTheTraceCannotBeErased() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID id = actionIn(sql, ActionStatus.CANCELLED);
+
+            var trail = sql.createStatement().executeQuery("SELECT to_status, actor, channel FROM action_history"
+                    + " WHERE action_id = '" + id + "' ORDER BY id");
+            assertThat(trail.next()).isTrue();
+            assertThat(trail.next()).isTrue();
+            assertThat(trail.getString("to_status")).isEqualTo("cancelled");
+            assertThat(trail.getString("actor")).isEqualTo("database");
+            assertThat(trail.getString("channel")).isEqualTo("sql");
+            assertThat(trail.next()).isFalse();
+            for (String erase : new String[]{"DELETE FROM action_history WHERE action_id = '" + id + "'",
+                    "UPDATE action_history SET actor = 'nobody' WHERE action_id = '" + id + "'",
+                    "TRUNCATE action_history"}) {
+                assertThatThrownBy(() -> sql.createStatement().executeUpdate(erase)).as(erase)
+                        .isInstanceOf(SQLException.class).hasMessageContaining("append-only");
+            }
         }
     }
 

@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,6 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.json.Json;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -110,6 +113,24 @@ public class ActionRepository {
                 + executedAt + ", version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
                 .execute(Tuple.of(id, Json.write(result)))
                 .map(ActionRepository::firstOrNull);
+    }
+
+    /** Every state the action entered, oldest first; empty if it is not in this tenant. */
+    public Uni<List<ActionHistoryEntry>> history(SqlClient sql, UUID id, String tenantId) {
+        return sql.preparedQuery("""
+                SELECT from_status, to_status, actor, channel, reason, at FROM action_history
+                WHERE action_id = $1 AND tenant_id = $2 ORDER BY id""")
+                .execute(Tuple.of(id, tenantId))
+                .map(rows -> {
+                    List<ActionHistoryEntry> entries = new ArrayList<>();
+                    for (Row row : rows) {
+                        String from = row.getString("from_status");
+                        entries.add(new ActionHistoryEntry(from == null ? null : ActionStatus.fromWire(from),
+                                ActionStatus.fromWire(row.getString("to_status")), row.getString("actor"),
+                                row.getString("channel"), row.getString("reason"), instant(row, "at")));
+                    }
+                    return entries;
+                });
     }
 
     private static ActionRow firstOrNull(RowSet<Row> rows) {

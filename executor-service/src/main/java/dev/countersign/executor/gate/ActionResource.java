@@ -1,5 +1,6 @@
 package dev.countersign.executor.gate;
 
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.ws.rs.GET;
@@ -9,6 +10,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionView;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.executor.action.ActionRepository;
@@ -48,6 +50,19 @@ public class ActionResource {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
             return row.toView();
+        });
+    }
+
+    /** Every state the action entered, with who and through which channel; 404 like {@link #get}. */
+    @GET
+    @Path("/{id}/history")
+    public Uni<List<ActionHistoryEntry>> history(@PathParam("id") String id) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        return actions.history(pool, actionId, user.tenantId()).map(entries -> {
+            if (entries.isEmpty()) {
+                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+            }
+            return entries;
         });
     }
 

@@ -17,6 +17,7 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
 import io.smallrye.mutiny.Uni;
@@ -47,9 +48,11 @@ public class ConfirmationService {
     private final ExecutorRegistry executors;
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
+    private final AuditContext audit;
 
     public ConfirmationService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
-            OutboxRelay relay) {
+            OutboxRelay relay, AuditContext audit) {
+        this.audit = audit;
         this.pool = pool;
         this.actions = actions;
         this.executors = executors;
@@ -59,7 +62,8 @@ public class ConfirmationService {
 
     public Uni<ConfirmOutcome> confirm(UUID actionId, String tenantId, String userId, String rawToken) {
         String tokenHash = ParamsHash.ofToken(rawToken);
-        return pool.withTransaction(sql -> actions.confirm(sql, actionId, tenantId, tokenHash, userId)
+        return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
+                .flatMap(ignored -> actions.confirm(sql, actionId, tenantId, tokenHash, userId))
                 .flatMap(confirmed -> confirmed != null
                         ? execute(sql, confirmed)
                         : explainLoss(sql, actionId, tenantId, tokenHash)))
@@ -98,7 +102,8 @@ public class ConfirmationService {
     private Uni<ConfirmOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
         LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
         JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
-        return actions.markFailed(sql, action.id(), result)
+        return audit.because(sql, code.code())
+                .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
                 .flatMap(failed -> outbox.append(sql, new ActionFailed(UUID.randomUUID(), ActionFailed.SCHEMA_VERSION,
                         Instant.now(), failed.id(), failed.tenantId(), failed.requestedBy(), failed.conversationId(),
                         failed.kind(), failed.summary(), code.code(), reason))
@@ -113,7 +118,8 @@ public class ConfirmationService {
             }
             if (current.status() == ActionStatus.PROPOSED) {
                 // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
-                return actions.expire(sql, actionId)
+                return audit.because(sql, "the decision window closed")
+                        .flatMap(ignored -> actions.expire(sql, actionId))
                         .map(expired -> new ConfirmOutcome.NotProposed(expired != null ? expired : current));
             }
             return Uni.createFrom().item(new ConfirmOutcome.NotProposed(current));

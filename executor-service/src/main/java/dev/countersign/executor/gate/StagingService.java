@@ -19,6 +19,7 @@ import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.contracts.events.ActionStaged;
 import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.action.NewAction;
 import dev.countersign.executor.outbox.OutboxWriter;
 import io.smallrye.mutiny.Uni;
@@ -44,9 +45,11 @@ public class StagingService {
     private final ProcessedEvents processed;
     private final OutboxWriter outbox;
     private final ActionsConfig config;
+    private final AuditContext audit;
 
     public StagingService(Pool pool, ActionRepository actions, ProcessedEvents processed, OutboxWriter outbox,
-            ActionsConfig config) {
+            ActionsConfig config, AuditContext audit) {
+        this.audit = audit;
         this.pool = pool;
         this.actions = actions;
         this.processed = processed;
@@ -57,7 +60,10 @@ public class StagingService {
     /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
     public Uni<Boolean> stage(ActionProposed proposal) {
         return pool.withTransaction(sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
-                .flatMap(first -> first ? decide(sql, proposal) : Uni.createFrom().item(false)));
+                .flatMap(first -> first
+                        ? audit.actingAs(sql, proposal.userId(), AuditContext.AGENT, null)
+                                .flatMap(ignored -> decide(sql, proposal))
+                        : Uni.createFrom().item(false)));
     }
 
     /**
