@@ -115,6 +115,70 @@ class ConfirmTest {
                 .then().statusCode(404).body("code", equalTo("action_not_found"));
     }
 
+    private Response cancel(ProposalMother proposal, String bearer, String token) {
+        return given().contentType("application/json").header("Authorization", "Bearer " + bearer)
+                .body("{\"token\":\"" + token + "\"}").post("/api/actions/{id}/cancel", proposal.actionId);
+    }
+
+    @Test
+    void aCancelledProposalNeverRunsAndIsAnnounced() throws Exception {
+        var proposal = staged("12.50");
+
+        cancel(proposal, alice, proposal.token).then().statusCode(200).body("status", equalTo("cancelled"));
+        confirm(proposal, alice, proposal.token).then().statusCode(409)
+                .body("code", equalTo("invalid_state_transition")).body("action.status", equalTo("cancelled"));
+        cancel(proposal, alice, proposal.token).then().statusCode(409).body("action.status", equalTo("cancelled"));
+
+        assertThat(ledgerRows(proposal)).isZero();
+        var cancelled = kafka.read(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionCancelled"),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(cancelled).hasSize(1);
+        assertThat(ContractFixtures.memberNames(Json.mapper().readTree(cancelled.get(0))))
+                .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_CANCELLED));
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
+                .then().body("to", contains("proposed", "cancelled")).body("channel[1]", equalTo("http"));
+    }
+
+    @Test
+    void cancellingNeedsTheTokenAndTheTenant() throws Exception {
+        var proposal = staged("12.50");
+        String mallory = TestProperties.executorBearer("other-" + UUID.randomUUID(), "mallory");
+
+        cancel(proposal, alice, "not-the-token").then().statusCode(404).body("code", equalTo("action_not_found"));
+        cancel(proposal, mallory, proposal.token).then().statusCode(404).body("code", equalTo("action_not_found"));
+
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void confirmAndCancelRacingDecideOnceAndTheLoserLearnsTheWinner() throws Exception {
+        var proposal = staged("12.50");
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Response> confirming = pool.submit(() -> {
+                start.await();
+                return confirm(proposal, alice, proposal.token);
+            });
+            Future<Response> cancelling = pool.submit(() -> {
+                start.await();
+                return cancel(proposal, alice, proposal.token);
+            });
+            start.countDown();
+            var answers = List.of(confirming.get(), cancelling.get());
+
+            assertThat(answers).extracting(Response::statusCode).containsExactlyInAnyOrder(200, 409);
+            String finalStatus = Db.status(proposal.actionId);
+            assertThat(finalStatus).isIn("executed", "cancelled");
+            Response loser = answers.stream().filter(r -> r.statusCode() == 409).findFirst().orElseThrow();
+            assertThat(loser.jsonPath().getString("action.status")).isEqualTo(finalStatus);
+            assertThat(ledgerRows(proposal)).isEqualTo("executed".equals(finalStatus) ? 1 : 0);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void aSecondConfirmIsRefusedWithTheWinnersStatus() throws Exception {
         var proposal = staged("12.50");

@@ -20,6 +20,7 @@ public final class ContractFixtures {
     public static final String ACTION_REJECTED = "action-rejected.json";
     public static final String ACTION_EXECUTED = "action-executed.json";
     public static final String ACTION_FAILED = "action-failed.json";
+    public static final String ACTION_CANCELLED = "action-cancelled.json";
 
     private ContractFixtures() {
     }

@@ -1,5 +1,6 @@
 package dev.countersign.executor.action;
 
+import static dev.countersign.contracts.ActionStatus.CANCELLED;
 import static dev.countersign.contracts.ActionStatus.CONFIRMED;
 import static dev.countersign.contracts.ActionStatus.EXECUTED;
 import static dev.countersign.contracts.ActionStatus.EXPIRED;
@@ -84,6 +85,21 @@ public class ActionRepository {
                 WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(id, tenantId, tokenHash, userId))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * proposed -> cancelled, if the token hash matches and the window is still open (an expired proposal is expired,
+     * not cancelled). A confirmed action never outlives its confirming transaction here, so only proposed ones can be
+     * cancelled in practice.
+     */
+    public Uni<ActionRow> cancel(SqlClient sql, UUID id, String tenantId, String tokenHash) {
+        ActionTransitions.require(PROPOSED, CANCELLED);
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'cancelled', version = version + 1
+                WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
     }
 

@@ -3,6 +3,7 @@ package dev.countersign.executor.gate;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -21,20 +22,20 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 
-/** The person's side of the gate: look at a staged action, confirm it with its one-time token. */
+/** The person's side of the gate: look at a staged action and its history, confirm or cancel it with its token. */
 @Path("/api/actions")
 @Authenticated
 public class ActionResource {
 
     private static final String NOT_FOUND = "No such action in your tenant.";
 
-    private final ConfirmationService confirmations;
+    private final DecisionService decisions;
     private final ActionRepository actions;
     private final Pool pool;
     private final CurrentUser user;
 
-    public ActionResource(ConfirmationService confirmations, ActionRepository actions, Pool pool, CurrentUser user) {
-        this.confirmations = confirmations;
+    public ActionResource(DecisionService decisions, ActionRepository actions, Pool pool, CurrentUser user) {
+        this.decisions = decisions;
         this.actions = actions;
         this.pool = pool;
         this.user = user;
@@ -68,32 +69,49 @@ public class ActionResource {
 
     @POST
     @Path("/{id}/confirm")
-    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_JSON)
+    @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ActionView> confirm(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        return decisions.confirm(actionId, user.tenantId(), user.userId(), token(request))
+                .map(ActionResource::answer);
+    }
+
+    /** Cancel a proposal with its confirm token: it will never run. Same answers as confirm for wrong tokens. */
+    @POST
+    @Path("/{id}/cancel")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ActionView> cancel(@PathParam("id") String id, ConfirmRequest request) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        return decisions.cancel(actionId, user.tenantId(), user.userId(), token(request))
+                .map(ActionResource::answer);
+    }
+
+    private static String token(ConfirmRequest request) {
         if (request == null || request.token() == null || request.token().isBlank()
                 || request.token().length() > 256) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"token\": \"...\"} with the confirm token from the proposal card.");
         }
-        return confirmations.confirm(actionId, user.tenantId(), user.userId(), request.token())
-                .map(ActionResource::answer);
+        return request.token();
     }
 
     /** Maps the outcome to the answer: the winner sees the executed action, everyone else a problem saying why. */
-    private static ActionView answer(ConfirmOutcome outcome) {
-        if (outcome instanceof ConfirmOutcome.Executed executed) {
+    private static ActionView answer(DecisionOutcome outcome) {
+        if (outcome instanceof DecisionOutcome.Executed executed) {
             return executed.action().toView();
         }
-        if (outcome instanceof ConfirmOutcome.Failed failed) {
+        if (outcome instanceof DecisionOutcome.Cancelled cancelled) {
+            return cancelled.action().toView();
+        }
+        if (outcome instanceof DecisionOutcome.Failed failed) {
             throw new ProblemException(failed.code(),
                     "The action was confirmed but could not be written; it is now failed and nothing was written."
                             + " Ask the assistant for a new proposal.",
                     failed.action().toView());
         }
-        if (outcome instanceof ConfirmOutcome.NotProposed current) {
+        if (outcome instanceof DecisionOutcome.NotProposed current) {
             throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
-                    "The action is %s and can no longer be confirmed; see action.status and action.result."
+                    "The action is %s and can no longer be decided; see action.status and action.result."
                             .formatted(current.action().status().wireName()),
                     current.action().toView());
         }

@@ -15,9 +15,11 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ActionStaged.class, name = "ActionStaged"),
         @JsonSubTypes.Type(value = ActionRejected.class, name = "ActionRejected"),
         @JsonSubTypes.Type(value = ActionExecuted.class, name = "ActionExecuted"),
-        @JsonSubTypes.Type(value = ActionFailed.class, name = "ActionFailed")
+        @JsonSubTypes.Type(value = ActionFailed.class, name = "ActionFailed"),
+        @JsonSubTypes.Type(value = ActionCancelled.class, name = "ActionCancelled")
 })
-public sealed interface ActionOutcome permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed {
+public sealed interface ActionOutcome
+        permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed, ActionCancelled {
 
     UUID eventId();
 

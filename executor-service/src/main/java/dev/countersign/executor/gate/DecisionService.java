@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionFailed;
 import dev.countersign.contracts.json.Json;
@@ -38,9 +39,9 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * e-mail, a ticket) cannot join the transaction; such executors come with their own idempotency key (later issue).
  */
 @ApplicationScoped
-public class ConfirmationService {
+public class DecisionService {
 
-    private static final Logger LOG = Logger.getLogger(ConfirmationService.class);
+    private static final Logger LOG = Logger.getLogger(DecisionService.class);
     private static final String SAVEPOINT = "execute_action";
 
     private final Pool pool;
@@ -50,7 +51,7 @@ public class ConfirmationService {
     private final OutboxRelay relay;
     private final AuditContext audit;
 
-    public ConfirmationService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
+    public DecisionService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
             OutboxRelay relay, AuditContext audit) {
         this.audit = audit;
         this.pool = pool;
@@ -60,7 +61,7 @@ public class ConfirmationService {
         this.relay = relay;
     }
 
-    public Uni<ConfirmOutcome> confirm(UUID actionId, String tenantId, String userId, String rawToken) {
+    public Uni<DecisionOutcome> confirm(UUID actionId, String tenantId, String userId, String rawToken) {
         String tokenHash = ParamsHash.ofToken(rawToken);
         return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
                 .flatMap(ignored -> actions.confirm(sql, actionId, tenantId, tokenHash, userId))
@@ -68,13 +69,31 @@ public class ConfirmationService {
                         ? execute(sql, confirmed)
                         : explainLoss(sql, actionId, tenantId, tokenHash)))
                 .invoke(outcome -> {
-                    if (outcome instanceof ConfirmOutcome.Executed || outcome instanceof ConfirmOutcome.Failed) {
+                    if (outcome instanceof DecisionOutcome.Executed || outcome instanceof DecisionOutcome.Failed) {
                         relay.wakeUp();
                     }
                 });
     }
 
-    private Uni<ConfirmOutcome> execute(SqlClient sql, ActionRow action) {
+    /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */
+    public Uni<DecisionOutcome> cancel(UUID actionId, String tenantId, String userId, String rawToken) {
+        String tokenHash = ParamsHash.ofToken(rawToken);
+        return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
+                .flatMap(ignored -> actions.cancel(sql, actionId, tenantId, tokenHash))
+                .flatMap(cancelled -> cancelled != null
+                        ? outbox.append(sql, new ActionCancelled(UUID.randomUUID(), ActionCancelled.SCHEMA_VERSION,
+                                Instant.now(), cancelled.id(), cancelled.tenantId(), cancelled.requestedBy(),
+                                cancelled.conversationId(), cancelled.kind(), userId))
+                                .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
+                        : explainLoss(sql, actionId, tenantId, tokenHash)))
+                .invoke(outcome -> {
+                    if (outcome instanceof DecisionOutcome.Cancelled) {
+                        relay.wakeUp();
+                    }
+                });
+    }
+
+    private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow action) {
         if (!ParamsHash.of(action.params()).equals(action.paramsHash())) {
             return fail(sql, action, ErrorCode.PARAMS_MISMATCH,
                     "the stored parameters no longer match the approved hash");
@@ -92,14 +111,14 @@ public class ConfirmationService {
                         ActionExecuted.SCHEMA_VERSION, executed.executedAt(), executed.id(), executed.tenantId(),
                         executed.requestedBy(), executed.conversationId(), executed.kind(), executed.summary(),
                         executed.confirmedBy(), executed.result()))
-                        .replaceWith((ConfirmOutcome) new ConfirmOutcome.Executed(executed)))
+                        .replaceWith((DecisionOutcome) new DecisionOutcome.Executed(executed)))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
                         .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
                         .flatMap(ignored -> fail(sql, action, ((ExecutionRefused) refused).code(),
                                 refused.getMessage())));
     }
 
-    private Uni<ConfirmOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
+    private Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
         LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
         JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
         return audit.because(sql, code.code())
@@ -107,22 +126,22 @@ public class ConfirmationService {
                 .flatMap(failed -> outbox.append(sql, new ActionFailed(UUID.randomUUID(), ActionFailed.SCHEMA_VERSION,
                         Instant.now(), failed.id(), failed.tenantId(), failed.requestedBy(), failed.conversationId(),
                         failed.kind(), failed.summary(), code.code(), reason))
-                        .replaceWith((ConfirmOutcome) new ConfirmOutcome.Failed(failed, code)));
+                        .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */
-    private Uni<ConfirmOutcome> explainLoss(SqlClient sql, UUID actionId, String tenantId, String tokenHash) {
+    private Uni<DecisionOutcome> explainLoss(SqlClient sql, UUID actionId, String tenantId, String tokenHash) {
         return actions.findWithToken(sql, actionId, tenantId, tokenHash).flatMap(current -> {
             if (current == null) {
-                return Uni.createFrom().item(new ConfirmOutcome.NotFound());
+                return Uni.createFrom().item(new DecisionOutcome.NotFound());
             }
             if (current.status() == ActionStatus.PROPOSED) {
                 // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
                 return audit.because(sql, "the decision window closed")
                         .flatMap(ignored -> actions.expire(sql, actionId))
-                        .map(expired -> new ConfirmOutcome.NotProposed(expired != null ? expired : current));
+                        .map(expired -> new DecisionOutcome.NotProposed(expired != null ? expired : current));
             }
-            return Uni.createFrom().item(new ConfirmOutcome.NotProposed(current));
+            return Uni.createFrom().item(new DecisionOutcome.NotProposed(current));
         });
     }
 }

@@ -1,0 +1,28 @@
+package dev.countersign.executor.gate;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.executor.action.ActionRow;
+
+/** What a decision (confirm or cancel) came to, decided inside its transaction and answered after the commit. */
+public sealed interface DecisionOutcome {
+
+    /** This request won the compare-and-swap and the action was written. */
+    record Executed(ActionRow action) implements DecisionOutcome {
+    }
+
+    /** This request won and the action will never run. */
+    record Cancelled(ActionRow action) implements DecisionOutcome {
+    }
+
+    /** This request won, but the write was refused (and rolled back); the action is now failed. */
+    record Failed(ActionRow action, ErrorCode code) implements DecisionOutcome {
+    }
+
+    /** The action exists and the token is right, but it is no longer proposed; carries its current state. */
+    record NotProposed(ActionRow action) implements DecisionOutcome {
+    }
+
+    /** Unknown id, another tenant's action, or a wrong token: deliberately one answer. */
+    record NotFound() implements DecisionOutcome {
+    }
+}
