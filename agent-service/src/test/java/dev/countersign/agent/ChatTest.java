@@ -189,7 +189,8 @@ class ChatTest {
 
     @ParameterizedTest
     @ValueSource(strings = {ContractFixtures.ACTION_STAGED, ContractFixtures.ACTION_REJECTED,
-            ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED})
+            ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED,
+            ContractFixtures.ACTION_EXPIRED})
     void everyGoldenOutcomeIsUnderstood(String fixture) {
         ObjectNode event = (ObjectNode) ContractFixtures.tree(fixture);
         String actionId = UUID.randomUUID().toString();

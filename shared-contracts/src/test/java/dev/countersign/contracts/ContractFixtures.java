@@ -21,6 +21,7 @@ public final class ContractFixtures {
     public static final String ACTION_EXECUTED = "action-executed.json";
     public static final String ACTION_FAILED = "action-failed.json";
     public static final String ACTION_CANCELLED = "action-cancelled.json";
+    public static final String ACTION_EXPIRED = "action-expired.json";
 
     private ContractFixtures() {
     }

@@ -30,7 +30,8 @@ class EventFixturesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {ContractFixtures.ACTION_STAGED, ContractFixtures.ACTION_REJECTED,
-            ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED})
+            ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED,
+            ContractFixtures.ACTION_EXPIRED})
     void outcomesRoundTripThroughTheirCommonType(String fixture) {
         var event = Json.read(ContractFixtures.text(fixture), ActionOutcome.class);
 

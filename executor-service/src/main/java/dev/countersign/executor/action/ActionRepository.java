@@ -113,6 +113,26 @@ public class ActionRepository {
         return finish(sql, id, FAILED, result);
     }
 
+    /**
+     * proposed|confirmed -> expired for up to {@code limit} actions whose window has closed, skipping rows another
+     * transaction holds (a confirm in flight, another instance's sweep).
+     */
+    public Uni<List<ActionRow>> expireDue(SqlClient sql, int limit) {
+        ActionTransitions.require(PROPOSED, EXPIRED);
+        ActionTransitions.require(CONFIRMED, EXPIRED);
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'expired', version = version + 1
+                WHERE id IN (SELECT id FROM actions WHERE status IN ('proposed', 'confirmed') AND expires_at <= now()
+                             ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(limit))
+                .map(rows -> {
+                    List<ActionRow> expired = new ArrayList<>();
+                    rows.forEach(row -> expired.add(toRow(row)));
+                    return expired;
+                });
+    }
+
     /** proposed -> expired, if its time is up by the database's clock; null if it is not (or not proposed). */
     public Uni<ActionRow> expire(SqlClient sql, UUID id) {
         ActionTransitions.require(PROPOSED, EXPIRED);

@@ -11,4 +11,12 @@ public interface ActionsConfig {
     /** The longest a proposal may wait for a decision; a proposal may ask for less, never for more. */
     @WithDefault("PT15M")
     Duration maxTtl();
+
+    /** How often undecided actions whose window has closed are expired and announced. */
+    @WithDefault("PT5S")
+    Duration sweepInterval();
+
+    /** The most actions one sweep transaction expires. */
+    @WithDefault("500")
+    int sweepBatch();
 }

@@ -68,11 +68,7 @@ public class DecisionService {
                 .flatMap(confirmed -> confirmed != null
                         ? execute(sql, confirmed)
                         : explainLoss(sql, actionId, tenantId, tokenHash)))
-                .invoke(outcome -> {
-                    if (outcome instanceof DecisionOutcome.Executed || outcome instanceof DecisionOutcome.Failed) {
-                        relay.wakeUp();
-                    }
-                });
+                .invoke(relay::wakeUp);
     }
 
     /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */
@@ -86,11 +82,7 @@ public class DecisionService {
                                 cancelled.conversationId(), cancelled.kind(), userId))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
                         : explainLoss(sql, actionId, tenantId, tokenHash)))
-                .invoke(outcome -> {
-                    if (outcome instanceof DecisionOutcome.Cancelled) {
-                        relay.wakeUp();
-                    }
-                });
+                .invoke(relay::wakeUp);
     }
 
     private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow action) {
@@ -137,9 +129,12 @@ public class DecisionService {
             }
             if (current.status() == ActionStatus.PROPOSED) {
                 // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
-                return audit.because(sql, "the decision window closed")
+                return audit.because(sql, ExpirySweeper.REASON)
                         .flatMap(ignored -> actions.expire(sql, actionId))
-                        .map(expired -> new DecisionOutcome.NotProposed(expired != null ? expired : current));
+                        .flatMap(expired -> expired == null
+                                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotProposed(current))
+                                : outbox.append(sql, ExpirySweeper.expiredEvent(expired)).replaceWith(
+                                        (DecisionOutcome) new DecisionOutcome.NotProposed(expired)));
             }
             return Uni.createFrom().item(new DecisionOutcome.NotProposed(current));
         });

@@ -16,10 +16,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ActionRejected.class, name = "ActionRejected"),
         @JsonSubTypes.Type(value = ActionExecuted.class, name = "ActionExecuted"),
         @JsonSubTypes.Type(value = ActionFailed.class, name = "ActionFailed"),
-        @JsonSubTypes.Type(value = ActionCancelled.class, name = "ActionCancelled")
+        @JsonSubTypes.Type(value = ActionCancelled.class, name = "ActionCancelled"),
+        @JsonSubTypes.Type(value = ActionExpired.class, name = "ActionExpired")
 })
 public sealed interface ActionOutcome
-        permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed, ActionCancelled {
+        permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed, ActionCancelled,
+        ActionExpired {
 
     UUID eventId();
 

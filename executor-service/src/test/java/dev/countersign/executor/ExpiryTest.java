@@ -1,0 +1,70 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+@ExecutorTestResources
+class ExpiryTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private UUID wallet;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    @Test
+    void anUndecidedProposalExpiresOnItsOwnAndIsAnnounced() throws Exception {
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        proposal.event.put("requestedTtlSeconds", 1);
+
+        proposal.send(kafka);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "expired".equals(Db.status(proposal.actionId)));
+        var expired = kafka.read(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExpired"),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(expired).hasSize(1);
+        assertThat(ContractFixtures.memberNames(Json.mapper().readTree(expired.get(0))))
+                .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_EXPIRED));
+        given().header("Authorization", "Bearer " + TestProperties.executorBearer(tenant, "alice"))
+                .get("/api/actions/{id}/history", proposal.actionId)
+                .then().statusCode(200)
+                .body("to", contains("proposed", "expired"))
+                .body("actor", contains("alice", "system"))
+                .body("channel", contains("agent", "sweep"));
+    }
+
+    @Test
+    void aProposalWithTimeLeftIsNotSwept() throws Exception {
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
+
+        proposal.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        Thread.sleep(1_500);
+
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+}
