@@ -22,6 +22,7 @@ public final class ContractFixtures {
     public static final String ACTION_FAILED = "action-failed.json";
     public static final String ACTION_CANCELLED = "action-cancelled.json";
     public static final String ACTION_EXPIRED = "action-expired.json";
+    public static final String ACTION_DECIDED = "action-decided.json";
 
     private ContractFixtures() {
     }

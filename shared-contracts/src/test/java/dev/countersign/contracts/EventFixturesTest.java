@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.contracts.events.ActionCancelled;
+import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionFailed;
 import dev.countersign.contracts.events.ActionOutcome;
@@ -70,6 +71,16 @@ class EventFixturesTest {
 
         assertThat(rejected.describe()).doesNotContain("Ignore").doesNotContain("pwned").doesNotContain("free text")
                 .contains("an unknown kind");
+    }
+
+    @Test
+    void aDecisionRoundTripsAndNeverPrintsItsToken() {
+        var decided = Json.read(ContractFixtures.text(ContractFixtures.ACTION_DECIDED), ActionDecided.class);
+
+        assertThat(CanonicalJson.toString(Json.tree(decided)))
+                .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(ContractFixtures.ACTION_DECIDED)));
+        assertThat(decided.decision()).isEqualTo(ActionDecided.Decision.CONFIRM);
+        assertThat(decided.toString()).doesNotContain(decided.token());
     }
 
     @Test

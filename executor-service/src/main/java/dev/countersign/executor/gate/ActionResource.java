@@ -72,7 +72,7 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ActionView> confirm(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return decisions.confirm(actionId, user.tenantId(), user.userId(), token(request))
+        return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request)))
                 .map(ActionResource::answer);
     }
 
@@ -82,7 +82,7 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ActionView> cancel(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return decisions.cancel(actionId, user.tenantId(), user.userId(), token(request))
+        return decisions.cancel(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request)))
                 .map(ActionResource::answer);
     }
 

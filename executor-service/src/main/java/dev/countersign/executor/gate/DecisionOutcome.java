@@ -22,6 +22,10 @@ public sealed interface DecisionOutcome {
     record NotProposed(ActionRow action) implements DecisionOutcome {
     }
 
+    /** The same decisions-topic event was already processed; nothing happened this time. */
+    record AlreadyDecided() implements DecisionOutcome {
+    }
+
     /** Unknown id, another tenant's action, or a wrong token: deliberately one answer. */
     record NotFound() implements DecisionOutcome {
     }

@@ -50,10 +50,12 @@ public class DecisionService {
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
     private final AuditContext audit;
+    private final ProcessedEvents processed;
 
     public DecisionService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
-            OutboxRelay relay, AuditContext audit) {
+            OutboxRelay relay, AuditContext audit, ProcessedEvents processed) {
         this.audit = audit;
+        this.processed = processed;
         this.pool = pool;
         this.actions = actions;
         this.executors = executors;
@@ -61,28 +63,43 @@ public class DecisionService {
         this.relay = relay;
     }
 
-    public Uni<DecisionOutcome> confirm(UUID actionId, String tenantId, String userId, String rawToken) {
-        String tokenHash = ParamsHash.ofToken(rawToken);
-        return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
-                .flatMap(ignored -> actions.confirm(sql, actionId, tenantId, tokenHash, userId))
+    public Uni<DecisionOutcome> confirm(DecisionRequest request) {
+        String tokenHash = ParamsHash.ofToken(request.rawToken());
+        return decide(request, sql -> actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash,
+                request.userId())
                 .flatMap(confirmed -> confirmed != null
                         ? execute(sql, confirmed)
-                        : explainLoss(sql, actionId, tenantId, tokenHash)))
-                .invoke(relay::wakeUp);
+                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
     }
 
     /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */
-    public Uni<DecisionOutcome> cancel(UUID actionId, String tenantId, String userId, String rawToken) {
-        String tokenHash = ParamsHash.ofToken(rawToken);
-        return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
-                .flatMap(ignored -> actions.cancel(sql, actionId, tenantId, tokenHash))
+    public Uni<DecisionOutcome> cancel(DecisionRequest request) {
+        String tokenHash = ParamsHash.ofToken(request.rawToken());
+        return decide(request, sql -> actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
                 .flatMap(cancelled -> cancelled != null
                         ? outbox.append(sql, new ActionCancelled(UUID.randomUUID(), ActionCancelled.SCHEMA_VERSION,
                                 Instant.now(), cancelled.id(), cancelled.tenantId(), cancelled.requestedBy(),
-                                cancelled.conversationId(), cancelled.kind(), userId))
+                                cancelled.conversationId(), cancelled.kind(), request.userId()))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
-                        : explainLoss(sql, actionId, tenantId, tokenHash)))
+                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
+    }
+
+    /**
+     * One transaction: a decision relayed as an event is first recorded as processed (a redelivery decides nothing),
+     * then who and through which channel is set for the history, then the decision runs.
+     */
+    private Uni<DecisionOutcome> decide(DecisionRequest request,
+            java.util.function.Function<SqlClient, Uni<DecisionOutcome>> decision) {
+        return pool.withTransaction(sql -> firstDelivery(sql, request).flatMap(first -> first
+                ? audit.actingAs(sql, request.userId(), request.channel(), null).flatMap(ignored -> decision.apply(sql))
+                : Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
+    }
+
+    private Uni<Boolean> firstDelivery(SqlClient sql, DecisionRequest request) {
+        return request.eventId() == null
+                ? Uni.createFrom().item(true)
+                : processed.markFirstDelivery(sql, request.eventId(), DecisionConsumer.CONSUMER);
     }
 
     private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow action) {

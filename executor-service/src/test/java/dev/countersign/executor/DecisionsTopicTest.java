@@ -1,0 +1,115 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** Confirm and cancel relayed by integrations on countersign.actions.decisions, in the golden wire form. */
+@QuarkusTest
+@ExecutorTestResources
+class DecisionsTopicTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private UUID wallet;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    private ProposalMother staged() throws Exception {
+        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        proposal.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        return proposal;
+    }
+
+    private ObjectNode decision(ProposalMother proposal, String decision, String token) {
+        ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
+        return event.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
+                .put("actionId", proposal.actionId.toString()).put("tenantId", tenant).put("decision", decision)
+                .put("token", token);
+    }
+
+    private void send(ObjectNode event) {
+        kafka.send(Topics.ACTIONS_DECISIONS, event.get("actionId").asText(), Json.write(event));
+    }
+
+    @Test
+    void aConfirmRelayedByAnIntegrationExecutesOnceEvenWhenRedelivered() throws Exception {
+        var proposal = staged();
+        ObjectNode confirm = decision(proposal, "confirm", proposal.token);
+
+        send(confirm);
+        send(confirm);
+        send(decision(proposal, "confirm", proposal.token));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "executed".equals(Db.status(proposal.actionId)));
+        Thread.sleep(1_000);
+        assertThat(Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId))
+                .isEqualTo(1);
+        given().header("Authorization", "Bearer " + TestProperties.executorBearer(tenant, "alice"))
+                .get("/api/actions/{id}/history", proposal.actionId)
+                .then().statusCode(200)
+                .body("to", contains("proposed", "confirmed", "executed"))
+                .body("channel", contains("agent", "slack", "slack"));
+    }
+
+    @Test
+    void aCancelRelayedByAnIntegrationCancels() throws Exception {
+        var proposal = staged();
+
+        send(decision(proposal, "cancel", proposal.token));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "cancelled".equals(Db.status(proposal.actionId)));
+    }
+
+    @Test
+    void aWrongTokenChangesNothing() throws Exception {
+        var proposal = staged();
+        var marker = staged();
+
+        send(decision(proposal, "confirm", "not-the-token"));
+        send(decision(marker, "cancel", marker.token));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "cancelled".equals(Db.status(marker.actionId)));
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aPoisonDecisionIsParkedAndDoesNotBlockTheNextOne() throws Exception {
+        var proposal = staged();
+        String marker = "poison-" + UUID.randomUUID();
+        ObjectNode poison = decision(proposal, "approve-please", proposal.token).put("marker", marker);
+
+        send(poison);
+        send(decision(proposal, "confirm", proposal.token));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "executed".equals(Db.status(proposal.actionId)));
+        var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+    }
+}
