@@ -151,6 +151,34 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
+    /**
+     * The tenant's actions, newest first, optionally narrowed; keyset-paged after ({@code afterProposedAt},
+     * {@code afterId}) when those are given. Returns up to {@code limit} rows.
+     */
+    public Uni<List<ActionRow>> list(SqlClient sql, String tenantId, ActionFilter filter, int limit) {
+        return sql.preparedQuery("SELECT " + COLUMNS + """
+                 FROM actions
+                WHERE tenant_id = $1
+                  AND ($2::text IS NULL OR status = $2)
+                  AND ($3::text IS NULL OR kind = $3)
+                  AND ($4::text IS NULL OR conversation_id = $4)
+                  AND ($5::timestamptz IS NULL OR (proposed_at, id) < ($5, $6))
+                ORDER BY proposed_at DESC, id DESC
+                LIMIT $7""")
+                .execute(Tuple.from(new Object[]{tenantId,
+                        filter.status() == null ? null : filter.status().wireName(), filter.kind(),
+                        filter.conversationId(),
+                        filter.afterProposedAt() == null
+                                ? null
+                                : filter.afterProposedAt().atOffset(java.time.ZoneOffset.UTC),
+                        filter.afterId(), limit}))
+                .map(rows -> {
+                    List<ActionRow> page = new ArrayList<>();
+                    rows.forEach(row -> page.add(toRow(row)));
+                    return page;
+                });
+    }
+
     /** Every state the action entered, oldest first; empty if it is not in this tenant. */
     public Uni<List<ActionHistoryEntry>> history(SqlClient sql, UUID id, String tenantId) {
         return sql.preparedQuery("""

@@ -4,17 +4,23 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ActionHistoryEntry;
+import dev.countersign.contracts.api.ActionPage;
 import dev.countersign.contracts.api.ActionView;
 import dev.countersign.contracts.api.ConfirmRequest;
+import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
@@ -28,6 +34,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 public class ActionResource {
 
     private static final String NOT_FOUND = "No such action in your tenant.";
+    private static final int MAX_PAGE = 200;
 
     private final DecisionService decisions;
     private final ActionRepository actions;
@@ -39,6 +46,35 @@ public class ActionResource {
         this.actions = actions;
         this.pool = pool;
         this.user = user;
+    }
+
+    /** The tenant's actions, newest first, narrowed by status, kind or conversation, paged by an opaque cursor. */
+    @GET
+    public Uni<ActionPage> list(@QueryParam("status") String status, @QueryParam("kind") String kind,
+            @QueryParam("conversation") String conversation, @QueryParam("cursor") String cursor,
+            @QueryParam("limit") @DefaultValue("50") int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "limit must be 1 to " + MAX_PAGE + ".");
+        }
+        ActionStatus wanted = null;
+        if (status != null) {
+            try {
+                wanted = ActionStatus.fromWire(status);
+            } catch (IllegalArgumentException e) {
+                throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                        "status must be one of proposed, confirmed, executed, cancelled, expired, failed, undone.");
+            }
+        }
+        PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
+        ActionFilter filter = new ActionFilter(wanted, kind, conversation, after == null ? null : after.proposedAt(),
+                after == null ? null : after.id());
+        // One row more than asked tells whether another page exists.
+        return actions.list(pool, user.tenantId(), filter, limit + 1).map(rows -> {
+            boolean more = rows.size() > limit;
+            List<ActionRow> page = more ? rows.subList(0, limit) : rows;
+            return new ActionPage(page.stream().map(ActionRow::toView).toList(),
+                    more ? PageCursor.after(page.get(page.size() - 1)).encode() : null);
+        });
     }
 
     @GET
