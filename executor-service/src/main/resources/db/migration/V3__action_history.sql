@@ -1,7 +1,8 @@
--- Every state an action enters, appended by the database itself, so the trail is complete even for statements that
+-- Every state an action enters (and every re-issue of its confirm token), appended by the database itself, so the trail is complete even for statements that
 -- skip the application. Who and through what channel come from transaction-local settings the executor makes
 -- (countersign.actor, countersign.channel, countersign.reason); a statement without them is recorded as
--- actor 'database', channel 'sql'.
+-- actor 'database', channel 'sql'. A confirmation by another user of the tenant than the one who asked is allowed
+-- and marked here as an actor mismatch, so it can be counted.
 CREATE TABLE action_history (
     id          bigserial   PRIMARY KEY,
     action_id   uuid        NOT NULL REFERENCES actions (id),
@@ -17,12 +18,17 @@ CREATE INDEX action_history_by_action ON action_history (action_id, id);
 
 CREATE FUNCTION action_history_append() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'INSERT' OR NEW.status <> OLD.status THEN
+    IF TG_OP = 'INSERT' OR NEW.status <> OLD.status OR NEW.token_hash <> OLD.token_hash THEN
         INSERT INTO action_history (action_id, tenant_id, from_status, to_status, actor, channel, reason)
         VALUES (NEW.id, NEW.tenant_id, CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.status END, NEW.status,
                 coalesce(nullif(current_setting('countersign.actor', true), ''), 'database'),
                 coalesce(nullif(current_setting('countersign.channel', true), ''), 'sql'),
-                nullif(current_setting('countersign.reason', true), ''));
+                coalesce(nullif(current_setting('countersign.reason', true), ''),
+                         CASE WHEN TG_OP = 'UPDATE' AND NEW.token_hash <> OLD.token_hash
+                                  THEN 'confirm token reissued'
+                              WHEN TG_OP = 'UPDATE' AND NEW.status = 'confirmed'
+                                   AND NEW.confirmed_by <> NEW.requested_by
+                                  THEN 'actor mismatch: confirmed by another user than the requester' END));
     END IF;
     RETURN NEW;
 END;

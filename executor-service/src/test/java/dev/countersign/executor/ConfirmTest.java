@@ -180,6 +180,47 @@ class ConfirmTest {
     }
 
     @Test
+    void aReissuedTokenReplacesTheOldOne() throws Exception {
+        var proposal = staged("12.50");
+
+        String fresh = given().header("Authorization", "Bearer " + alice)
+                .post("/api/actions/{id}/reissue-token", proposal.actionId)
+                .then().statusCode(200).extract().jsonPath().getString("confirmToken");
+
+        assertThat(fresh).isNotEqualTo(proposal.token);
+        confirm(proposal, alice, proposal.token).then().statusCode(404);
+        confirm(proposal, alice, fresh).then().statusCode(200).body("status", equalTo("executed"));
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
+                .then().body("to", contains("proposed", "proposed", "confirmed", "executed"))
+                .body("reason[1]", equalTo("confirm token reissued"));
+        given().header("Authorization", "Bearer " + alice).post("/api/actions/{id}/reissue-token", proposal.actionId)
+                .then().statusCode(409).body("action.status", equalTo("executed"));
+    }
+
+    @Test
+    void onlyApproversReissueTokens() throws Exception {
+        var proposal = staged("12.50");
+        String plainUser = TestProperties.executorBearerWithoutApproval(tenant, "alice");
+
+        given().header("Authorization", "Bearer " + plainUser).post("/api/actions/{id}/reissue-token",
+                proposal.actionId).then().statusCode(403).contentType("application/problem+json")
+                .body("code", equalTo("forbidden"));
+        confirm(proposal, alice, proposal.token).then().statusCode(200);
+    }
+
+    @Test
+    void anotherUserOfTheTenantMayConfirmAndTheMismatchIsRecorded() throws Exception {
+        var proposal = staged("12.50");
+        String bob = TestProperties.executorBearer(tenant, "bob");
+
+        confirm(proposal, bob, proposal.token).then().statusCode(200).body("confirmedBy", equalTo("bob"));
+
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
+                .then().body("actor[1]", equalTo("bob")).body("reason[1]", org.hamcrest.Matchers.startsWith(
+                        "actor mismatch"));
+    }
+
+    @Test
     void aSecondConfirmIsRefusedWithTheWinnersStatus() throws Exception {
         var proposal = staged("12.50");
         confirm(proposal, alice, proposal.token).then().statusCode(200);

@@ -99,6 +99,22 @@ class DecisionsTopicTest {
     }
 
     @Test
+    void aChatDecisionInTheTurnThatProposedIsRefusedButALaterTurnIsNot() throws Exception {
+        var proposal = staged();
+        String proposingTurn = proposal.event.get("turnId").asText();
+        var marker = staged();
+
+        send(decision(proposal, "confirm", proposal.token).put("channel", "chat").put("turnId", proposingTurn));
+        send(decision(marker, "cancel", marker.token));
+        await().atMost(Duration.ofSeconds(15)).until(() -> "cancelled".equals(Db.status(marker.actionId)));
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+
+        send(decision(proposal, "confirm", proposal.token).put("channel", "chat")
+                .put("turnId", UUID.randomUUID().toString()));
+        await().atMost(Duration.ofSeconds(15)).until(() -> "executed".equals(Db.status(proposal.actionId)));
+    }
+
+    @Test
     void aPoisonDecisionIsParkedAndDoesNotBlockTheNextOne() throws Exception {
         var proposal = staged();
         String marker = "poison-" + UUID.randomUUID();

@@ -22,6 +22,8 @@ public enum ErrorCode {
     VALIDATION_FAILED("validation_failed", 400),
     /** The action id is already taken by a different proposal. */
     DUPLICATE_ACTION("duplicate_action", 409),
+    /** A decision relayed from the chat in the very turn that proposed the action. */
+    SAME_TURN_CONFIRM("same_turn_confirm", 409),
     /** The row an action targets does not exist (any more) in the action's tenant. */
     TARGET_NOT_FOUND("target_not_found", 409),
     /** The HTTP method is not supported on this path. */

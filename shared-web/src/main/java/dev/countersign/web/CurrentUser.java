@@ -8,6 +8,7 @@ import jakarta.enterprise.context.RequestScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import dev.countersign.contracts.ErrorCode;
 import io.quarkus.security.UnauthorizedException;
 
 /**
@@ -47,6 +48,15 @@ public class CurrentUser {
             throw new UnauthorizedException("the bearer token names no valid user");
         }
         return subject;
+    }
+
+    /** Refuses with 403 problem+json unless the token's groups include {@code group}. */
+    public void requireGroup(String group) {
+        checkAudience();
+        if (token.getGroups() == null || !token.getGroups().contains(group)) {
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "This needs the '%s' role; ask your administrator.".formatted(group));
+        }
     }
 
     private void checkAudience() {

@@ -1,9 +1,7 @@
 package dev.countersign.agent.tools;
 
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,8 +12,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import dev.countersign.contracts.api.ProposalCard;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.contracts.json.ParamsHash;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 
@@ -30,8 +28,6 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 @ApplicationScoped
 public class ProposalPublisher {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private final MutinyEmitter<String> emitter;
     private final Duration timeout;
 
@@ -42,21 +38,15 @@ public class ProposalPublisher {
 
     public ProposalCard publish(TurnContext turn, ValidatedParams params) {
         UUID actionId = UUID.randomUUID();
-        String token = newToken();
+        String token = ConfirmTokens.newToken();
         Instant now = Instant.now();
         String kind = params.definition().kind();
         ActionProposed event = new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, now, actionId,
                 turn.tenantId(), turn.userId(), turn.conversationId(), turn.turnId(), kind, params.normalised(),
-                params.hash(), ParamsHash.ofToken(token), null);
+                params.hash(), ConfirmTokens.hash(token), null);
         var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
         emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);
         return new ProposalCard(actionId, kind, params.definition().describe(params.normalised()),
                 params.normalised(), params.hash(), token, now, "/api/actions/" + actionId + "/confirm");
-    }
-
-    private static String newToken() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }

@@ -68,8 +68,13 @@ public final class DevTokens {
         return mint(tenantId, userId, List.of(audience), lifetime);
     }
 
-    /** A token for several audiences, as some identity providers issue them. */
+    /** A token for several audiences, as some identity providers issue them; demo users are approvers. */
     public String mint(String tenantId, String userId, List<String> audiences, Duration lifetime) {
+        return mint(tenantId, userId, audiences, List.of("user", "approver"), lifetime);
+    }
+
+    public String mint(String tenantId, String userId, List<String> audiences, List<String> groups,
+            Duration lifetime) {
         Instant now = Instant.now();
         Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
         Map<String, Object> claims = Map.of(
@@ -78,7 +83,7 @@ public final class DevTokens {
                 "upn", userId,
                 "tenant", tenantId,
                 "aud", audiences,
-                "groups", List.of("user"),
+                "groups", groups,
                 "iat", now.getEpochSecond(),
                 "exp", now.plus(lifetime).getEpochSecond(),
                 "jti", UUID.randomUUID().toString());

@@ -103,6 +103,19 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
+    /**
+     * Replaces the confirm token of a still-open proposal (the old one stops working); not a state move. Null if the
+     * action is not proposed, its window has closed, or it is not in this tenant.
+     */
+    public Uni<ActionRow> reissueToken(SqlClient sql, UUID id, String tenantId, String newTokenHash) {
+        return sql.preparedQuery("""
+                UPDATE actions SET token_hash = $3, version = version + 1
+                WHERE id = $1 AND tenant_id = $2 AND status = 'proposed' AND expires_at > now()
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(id, tenantId, newTokenHash))
+                .map(ActionRepository::firstOrNull);
+    }
+
     /** confirmed -> executed, recording what was written. */
     public Uni<ActionRow> markExecuted(SqlClient sql, UUID id, JsonNode result) {
         return finish(sql, id, EXECUTED, result);

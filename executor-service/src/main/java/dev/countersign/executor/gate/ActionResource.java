@@ -18,6 +18,7 @@ import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionPage;
 import dev.countersign.contracts.api.ActionView;
 import dev.countersign.contracts.api.ConfirmRequest;
+import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
@@ -35,6 +36,8 @@ public class ActionResource {
 
     private static final String NOT_FOUND = "No such action in your tenant.";
     private static final int MAX_PAGE = 200;
+    /** The group a bearer token needs to re-issue confirm tokens. */
+    static final String APPROVER = "approver";
 
     private final DecisionService decisions;
     private final ActionRepository actions;
@@ -122,6 +125,18 @@ public class ActionResource {
                 .map(ActionResource::answer);
     }
 
+    /**
+     * A fresh confirm token for a proposal still waiting (a reloaded UI lost its card): approvers only; the old token
+     * stops working; recorded in the history.
+     */
+    @POST
+    @Path("/{id}/reissue-token")
+    public Uni<ReissuedToken> reissueToken(@PathParam("id") String id) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        user.requireGroup(APPROVER);
+        return decisions.reissueToken(actionId, user.tenantId(), user.userId());
+    }
+
     private static String token(ConfirmRequest request) {
         if (request == null || request.token() == null || request.token().isBlank()
                 || request.token().length() > 256) {
@@ -138,6 +153,11 @@ public class ActionResource {
         }
         if (outcome instanceof DecisionOutcome.Cancelled cancelled) {
             return cancelled.action().toView();
+        }
+        if (outcome instanceof DecisionOutcome.SameTurn sameTurn) {
+            throw new ProblemException(ErrorCode.SAME_TURN_CONFIRM,
+                    "A decision from the chat cannot come in the turn that proposed the action; nothing changed.",
+                    sameTurn.action().toView());
         }
         if (outcome instanceof DecisionOutcome.Failed failed) {
             throw new ProblemException(failed.code(),

@@ -41,7 +41,7 @@ public class DecisionConsumer {
             return Uni.createFrom().failure(e);
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
-                decided.token(), decided.channel(), decided.eventId());
+                decided.token(), decided.channel(), decided.eventId(), decided.turnId());
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)
                 : decisions.cancel(request);

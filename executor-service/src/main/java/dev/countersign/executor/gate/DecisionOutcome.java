@@ -26,6 +26,10 @@ public sealed interface DecisionOutcome {
     record AlreadyDecided() implements DecisionOutcome {
     }
 
+    /** Relayed from the chat in the turn that proposed the action; nothing changed. */
+    record SameTurn(ActionRow action) implements DecisionOutcome {
+    }
+
     /** Unknown id, another tenant's action, or a wrong token: deliberately one answer. */
     record NotFound() implements DecisionOutcome {
     }

@@ -11,12 +11,24 @@ import java.util.UUID;
  *            the decisions-topic event id, so a redelivered event decides nothing twice; null over HTTP
  */
 public record DecisionRequest(UUID actionId, String tenantId, String userId, String rawToken, String channel,
-        UUID eventId) {
+        UUID eventId, UUID turnId) {
+
+    /** The conversation channel: a decision relayed from the chat. */
+    public static final String CHAT = "chat";
 
     public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, String rawToken) {
         return new DecisionRequest(actionId, tenantId, userId, rawToken,
-                dev.countersign.executor.action.AuditContext.HTTP,
-                null);
+                dev.countersign.executor.action.AuditContext.HTTP, null, null);
+    }
+
+    /**
+     * The same-turn rule: a decision relayed from the chat in the very turn that proposed the action is refused, so the
+     * agent cannot propose and confirm in one breath. What it does not prove: a decision relayed in a later turn is not
+     * proof that a person decided (the model could relay a "yes" nobody typed); the token is what the person holds, and
+     * the chat channel should only relay what the UI's confirm button sent.
+     */
+    public boolean isSameTurnAs(UUID proposingTurn) {
+        return CHAT.equals(channel) && turnId != null && turnId.equals(proposingTurn);
     }
 
     @Override

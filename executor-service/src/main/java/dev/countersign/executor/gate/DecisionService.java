@@ -11,9 +11,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionFailed;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
@@ -21,6 +23,7 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -65,11 +68,42 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         String tokenHash = ParamsHash.ofToken(request.rawToken());
-        return decide(request, sql -> actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash,
-                request.userId())
-                .flatMap(confirmed -> confirmed != null
-                        ? execute(sql, confirmed)
-                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
+        return decide(request, sql -> refuseSameTurn(sql, request, tokenHash).flatMap(refused -> refused != null
+                ? Uni.createFrom().item(refused)
+                : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
+                        .flatMap(confirmed -> confirmed != null
+                                ? execute(sql, confirmed)
+                                : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))));
+    }
+
+    /**
+     * The same-turn rule (see {@link DecisionRequest#isSameTurnAs}). The turn an action was proposed in never changes,
+     * so reading it before the compare-and-swap is no race. Only answered to a holder of the right token.
+     */
+    private Uni<DecisionOutcome> refuseSameTurn(SqlClient sql, DecisionRequest request, String tokenHash) {
+        if (request.turnId() == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                .map(action -> action != null && request.isSameTurnAs(action.turnId())
+                        ? new DecisionOutcome.SameTurn(action)
+                        : null);
+    }
+
+    /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */
+    public Uni<ReissuedToken> reissueToken(UUID actionId, String tenantId, String userId) {
+        String token = ConfirmTokens.newToken();
+        return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
+                .flatMap(ignored -> actions.reissueToken(sql, actionId, tenantId, ConfirmTokens.hash(token)))
+                .flatMap(updated -> updated != null
+                        ? Uni.createFrom().item(new ReissuedToken(actionId, token, updated.expiresAt()))
+                        : actions.find(sql, actionId, tenantId).map(current -> {
+                            throw current == null
+                                    ? new ProblemException(ErrorCode.ACTION_NOT_FOUND, "No such action in your tenant.")
+                                    : new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                                            "Only a proposal still waiting for a decision gets a new token.",
+                                            current.toView());
+                        })));
     }
 
     /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */

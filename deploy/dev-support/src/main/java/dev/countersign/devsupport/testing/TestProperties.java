@@ -36,6 +36,13 @@ public final class TestProperties {
         return bearer(tenantId, userId, Audiences.EXECUTOR);
     }
 
+    /** An executor token of a plain user, without the approver group. */
+    public static String executorBearerWithoutApproval(String tenantId, String userId) {
+        return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
+                .mint(tenantId, userId, java.util.List.of(Audiences.EXECUTOR), java.util.List.of("user"),
+                        Duration.ofMinutes(30));
+    }
+
     public static String bearer(String tenantId, String userId, String... audiences) {
         return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
                 .mint(tenantId, userId, java.util.List.of(audiences), Duration.ofMinutes(30));

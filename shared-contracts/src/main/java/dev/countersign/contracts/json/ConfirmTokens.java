@@ -1,0 +1,23 @@
+package dev.countersign.contracts.json;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/** One-time confirm tokens: 128 bits from a CSPRNG, base64url. Stored and sent only as {@link #hash(String)}. */
+public final class ConfirmTokens {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private ConfirmTokens() {
+    }
+
+    public static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    public static String hash(String rawToken) {
+        return ParamsHash.ofToken(rawToken);
+    }
+}
