@@ -334,7 +334,7 @@ class ConfirmTest {
     @Test
     void simultaneousConfirmsExecuteExactlyOnce() throws Exception {
         var proposal = staged("12.50");
-        int contenders = 16;
+        int contenders = 32;
         var start = new CountDownLatch(1);
         var pool = Executors.newFixedThreadPool(contenders);
         try {

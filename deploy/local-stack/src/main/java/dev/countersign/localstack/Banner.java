@@ -15,7 +15,7 @@ final class Banner {
 
                 Countersign is running.
                   agent-service     %s   (chat, wallets)
-                  executor-service  %s   (actions: view, confirm)
+                  executor-service  %s   (actions: view, confirm, cancel)
                   model             %s
                   data directory    %s   (PostgreSQL, Kafka, dev keys, logs/)
 
@@ -27,7 +27,7 @@ final class Banner {
                   export EXECUTOR_TOKEN=%s
 
                 Walkthrough: see README.md ("Try it"). Ctrl-C stops everything; data survives a restart.
-                """.formatted(stack.agentUrl(), stack.executorUrl(),
+                """.formatted(stack.agentUrl(), String.join(" ", stack.executorUrls()),
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
                 settings.dataDirectory(), stack.tokenUrl(), agentToken, executorToken);
     }

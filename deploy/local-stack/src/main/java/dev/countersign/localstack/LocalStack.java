@@ -88,13 +88,17 @@ public final class LocalStack implements AutoCloseable {
         common.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", publicKey.toAbsolutePath().toString());
         common.put("JWT_ISSUER", DevTokens.ISSUER);
 
-        say("executor-service");
-        Map<String, String> executor = new HashMap<>(common);
-        executor.put("EXECUTOR_PORT", String.valueOf(settings.executorPort()));
-        executor.put("EXECUTOR_DB_REACTIVE_URL", postgres.reactiveUrl());
-        executor.put("EXECUTOR_DB_JDBC_URL", postgres.jdbcUrl());
-        started.push(ServiceProcess.start("executor-service", jar("executor-service"), executor,
-                settings.logDirectory().resolve("executor-service.log"), settings.executorPort()));
+        for (int instance = 0; instance < settings.executorInstances(); instance++) {
+            int port = settings.executorPort() + instance;
+            String name = instance == 0 ? "executor-service" : "executor-service-" + (instance + 1);
+            say(name);
+            Map<String, String> executor = new HashMap<>(common);
+            executor.put("EXECUTOR_PORT", String.valueOf(port));
+            executor.put("EXECUTOR_DB_REACTIVE_URL", postgres.reactiveUrl());
+            executor.put("EXECUTOR_DB_JDBC_URL", postgres.jdbcUrl());
+            started.push(ServiceProcess.start(name, jar("executor-service"), executor,
+                    settings.logDirectory().resolve(name + ".log"), port));
+        }
 
         seedDemoData();
 
@@ -131,6 +135,12 @@ public final class LocalStack implements AutoCloseable {
 
     public String executorUrl() {
         return "http://localhost:" + settings.executorPort();
+    }
+
+    /** Every executor instance's URL (one unless {@code EXECUTOR_INSTANCES} asked for more). */
+    public java.util.List<String> executorUrls() {
+        return java.util.stream.IntStream.range(0, settings.executorInstances())
+                .mapToObj(i -> "http://localhost:" + (settings.executorPort() + i)).toList();
     }
 
     public String tokenUrl() {

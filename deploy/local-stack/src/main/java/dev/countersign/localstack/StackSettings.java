@@ -8,6 +8,8 @@ import java.util.Map;
  *
  * @param dataDirectory
  *            PostgreSQL data, Kafka logs, the dev signing key and the service logs; survives restarts
+ * @param executorInstances
+ *            how many executor-service processes to run; instance i listens on executorPort + i
  * @param kafkaBootstrapServers
  *            an existing broker to use instead of starting one (null: start one)
  * @param postgresHost
@@ -21,6 +23,7 @@ public record StackSettings(
         Path dataDirectory,
         int agentPort,
         int executorPort,
+        int executorInstances,
         int kafkaPort,
         int postgresPort,
         int modelPort,
@@ -39,6 +42,7 @@ public record StackSettings(
                 Path.of(env.getOrDefault("COUNTERSIGN_DATA_DIR", repositoryRoot.resolve(".countersign").toString())),
                 port(env, "AGENT_PORT", 8080),
                 port(env, "EXECUTOR_PORT", 8081),
+                port(env, "EXECUTOR_INSTANCES", 1),
                 port(env, "KAFKA_PORT", 9092),
                 port(env, "POSTGRES_PORT", 5432),
                 port(env, "DEMO_MODEL_PORT", 8089),

@@ -1,0 +1,118 @@
+package dev.countersign.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Two executor-service processes on one database and one broker, under concurrent confirms split between them: every
+ * action is executed exactly once, and every loser learns the winner's status.
+ */
+class TwoExecutorsIT {
+
+    private static final int ACTIONS = 8;
+    private static final int CONFIRMS_PER_ACTION = 32;
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A port p such that p and p + 1 are both free now. */
+    private static int freePortPair() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int port = freePort();
+            try (ServerSocket first = new ServerSocket(port); ServerSocket second = new ServerSocket(port + 1)) {
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no two adjacent free ports");
+    }
+
+    @Test
+    void concurrentConfirmsOnTwoInstancesExecuteEachActionExactlyOnce() throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("COUNTERSIGN_DATA_DIR", Files.createTempDirectory("countersign-two").toString());
+        env.put("EXECUTOR_INSTANCES", "2");
+        env.put("EXECUTOR_PORT", String.valueOf(freePortPair()));
+        for (String port : new String[]{"AGENT_PORT", "KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
+                "DEV_TOKEN_PORT"}) {
+            env.put(port, String.valueOf(freePort()));
+        }
+        StackSettings settings = StackSettings.fromEnvironment(
+                Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize(), env);
+
+        try (LocalStack stack = LocalStack.start(settings)) {
+            var tokens = Http.post(stack.tokenUrl(), null, Map.of("tenant", "globex", "user", "carol")).body();
+            String agent = tokens.get("agentToken").asText();
+            String executor = tokens.get("executorToken").asText();
+            List<String[]> cards = new ArrayList<>();
+            for (int i = 0; i < ACTIONS; i++) {
+                var reply = Http.post(stack.agentUrl() + "/api/conversations/load-" + i + "/messages", agent,
+                        Map.of("text", "add a " + (i + 1) + ".00 coffee expense to Operating"));
+                JsonNode card = reply.body().get("proposals").get(0);
+                cards.add(new String[]{card.get("actionId").asText(), card.get("confirmToken").asText()});
+            }
+            for (String[] card : cards) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(stack.executorUrls().get(1)
+                        + "/api/actions/" + card[0], executor).status() == 200);
+            }
+
+            ExecutorService pool = Executors.newFixedThreadPool(CONFIRMS_PER_ACTION);
+            try {
+                for (String[] card : cards) {
+                    CountDownLatch start = new CountDownLatch(1);
+                    List<Future<Http.Answer>> answers = new ArrayList<>();
+                    for (int i = 0; i < CONFIRMS_PER_ACTION; i++) {
+                        String url = stack.executorUrls().get(i % 2) + "/api/actions/" + card[0] + "/confirm";
+                        answers.add(pool.submit(() -> {
+                            start.await();
+                            return Http.post(url, executor, Map.of("token", card[1]));
+                        }));
+                    }
+                    start.countDown();
+                    int executed = 0;
+                    int refused = 0;
+                    for (Future<Http.Answer> answer : answers) {
+                        Http.Answer result = answer.get();
+                        if (result.status() == 200) {
+                            executed++;
+                        } else {
+                            assertThat(result.status()).as(result.text()).isEqualTo(409);
+                            assertThat(result.body().get("action").get("status").asText()).isEqualTo("executed");
+                            refused++;
+                        }
+                    }
+                    assertThat(executed).as("winners for " + card[0]).isEqualTo(1);
+                    assertThat(refused).isEqualTo(CONFIRMS_PER_ACTION - 1);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+
+            var ledger = Http.get(stack.agentUrl() + "/api/wallets/" + LocalStack.GLOBEX_OPERATING + "/transactions",
+                    agent).body();
+            assertThat(ledger.size()).isEqualTo(ACTIONS);
+        }
+    }
+}
