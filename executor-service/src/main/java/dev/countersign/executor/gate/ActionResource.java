@@ -17,6 +17,7 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionPage;
 import dev.countersign.contracts.api.ActionView;
+import dev.countersign.contracts.api.BatchConfirmRequest;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.executor.action.ActionFilter;
@@ -123,6 +124,38 @@ public class ActionResource {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         return decisions.cancel(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request)))
                 .map(ActionResource::answer);
+    }
+
+    /**
+     * Several proposed actions of the tenant confirmed together: executed in one transaction, all or none, each with
+     * its own token. On refusal nothing ran, and {@code violations} names each blocking action.
+     */
+    @POST
+    @Path("/confirm-batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<List<ActionView>> confirmBatch(BatchConfirmRequest request) {
+        if (request == null || request.items() == null || request.items().isEmpty()
+                || request.items().size() > BatchConfirmRequest.MAX_ITEMS) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Send {\"items\": [{\"actionId\": ..., \"token\": ...}]} with 1 to %d items."
+                            .formatted(BatchConfirmRequest.MAX_ITEMS));
+        }
+        if (request.items().stream().anyMatch(item -> item == null || item.actionId() == null)
+                || request.items().stream().map(BatchConfirmRequest.Item::actionId).distinct().count() != request
+                        .items().size()) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Each item needs an actionId, each only once.");
+        }
+        String tenantId = user.tenantId();
+        String userId = user.userId();
+        List<DecisionRequest> decisionRequests = request.items().stream()
+                .map(item -> DecisionRequest.overHttp(item.actionId(), tenantId, userId,
+                        token(new ConfirmRequest(item.token()))))
+                .toList();
+        return decisions.confirmBatch(decisionRequests)
+                .map(rows -> rows.stream().map(ActionRow::toView).toList())
+                .onFailure(BatchRefused.class).transform(refused -> new ProblemException(ErrorCode.BATCH_REFUSED,
+                        "Nothing of the batch ran; see violations for the action that stopped it.",
+                        ((BatchRefused) refused).reasons()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.countersign.executor.gate;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ReissuedToken;
+import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionFailed;
@@ -24,6 +26,7 @@ import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.web.ProblemException;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -106,6 +109,55 @@ public class DecisionService {
                         })));
     }
 
+    /**
+     * Confirms and executes several actions of one tenant in one transaction: all or none. Each keeps its own token
+     * check. Actions are taken in id order, so two batches that overlap lock their rows in the same order and cannot
+     * deadlock each other. If any action cannot be confirmed or written, the transaction rolls back and
+     * {@link BatchRefused} says why, per action; nothing is marked failed, because nothing ran.
+     */
+    public Uni<List<ActionRow>> confirmBatch(List<DecisionRequest> requests) {
+        List<DecisionRequest> ordered = requests.stream()
+                .sorted(java.util.Comparator.comparing(DecisionRequest::actionId)).toList();
+        DecisionRequest first = ordered.get(0);
+        return pool.withTransaction(sql -> audit.actingAs(sql, first.userId(), first.channel(), "batch confirm")
+                .flatMap(ignored -> Multi.createFrom().iterable(ordered)
+                        .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
+                        .collect().asList()))
+                .invoke(relay::wakeUp);
+    }
+
+    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
+        String tokenHash = ParamsHash.ofToken(request.rawToken());
+        String id = request.actionId().toString();
+        return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
+                .flatMap(confirmed -> {
+                    if (confirmed == null) {
+                        return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                                .<ActionRow>map(current -> {
+                                    throw new BatchRefused(List.of(new Violation(id, current == null
+                                            ? "not found in your tenant with this token"
+                                            : "is " + current.status().wireName() + ", not waiting for a decision")));
+                                });
+                    }
+                    if (!ParamsHash.of(confirmed.params()).equals(confirmed.paramsHash())) {
+                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
+                    }
+                    ActionExecutor executor = executors.forKind(confirmed.kind()).orElseThrow();
+                    return executor.execute(sql, confirmed)
+                            .onFailure(ExecutionRefused.class).transform(refused -> new BatchRefused(List.of(
+                                    new Violation(id, "cannot be written: " + ((ExecutionRefused) refused).code()
+                                            .code()))))
+                            .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
+                            .flatMap(executed -> outbox.append(sql, executedEvent(executed)).replaceWith(executed));
+                });
+    }
+
+    private static ActionExecuted executedEvent(ActionRow executed) {
+        return new ActionExecuted(UUID.randomUUID(), ActionExecuted.SCHEMA_VERSION, executed.executedAt(),
+                executed.id(), executed.tenantId(), executed.requestedBy(), executed.conversationId(), executed.kind(),
+                executed.summary(), executed.confirmedBy(), executed.result());
+    }
+
     /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
         String tokenHash = ParamsHash.ofToken(request.rawToken());
@@ -150,10 +202,7 @@ public class DecisionService {
         return sql.query("SAVEPOINT " + SAVEPOINT).execute()
                 .flatMap(ignored -> executor.execute(sql, action))
                 .flatMap(result -> actions.markExecuted(sql, action.id(), result))
-                .flatMap(executed -> outbox.append(sql, new ActionExecuted(UUID.randomUUID(),
-                        ActionExecuted.SCHEMA_VERSION, executed.executedAt(), executed.id(), executed.tenantId(),
-                        executed.requestedBy(), executed.conversationId(), executed.kind(), executed.summary(),
-                        executed.confirmedBy(), executed.result()))
+                .flatMap(executed -> outbox.append(sql, executedEvent(executed))
                         .replaceWith((DecisionOutcome) new DecisionOutcome.Executed(executed)))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
                         .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()

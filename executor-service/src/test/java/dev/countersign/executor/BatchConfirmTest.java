@@ -1,0 +1,129 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasSize;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+@QuarkusTest
+@ExecutorTestResources
+class BatchConfirmTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private String alice;
+    private UUID wallet;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        alice = TestProperties.executorBearer(tenant, "alice");
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    private List<ProposalMother> staged(int count, UUID walletId) throws Exception {
+        List<ProposalMother> proposals = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            var proposal = new ProposalMother(tenant, walletId, (i + 1) + ".00");
+            proposal.send(kafka);
+            proposals.add(proposal);
+        }
+        for (var proposal : proposals) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        }
+        return proposals;
+    }
+
+    private ValidatableResponse confirmBatch(List<ProposalMother> proposals, String... tokens) {
+        ObjectNode body = Json.mapper().createObjectNode();
+        ArrayNode items = body.putArray("items");
+        for (int i = 0; i < proposals.size(); i++) {
+            items.addObject().put("actionId", proposals.get(i).actionId.toString())
+                    .put("token", i < tokens.length ? tokens[i] : proposals.get(i).token);
+        }
+        return given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body(Json.write(body)).post("/api/actions/confirm-batch").then();
+    }
+
+    private int ledgerRows(List<ProposalMother> proposals) throws Exception {
+        int rows = 0;
+        for (var proposal : proposals) {
+            rows += Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
+        }
+        return rows;
+    }
+
+    @Test
+    void aBatchExecutesEveryActionOnce() throws Exception {
+        var proposals = staged(3, wallet);
+
+        confirmBatch(proposals).statusCode(200).body("$", hasSize(3)).body("status", everyItem(equalTo("executed")));
+
+        assertThat(ledgerRows(proposals)).isEqualTo(3);
+        confirmBatch(proposals).statusCode(409).body("code", equalTo("batch_refused"));
+        assertThat(ledgerRows(proposals)).isEqualTo(3);
+    }
+
+    @Test
+    void oneWrongTokenStopsTheWholeBatch() throws Exception {
+        var proposals = staged(3, wallet);
+
+        confirmBatch(proposals, proposals.get(0).token, "wrong", proposals.get(2).token).statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo("batch_refused"))
+                .body("violations", hasSize(1))
+                .body("violations[0].field", equalTo(proposals.get(1).actionId.toString()));
+
+        assertThat(ledgerRows(proposals)).isZero();
+        for (var proposal : proposals) {
+            assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        }
+    }
+
+    @Test
+    void oneWriteThatIsRefusedStopsTheWholeBatchAndFailsNothing() throws Exception {
+        var good = staged(2, wallet);
+        var orphan = staged(1, UUID.randomUUID());
+        List<ProposalMother> batch = new ArrayList<>(good);
+        batch.addAll(orphan);
+
+        confirmBatch(batch).statusCode(409).body("code", equalTo("batch_refused"))
+                .body("violations[0].message", equalTo("cannot be written: target_not_found"));
+
+        assertThat(ledgerRows(batch)).isZero();
+        for (var proposal : batch) {
+            assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        }
+    }
+
+    @Test
+    void aBatchNamesEachActionOnce() throws Exception {
+        var proposals = staged(1, wallet);
+
+        confirmBatch(List.of(proposals.get(0), proposals.get(0))).statusCode(400)
+                .body("code", equalTo("validation_failed"));
+        given().contentType("application/json").header("Authorization", "Bearer " + alice).body("{\"items\":[]}")
+                .post("/api/actions/confirm-batch").then().statusCode(400);
+    }
+}
