@@ -295,6 +295,13 @@ class ConfirmTest {
     }
 
     @Test
+    void theApiIsDescribedByAnOpenApiDocument() {
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths.'/api/actions/{id}/confirm'.post", org.hamcrest.Matchers.notNullValue())
+                .body("paths.'/api/actions/confirm-batch'.post", org.hamcrest.Matchers.notNullValue());
+    }
+
+    @Test
     void aWrongMethodIsAProblemNotAServerError() {
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/confirm", UUID.randomUUID())
                 .then().statusCode(405).contentType("application/problem+json")

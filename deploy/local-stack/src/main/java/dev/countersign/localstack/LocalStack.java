@@ -87,6 +87,7 @@ public final class LocalStack implements AutoCloseable {
         common.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         common.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", publicKey.toAbsolutePath().toString());
         common.put("JWT_ISSUER", DevTokens.ISSUER);
+        common.put("SWAGGER_UI", "true");
 
         for (int instance = 0; instance < settings.executorInstances(); instance++) {
             int port = settings.executorPort() + instance;
