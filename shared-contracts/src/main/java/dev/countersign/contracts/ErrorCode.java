@@ -26,6 +26,8 @@ public enum ErrorCode {
     SAME_TURN_CONFIRM("same_turn_confirm", 409),
     /** A batch confirm could not run as a whole; nothing of it ran. {@code violations} names each action's reason. */
     BATCH_REFUSED("batch_refused", 409),
+    /** An administrator has switched agent writes off for the tenant; the proposal was not staged. */
+    AGENT_WRITES_DISABLED("agent_writes_disabled", 409),
     /** The row an action targets does not exist (any more) in the action's tenant. */
     TARGET_NOT_FOUND("target_not_found", 409),
     /** The HTTP method is not supported on this path. */

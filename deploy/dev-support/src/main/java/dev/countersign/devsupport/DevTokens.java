@@ -68,9 +68,9 @@ public final class DevTokens {
         return mint(tenantId, userId, List.of(audience), lifetime);
     }
 
-    /** A token for several audiences, as some identity providers issue them; demo users are approvers. */
+    /** A token for several audiences, as some identity providers issue them; demo users are approvers and admins. */
     public String mint(String tenantId, String userId, List<String> audiences, Duration lifetime) {
-        return mint(tenantId, userId, audiences, List.of("user", "approver"), lifetime);
+        return mint(tenantId, userId, audiences, List.of("user", "approver", "admin"), lifetime);
     }
 
     public String mint(String tenantId, String userId, List<String> audiences, List<String> groups,

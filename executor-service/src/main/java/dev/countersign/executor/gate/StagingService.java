@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
@@ -22,6 +23,7 @@ import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.action.NewAction;
 import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -46,10 +48,12 @@ public class StagingService {
     private final OutboxWriter outbox;
     private final ActionsConfig config;
     private final AuditContext audit;
+    private final TenantPolicyRepository policies;
 
     public StagingService(Pool pool, ActionRepository actions, ProcessedEvents processed, OutboxWriter outbox,
-            ActionsConfig config, AuditContext audit) {
+            ActionsConfig config, AuditContext audit, TenantPolicyRepository policies) {
         this.audit = audit;
+        this.policies = policies;
         this.pool = pool;
         this.actions = actions;
         this.processed = processed;
@@ -83,6 +87,14 @@ public class StagingService {
         if (envelopeProblem != null) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, envelopeProblem);
         }
+        return policies.agentWrites(sql, proposal.tenantId()).flatMap(policy -> policy
+                .mode() == AgentWritesPolicy.Mode.DISABLED
+                        ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
+                                "an administrator has switched agent writes off for this tenant")
+                        : stageValid(sql, proposal));
+    }
+
+    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal) {
         ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
         if (!validated.isValid()) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violations().stream()

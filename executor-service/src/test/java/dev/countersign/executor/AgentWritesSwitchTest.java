@@ -1,0 +1,96 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.Topics;
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The per-tenant kill switch: admin-only, audited, and a disabled tenant's proposals are rejected with a reason. */
+@QuarkusTest
+@ExecutorTestResources
+class AgentWritesSwitchTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private String admin;
+    private UUID wallet;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        admin = TestProperties.executorBearer(tenant, "alice");
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    private void switchTo(String mode) {
+        given().contentType("application/json").header("Authorization", "Bearer " + admin)
+                .body("{\"mode\":\"" + mode + "\"}").put("/api/actions/policy/agent-writes")
+                .then().statusCode(200).body("mode", equalTo(mode)).body("updatedBy", equalTo("alice"));
+    }
+
+    @Test
+    void aTenantStartsEnabled() {
+        given().header("Authorization", "Bearer " + admin).get("/api/actions/policy/agent-writes")
+                .then().statusCode(200).body("mode", equalTo("enabled"));
+    }
+
+    @Test
+    void onlyAdminsSwitch() {
+        given().contentType("application/json")
+                .header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant, "bob"))
+                .body("{\"mode\":\"disabled\"}").put("/api/actions/policy/agent-writes")
+                .then().statusCode(403).contentType("application/problem+json").body("code", equalTo("forbidden"));
+        given().contentType("application/json").header("Authorization", "Bearer " + admin)
+                .body("{\"mode\":\"off\"}").put("/api/actions/policy/agent-writes")
+                .then().statusCode(400).contentType("application/problem+json");
+    }
+
+    @Test
+    void aDisabledTenantsProposalsAreRejectedWithAReasonAndTheSwitchIsAudited() throws Exception {
+        switchTo("disabled");
+        var refused = new ProposalMother(tenant, wallet, "12.50");
+
+        refused.send(kafka);
+
+        var outcome = kafka.read(Topics.ACTIONS_OUTCOMES, value -> value.contains(refused.actionId.toString()),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(outcome).singleElement().asString().contains("ActionRejected").contains("agent_writes_disabled");
+        assertThat(Db.status(refused.actionId)).isNull();
+
+        switchTo("enabled");
+        var accepted = new ProposalMother(tenant, wallet, "12.50");
+        accepted.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(accepted.actionId)));
+        assertThat(Db.count("SELECT count(*) FROM tenant_policy_history WHERE tenant_id = ? AND changed_by = 'alice'",
+                tenant)).isEqualTo(2);
+    }
+
+    @Test
+    void anotherTenantIsNotAffected() throws Exception {
+        switchTo("disabled");
+        String other = "t-" + UUID.randomUUID();
+        UUID otherWallet;
+        try (var owner = Db.owner()) {
+            otherWallet = DemoData.createWallet(owner, other, "carol", "Operating", "USD");
+        }
+        var proposal = new ProposalMother(other, otherWallet, "3.00");
+
+        proposal.send(kafka);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+    }
+}
