@@ -147,7 +147,9 @@ CREATE INDEX outbox_unpublished ON outbox (id) WHERE published_at IS NULL;
 
 -- Consumed event ids, recorded in the same transaction as their effect: a redelivered event changes nothing.
 CREATE TABLE processed_events (
-    event_id     uuid        PRIMARY KEY,
     consumer     text        NOT NULL,
-    processed_at timestamptz NOT NULL DEFAULT now()
+    event_id     uuid        NOT NULL,
+    processed_at timestamptz NOT NULL DEFAULT now(),
+    -- Per consumer: the same id arriving on another topic is another event.
+    PRIMARY KEY (consumer, event_id)
 );

@@ -2,7 +2,8 @@
 -- skip the application. Who and through what channel come from transaction-local settings the executor makes
 -- (countersign.actor, countersign.channel, countersign.reason); a statement without them is recorded as
 -- actor 'database', channel 'sql'. A confirmation by another user of the tenant than the one who asked is allowed
--- and marked here as an actor mismatch, so it can be counted.
+-- and marked here as an actor mismatch (unless the transaction gave its own reason), so it can be counted from the
+-- history; no metric counts it yet.
 CREATE TABLE action_history (
     id          bigserial   PRIMARY KEY,
     action_id   uuid        NOT NULL REFERENCES actions (id),

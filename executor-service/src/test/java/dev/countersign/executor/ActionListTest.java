@@ -95,7 +95,7 @@ class ActionListTest {
     @Test
     void badFiltersAreValidationProblems() {
         for (String[] query : new String[][]{{"status", "done"}, {"cursor", "not-a-cursor"},
-                {"limit", "0"}, {"limit", "201"}}) {
+                {"limit", "0"}, {"limit", "201"}, {"limit", "abc"}}) {
             given().header("Authorization", "Bearer " + alice).queryParam(query[0], query[1]).get("/api/actions")
                     .then().statusCode(400).contentType("application/problem+json")
                     .body("code", equalTo("validation_failed"));

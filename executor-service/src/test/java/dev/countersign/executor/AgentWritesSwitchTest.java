@@ -80,6 +80,20 @@ class AgentWritesSwitchTest {
     }
 
     @Test
+    void aPolicyCannotBeDeletedBehindTheAuditsBack() throws Exception {
+        switchTo("disabled");
+
+        try (var sql = Db.owner()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "DELETE FROM tenant_policies WHERE tenant_id = '" + tenant + "'"))
+                    .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("instead of deleting");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "DELETE FROM tenant_policy_history WHERE tenant_id = '" + tenant + "'"))
+                    .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("append-only");
+        }
+    }
+
+    @Test
     void anotherTenantIsNotAffected() throws Exception {
         switchTo("disabled");
         String other = "t-" + UUID.randomUUID();

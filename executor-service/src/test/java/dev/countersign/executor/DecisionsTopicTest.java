@@ -57,6 +57,13 @@ class DecisionsTopicTest {
         kafka.send(Topics.ACTIONS_DECISIONS, event.get("actionId").asText(), Json.write(event));
     }
 
+    /** The decision consumer recorded the event: its effect (or its refusal) is committed. */
+    private static void awaitProcessed(ObjectNode event) {
+        await().atMost(Duration.ofSeconds(15)).until(() -> Db.count(
+                "SELECT count(*) FROM processed_events WHERE consumer = 'executor.decisions' AND event_id = ?",
+                UUID.fromString(event.get("eventId").asText())) == 1);
+    }
+
     @Test
     void aConfirmRelayedByAnIntegrationExecutesOnceEvenWhenRedelivered() throws Exception {
         var proposal = staged();
@@ -89,12 +96,11 @@ class DecisionsTopicTest {
     @Test
     void aWrongTokenChangesNothing() throws Exception {
         var proposal = staged();
-        var marker = staged();
+        ObjectNode wrong = decision(proposal, "confirm", "not-the-token");
 
-        send(decision(proposal, "confirm", "not-the-token"));
-        send(decision(marker, "cancel", marker.token));
+        send(wrong);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "cancelled".equals(Db.status(marker.actionId)));
+        awaitProcessed(wrong);
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
     }
 
@@ -102,11 +108,11 @@ class DecisionsTopicTest {
     void aChatDecisionInTheTurnThatProposedIsRefusedButALaterTurnIsNot() throws Exception {
         var proposal = staged();
         String proposingTurn = proposal.event.get("turnId").asText();
-        var marker = staged();
+        ObjectNode sameTurn = decision(proposal, "confirm", proposal.token).put("channel", "chat")
+                .put("turnId", proposingTurn);
 
-        send(decision(proposal, "confirm", proposal.token).put("channel", "chat").put("turnId", proposingTurn));
-        send(decision(marker, "cancel", marker.token));
-        await().atMost(Duration.ofSeconds(15)).until(() -> "cancelled".equals(Db.status(marker.actionId)));
+        send(sameTurn);
+        awaitProcessed(sameTurn);
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
 
         send(decision(proposal, "confirm", proposal.token).put("channel", "chat")
@@ -127,5 +133,24 @@ class DecisionsTopicTest {
         var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
                 found -> !found.isEmpty(), Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);
+        assertThat(parked.get(0)).doesNotContain(proposal.token).contains("<redacted>");
+    }
+
+    @Test
+    void decisionsThatBreakTheRulesAreParkedWithoutTheirToken() throws Exception {
+        var proposal = staged();
+        String marker = "rules-" + UUID.randomUUID();
+
+        send(decision(proposal, "confirm", proposal.token).put("channel", "chat").putNull("turnId")
+                .put("marker", marker));
+        send(decision(proposal, "confirm", proposal.token).put("channel", "http").put("marker", marker));
+        send(decision(proposal, "confirm", proposal.token).put("userId", "mal\u0000lory").put("marker", marker));
+        kafka.send(Topics.ACTIONS_DECISIONS, proposal.actionId.toString(),
+                "{\"marker\":\"" + marker + "\",\"token\":\"" + proposal.token + "\",");
+
+        var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
+                found -> found.size() >= 4, Duration.ofSeconds(20));
+        assertThat(parked).hasSize(4).allSatisfy(value -> assertThat(value).doesNotContain(proposal.token));
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
     }
 }

@@ -9,6 +9,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Identifiers;
 import io.quarkus.security.UnauthorizedException;
 
 /**
@@ -20,7 +21,6 @@ import io.quarkus.security.UnauthorizedException;
 public class CurrentUser {
 
     public static final String TENANT_CLAIM = "tenant";
-    private static final int MAX_ID_LENGTH = 128;
 
     private final JsonWebToken token;
     private final Optional<String> refusedAudience;
@@ -35,7 +35,7 @@ public class CurrentUser {
         checkAudience();
         // A claim of another JSON type (a number, an object) is no tenant either.
         Object tenant = token.getClaim(TENANT_CLAIM);
-        if (!(tenant instanceof String name) || !isPrintableId(name)) {
+        if (!(tenant instanceof String name) || !Identifiers.isPrintableId(name)) {
             throw new UnauthorizedException("the bearer token names no valid tenant");
         }
         return name;
@@ -44,7 +44,7 @@ public class CurrentUser {
     public String userId() {
         checkAudience();
         String subject = token.getSubject();
-        if (subject == null || !isPrintableId(subject)) {
+        if (subject == null || !Identifiers.isPrintableId(subject)) {
             throw new UnauthorizedException("the bearer token names no valid user");
         }
         return subject;
@@ -64,9 +64,5 @@ public class CurrentUser {
         if (refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get())) {
             throw new UnauthorizedException("the bearer token is also valid for another service");
         }
-    }
-
-    private static boolean isPrintableId(String id) {
-        return !id.isBlank() && id.length() <= MAX_ID_LENGTH && id.codePoints().noneMatch(Character::isISOControl);
     }
 }

@@ -56,10 +56,8 @@ public class ActionResource {
     @GET
     public Uni<ActionPage> list(@QueryParam("status") String status, @QueryParam("kind") String kind,
             @QueryParam("conversation") String conversation, @QueryParam("cursor") String cursor,
-            @QueryParam("limit") @DefaultValue("50") int limit) {
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "limit must be 1 to " + MAX_PAGE + ".");
-        }
+            @QueryParam("limit") @DefaultValue("50") String limitText) {
+        int limit = pageSize(limitText);
         ActionStatus wanted = null;
         if (status != null) {
             try {
@@ -168,6 +166,19 @@ public class ActionResource {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         user.requireGroup(APPROVER);
         return decisions.reissueToken(actionId, user.tenantId(), user.userId());
+    }
+
+    /** Parsed here rather than by JAX-RS, whose conversion failure on a query parameter answers 404. */
+    private static int pageSize(String limitText) {
+        try {
+            int limit = Integer.parseInt(limitText);
+            if (limit >= 1 && limit <= MAX_PAGE) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new ProblemException(ErrorCode.VALIDATION_FAILED, "limit must be a number from 1 to " + MAX_PAGE + ".");
     }
 
     private static String token(ConfirmRequest request) {

@@ -1,44 +1,66 @@
 package dev.countersign.executor.gate;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
+import dev.countersign.executor.action.AuditContext;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
 /**
  * Consumes {@code countersign.actions.decisions}: the same confirm and cancel as over HTTP, relayed by integrations.
- * Idempotent by event id (recorded in the decision's transaction). An unreadable event, or one that fails the same way
- * every time, goes to the dead-letter topic with the reason in its headers; transient database failures are retried for
- * as long as they last. A decision with a wrong token or for an unknown action changes nothing and is only logged
- * (without the token): answering it on a topic would be an oracle for ids and tokens.
+ * Idempotent by event id (recorded in the decision's transaction). A record that can never be processed (unreadable, a
+ * channel or identifier that breaks the rules, data PostgreSQL refuses) is parked, token redacted, by
+ * {@link DecisionDeadLetters}; transient database failures are retried for as long as they last.
+ * <p>
+ * A decision with a wrong token or for an unknown action changes nothing and is only logged (without the token):
+ * answering it on a topic would be an oracle for ids and tokens. Limit: that includes a decision that arrives before
+ * its proposal was staged (the token is on the card before the executor has consumed the proposal); integrations should
+ * relay decisions for actions they have seen staged.
  */
 @ApplicationScoped
 public class DecisionConsumer {
 
     static final String CONSUMER = "executor.decisions";
     private static final Logger LOG = Logger.getLogger(DecisionConsumer.class);
+    private static final Pattern CHANNEL = Pattern.compile("[a-z0-9_-]{1,32}");
+    /** Channels the executor writes into the history itself; an integration cannot claim them. */
+    private static final Set<String> RESERVED_CHANNELS = Set.of(AuditContext.AGENT, AuditContext.HTTP, "sql",
+            ExpirySweeper.CHANNEL, ExpirySweeper.ACTOR);
 
     private final DecisionService decisions;
+    private final DecisionDeadLetters deadLetters;
 
-    public DecisionConsumer(DecisionService decisions) {
+    public DecisionConsumer(DecisionService decisions, DecisionDeadLetters deadLetters) {
         this.decisions = decisions;
+        this.deadLetters = deadLetters;
     }
 
     @Incoming("decisions")
-    public Uni<Void> consume(String payload) {
+    public Uni<Void> consume(Message<String> message) {
+        String payload = message.getPayload();
+        String key = message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(metadata -> String.valueOf(metadata.getKey())).orElse("");
         ActionDecided decided;
         try {
             decided = Json.read(payload, ActionDecided.class);
         } catch (MalformedEventException e) {
-            LOG.warnf("Unreadable decision sent to the dead-letter topic: %s", e.getMessage());
-            return Uni.createFrom().failure(e);
+            return park(message, key, payload, "unreadable: " + e.getMessage());
+        }
+        String problem = problemWith(decided);
+        if (problem != null) {
+            return park(message, key, payload, problem);
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
                 decided.token(), decided.channel(), decided.eventId(), decided.turnId());
@@ -53,6 +75,34 @@ public class DecisionConsumer {
                 .invoke(result -> LOG.infof("Decision %s (%s via %s) on action %s: %s", decided.eventId(),
                         decided.decision().wireName(), decided.channel(), decided.actionId(),
                         result.getClass().getSimpleName()))
-                .replaceWithVoid();
+                .replaceWithVoid()
+                .onFailure().recoverWithUni(failure -> deadLetters.park(key, payload,
+                        "failed for good: " + failure.getClass().getSimpleName()))
+                .onItemOrFailure().transformToUni((ignored, failure) -> Uni.createFrom()
+                        .completionStage(message.ack()));
+    }
+
+    private Uni<Void> park(Message<String> message, String key, String payload, String reason) {
+        LOG.warnf("Decision parked on the dead-letter topic: %s", reason);
+        return deadLetters.park(key, payload, reason)
+                .onItem().transformToUni(ignored -> Uni.createFrom().completionStage(message.ack()));
+    }
+
+    /** Null if the decision may be processed; otherwise why it never can be. */
+    static String problemWith(ActionDecided decided) {
+        if (!Identifiers.isPrintableId(decided.tenantId()) || !Identifiers.isPrintableId(decided.userId())) {
+            return "tenantId and userId must be 1 to 128 printable characters";
+        }
+        String channel = decided.channel();
+        if (!CHANNEL.matcher(channel).matches() || RESERVED_CHANNELS.contains(channel)) {
+            return "channel must be 1 to 32 of a-z, 0-9, '-', '_', and not one of " + RESERVED_CHANNELS;
+        }
+        if (DecisionRequest.CHAT.equals(channel) && decided.turnId() == null) {
+            return "a decision relayed from the chat must name its turnId";
+        }
+        if (decided.token().isBlank() || decided.token().length() > 256) {
+            return "token must be 1 to 256 characters";
+        }
+        return null;
     }
 }

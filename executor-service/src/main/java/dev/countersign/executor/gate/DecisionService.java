@@ -111,19 +111,27 @@ public class DecisionService {
 
     /**
      * Confirms and executes several actions of one tenant in one transaction: all or none. Each keeps its own token
-     * check. Actions are taken in id order, so two batches that overlap lock their rows in the same order and cannot
-     * deadlock each other. If any action cannot be confirmed or written, the transaction rolls back and
-     * {@link BatchRefused} says why, per action; nothing is marked failed, because nothing ran.
+     * check. Actions are taken in id order, so overlapping batches lock their action rows in the same order; the rows
+     * their writes touch (wallets) can still be locked in different orders, so a deadlock PostgreSQL breaks (40P01) or
+     * a serialization failure is retried, up to three times. If any action cannot be confirmed or written, the
+     * transaction rolls back and {@link BatchRefused} says why, per action; nothing is marked failed, because nothing
+     * ran.
      */
     public Uni<List<ActionRow>> confirmBatch(List<DecisionRequest> requests) {
         List<DecisionRequest> ordered = requests.stream()
                 .sorted(java.util.Comparator.comparing(DecisionRequest::actionId)).toList();
         DecisionRequest first = ordered.get(0);
-        return pool.withTransaction(sql -> audit.actingAs(sql, first.userId(), first.channel(), "batch confirm")
+        return pool.withTransaction(sql -> audit.actingAs(sql, first.userId(), first.channel(), null)
                 .flatMap(ignored -> Multi.createFrom().iterable(ordered)
                         .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
                         .collect().asList()))
+                .onFailure(DecisionService::isDeadlockOrSerialization).retry().atMost(3)
                 .invoke(relay::wakeUp);
+    }
+
+    private static boolean isDeadlockOrSerialization(Throwable failure) {
+        return failure instanceof io.vertx.pgclient.PgException pg
+                && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()));
     }
 
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {

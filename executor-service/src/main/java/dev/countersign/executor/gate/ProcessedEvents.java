@@ -15,7 +15,7 @@ public class ProcessedEvents {
     /** True the first time an event id is seen; false for a redelivery (then the caller does nothing). */
     public Uni<Boolean> markFirstDelivery(SqlClient sql, UUID eventId, String consumer) {
         return sql.preparedQuery("INSERT INTO processed_events (event_id, consumer) VALUES ($1, $2)"
-                + " ON CONFLICT (event_id) DO NOTHING")
+                + " ON CONFLICT (consumer, event_id) DO NOTHING")
                 .execute(Tuple.of(eventId, consumer))
                 .map(rows -> rows.rowCount() == 1);
     }

@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.TierPolicy;
@@ -40,7 +41,6 @@ public class StagingService {
     static final String CONSUMER = "executor.proposals";
     private static final Logger LOG = Logger.getLogger(StagingService.class);
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
-    private static final int MAX_ID_LENGTH = 128;
 
     private final Pool pool;
     private final ActionRepository actions;
@@ -133,24 +133,19 @@ public class StagingService {
     }
 
     private static String envelopeProblem(ActionProposed proposal) {
-        if (!isPrintableId(proposal.tenantId())) {
+        if (!Identifiers.isPrintableId(proposal.tenantId())) {
             return "tenantId must be 1 to 128 printable characters";
         }
-        if (!isPrintableId(proposal.userId())) {
+        if (!Identifiers.isPrintableId(proposal.userId())) {
             return "userId must be 1 to 128 printable characters";
         }
-        if (proposal.conversationId() != null && !isPrintableId(proposal.conversationId())) {
+        if (proposal.conversationId() != null && !Identifiers.isPrintableId(proposal.conversationId())) {
             return "conversationId must be 1 to 128 printable characters";
         }
         if (!SHA256_HEX.matcher(proposal.tokenHash()).matches()) {
             return "tokenHash must be 64 lower-case hex characters (SHA-256)";
         }
         return null;
-    }
-
-    /** Control characters (a NUL above all, which PostgreSQL refuses in text) would make the insert fail forever. */
-    private static boolean isPrintableId(String id) {
-        return !id.isBlank() && id.length() <= MAX_ID_LENGTH && id.codePoints().noneMatch(Character::isISOControl);
     }
 
     private Uni<Boolean> reject(SqlClient sql, ActionProposed proposal, ErrorCode code, String reason) {
