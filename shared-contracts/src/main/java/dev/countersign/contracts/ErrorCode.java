@@ -28,6 +28,8 @@ public enum ErrorCode {
     BATCH_REFUSED("batch_refused", 409),
     /** An administrator has switched agent writes off for the tenant; the proposal was not staged. */
     AGENT_WRITES_DISABLED("agent_writes_disabled", 409),
+    /** The tenant's policy does not let this user approve this action (e.g. the requester of a HIGH action). */
+    APPROVER_NOT_ALLOWED("approver_not_allowed", 403),
     /** The row an action targets does not exist (any more) in the action's tenant. */
     TARGET_NOT_FOUND("target_not_found", 409),
     /** The HTTP method is not supported on this path. */

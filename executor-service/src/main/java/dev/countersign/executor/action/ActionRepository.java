@@ -75,6 +75,17 @@ public class ActionRepository {
     }
 
     /**
+     * Like {@link #findWithToken}, locking the row until the transaction ends: decisions that must count (approvals)
+     * take turns per action.
+     */
+    public Uni<ActionRow> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
+        return sql.preparedQuery("SELECT " + COLUMNS
+                + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE")
+                .execute(Tuple.of(id, tenantId, tokenHash))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
      * proposed -> confirmed, if the token hash matches and the proposal has not expired by the database's clock at this
      * statement's transaction start.
      */

@@ -11,18 +11,21 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionPage;
 import dev.countersign.contracts.api.ActionView;
+import dev.countersign.contracts.api.ApprovalProgress;
 import dev.countersign.contracts.api.BatchConfirmRequest;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.policy.ApprovalRepository;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
@@ -44,8 +47,11 @@ public class ActionResource {
     private final ActionRepository actions;
     private final Pool pool;
     private final CurrentUser user;
+    private final ApprovalRepository approvals;
 
-    public ActionResource(DecisionService decisions, ActionRepository actions, Pool pool, CurrentUser user) {
+    public ActionResource(DecisionService decisions, ActionRepository actions, Pool pool, CurrentUser user,
+            ApprovalRepository approvals) {
+        this.approvals = approvals;
         this.decisions = decisions;
         this.actions = actions;
         this.pool = pool;
@@ -108,10 +114,28 @@ public class ActionResource {
     @POST
     @Path("/{id}/confirm")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<ActionView> confirm(@PathParam("id") String id, ConfirmRequest request) {
+    public Uni<Response> confirm(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request)))
-                .map(ActionResource::answer);
+                .map(outcome -> outcome instanceof DecisionOutcome.AwaitingApprovals awaiting
+                        // 202: this approval counts, the action waits for more; nothing ran yet.
+                        ? Response.accepted(new ApprovalProgress(awaiting.action().toView(), awaiting.approvers(),
+                                awaiting.required())).build()
+                        : Response.ok(answer(outcome)).build());
+    }
+
+    /** Who has approved a HIGH action so far (under a k-approvals policy); 404 like {@link #get}. */
+    @GET
+    @Path("/{id}/approvals")
+    public Uni<List<String>> approvals(@PathParam("id") String id) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        String tenantId = user.tenantId();
+        return actions.find(pool, actionId, tenantId).flatMap(action -> {
+            if (action == null) {
+                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+            }
+            return approvals.approvers(pool, actionId, tenantId);
+        });
     }
 
     /** Cancel a proposal with its confirm token: it will never run. Same answers as confirm for wrong tokens. */
@@ -197,6 +221,11 @@ public class ActionResource {
         }
         if (outcome instanceof DecisionOutcome.Cancelled cancelled) {
             return cancelled.action().toView();
+        }
+        if (outcome instanceof DecisionOutcome.ApproverNotAllowed refused) {
+            throw new ProblemException(ErrorCode.APPROVER_NOT_ALLOWED,
+                    "Your tenant needs another approver than the requester for this action.",
+                    refused.action().toView());
         }
         if (outcome instanceof DecisionOutcome.SameTurn sameTurn) {
             throw new ProblemException(ErrorCode.SAME_TURN_CONFIRM,

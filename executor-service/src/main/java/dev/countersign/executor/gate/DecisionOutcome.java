@@ -30,6 +30,16 @@ public sealed interface DecisionOutcome {
     record SameTurn(ActionRow action) implements DecisionOutcome {
     }
 
+    /** A HIGH action under a k-approvals policy: this approval was recorded, more are needed; nothing ran yet. */
+    record AwaitingApprovals(ActionRow action, java.util.List<String> approvers, int required)
+            implements
+                DecisionOutcome {
+    }
+
+    /** The tenant's policy does not let this user approve this action; nothing changed. */
+    record ApproverNotAllowed(ActionRow action) implements DecisionOutcome {
+    }
+
     /** Unknown id, another tenant's action, or a wrong token: deliberately one answer. */
     record NotFound() implements DecisionOutcome {
     }

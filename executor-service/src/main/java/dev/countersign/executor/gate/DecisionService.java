@@ -57,9 +57,11 @@ public class DecisionService {
     private final OutboxRelay relay;
     private final AuditContext audit;
     private final ProcessedEvents processed;
+    private final SeparationOfDuties separationOfDuties;
 
     public DecisionService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
-            OutboxRelay relay, AuditContext audit, ProcessedEvents processed) {
+            OutboxRelay relay, AuditContext audit, ProcessedEvents processed, SeparationOfDuties separationOfDuties) {
+        this.separationOfDuties = separationOfDuties;
         this.audit = audit;
         this.processed = processed;
         this.pool = pool;
@@ -71,12 +73,16 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         String tokenHash = ParamsHash.ofToken(request.rawToken());
-        return decide(request, sql -> refuseSameTurn(sql, request, tokenHash).flatMap(refused -> refused != null
-                ? Uni.createFrom().item(refused)
-                : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
-                        .flatMap(confirmed -> confirmed != null
-                                ? execute(sql, confirmed)
-                                : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))));
+        return decide(request, sql -> refuseSameTurn(sql, request, tokenHash)
+                .flatMap(refused -> refused != null
+                        ? Uni.createFrom().item(refused)
+                        : separationOfDuties.check(sql, request, tokenHash))
+                .flatMap(held -> held != null
+                        ? Uni.createFrom().item(held)
+                        : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
+                                .flatMap(confirmed -> confirmed != null
+                                        ? execute(sql, confirmed)
+                                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))));
     }
 
     /**
@@ -137,7 +143,13 @@ public class DecisionService {
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
         String tokenHash = ParamsHash.ofToken(request.rawToken());
         String id = request.actionId().toString();
-        return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
+        return separationOfDuties.check(sql, request, tokenHash).flatMap(held -> {
+            if (held != null) {
+                throw new BatchRefused(List.of(new Violation(id,
+                        "needs the tenant's approvals for HIGH actions; confirm it on its own")));
+            }
+            return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId());
+        })
                 .flatMap(confirmed -> {
                     if (confirmed == null) {
                         return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)

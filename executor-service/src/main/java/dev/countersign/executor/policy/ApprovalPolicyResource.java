@@ -1,0 +1,48 @@
+package dev.countersign.executor.policy;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.MediaType;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ApprovalPolicy;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/** The caller's tenant's separation-of-duties rules for HIGH actions. Reading is open; changing is admin-only. */
+@Path("/api/actions/policy/approvals")
+@Authenticated
+public class ApprovalPolicyResource {
+
+    private final ApprovalRepository approvals;
+    private final Pool pool;
+    private final CurrentUser user;
+
+    public ApprovalPolicyResource(ApprovalRepository approvals, Pool pool, CurrentUser user) {
+        this.approvals = approvals;
+        this.pool = pool;
+        this.user = user;
+    }
+
+    @GET
+    public Uni<ApprovalPolicy> get() {
+        return approvals.policy(pool, user.tenantId());
+    }
+
+    @PUT
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ApprovalPolicy> set(ApprovalPolicy policy) {
+        user.requireGroup(AgentWritesResource.ADMIN);
+        if (policy == null || policy.highApprovals() < 1 || policy.highApprovals() > ApprovalPolicy.MAX_APPROVALS) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Send {\"highApprovals\": 1 to %d, \"highNeedsOtherApprover\": true | false}."
+                            .formatted(ApprovalPolicy.MAX_APPROVALS));
+        }
+        return pool.withTransaction(sql -> approvals.setPolicy(sql, user.tenantId(), policy, user.userId()));
+    }
+}

@@ -1,0 +1,146 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/** A tenant's approval rules for HIGH actions: another approver than the requester, and k of them. */
+@QuarkusTest
+@ExecutorTestResources
+class SeparationOfDutiesTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+    private UUID wallet;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+        }
+    }
+
+    private String as(String user) {
+        return TestProperties.executorBearer(tenant, user);
+    }
+
+    private void policy(int approvals, boolean needsOther) {
+        given().contentType("application/json").header("Authorization", "Bearer " + as("admin"))
+                .body("{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}")
+                .put("/api/actions/policy/approvals").then().statusCode(200);
+    }
+
+    private ProposalMother staged(String amount) throws Exception {
+        var proposal = new ProposalMother(tenant, wallet, amount);
+        proposal.send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        return proposal;
+    }
+
+    private Response confirm(ProposalMother proposal, String user) {
+        return given().contentType("application/json").header("Authorization", "Bearer " + as(user))
+                .body("{\"token\":\"" + proposal.token + "\"}").post("/api/actions/{id}/confirm", proposal.actionId);
+    }
+
+    private int ledgerRows(ProposalMother proposal) throws Exception {
+        return Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
+    }
+
+    @Test
+    void aHighActionNeedsTwoApproversOtherThanTheRequester() throws Exception {
+        policy(2, true);
+        var high = staged("900.00");
+
+        confirm(high, "alice").then().statusCode(403).contentType("application/problem+json")
+                .body("code", equalTo("approver_not_allowed"));
+        confirm(high, "bob").then().statusCode(202).body("approvers", contains("bob")).body("required", equalTo(2))
+                .body("action.status", equalTo("proposed"));
+        confirm(high, "bob").then().statusCode(202).body("approvers", contains("bob"));
+        given().header("Authorization", "Bearer " + as("alice")).get("/api/actions/{id}/approvals", high.actionId)
+                .then().statusCode(200).body("$", contains("bob"));
+        assertThat(ledgerRows(high)).isZero();
+
+        confirm(high, "carol").then().statusCode(200).body("status", equalTo("executed"))
+                .body("confirmedBy", equalTo("carol"));
+
+        assertThat(ledgerRows(high)).isEqualTo(1);
+    }
+
+    @Test
+    void lowActionsAndTenantsWithoutAPolicyNeedOneConfirmation() throws Exception {
+        var highWithoutPolicy = staged("900.00");
+        confirm(highWithoutPolicy, "alice").then().statusCode(200);
+
+        policy(2, true);
+        var low = staged("12.50");
+        confirm(low, "alice").then().statusCode(200).body("status", equalTo("executed"));
+    }
+
+    @Test
+    void twoLastApprovalsAtOnceExecuteOnce() throws Exception {
+        policy(2, false);
+        var high = staged("900.00");
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Response> dave = pool.submit(() -> {
+                start.await();
+                return confirm(high, "dave");
+            });
+            Future<Response> erin = pool.submit(() -> {
+                start.await();
+                return confirm(high, "erin");
+            });
+            start.countDown();
+
+            assertThat(List.of(dave.get().statusCode(), erin.get().statusCode())).containsExactlyInAnyOrder(200, 202);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ledgerRows(high)).isEqualTo(1);
+    }
+
+    @Test
+    void aHeldActionCannotSlipThroughABatch() throws Exception {
+        policy(2, false);
+        var high = staged("900.00");
+
+        given().contentType("application/json").header("Authorization", "Bearer " + as("bob"))
+                .body("{\"items\":[{\"actionId\":\"" + high.actionId + "\",\"token\":\"" + high.token + "\"}]}")
+                .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
+
+        assertThat(ledgerRows(high)).isZero();
+    }
+
+    @Test
+    void onlyAdminsSetTheRules() {
+        given().contentType("application/json")
+                .header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant, "bob"))
+                .body("{\"highApprovals\":3,\"highNeedsOtherApprover\":true}").put("/api/actions/policy/approvals")
+                .then().statusCode(403);
+        given().contentType("application/json").header("Authorization", "Bearer " + as("admin"))
+                .body("{\"highApprovals\":11,\"highNeedsOtherApprover\":true}").put("/api/actions/policy/approvals")
+                .then().statusCode(400);
+        given().header("Authorization", "Bearer " + as("alice")).get("/api/actions/policy/approvals")
+                .then().statusCode(200).body("highApprovals", equalTo(1));
+    }
+}

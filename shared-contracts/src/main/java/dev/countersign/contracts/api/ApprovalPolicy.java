@@ -1,0 +1,15 @@
+package dev.countersign.contracts.api;
+
+/**
+ * Separation of duties for the tenant's HIGH actions: how many distinct approvers must confirm, and whether the user
+ * who asked for the action may be one of them. The default (1, false) is a single confirmation by anyone of the tenant.
+ */
+public record ApprovalPolicy(int highApprovals, boolean highNeedsOtherApprover) {
+
+    public static final ApprovalPolicy DEFAULT = new ApprovalPolicy(1, false);
+    public static final int MAX_APPROVALS = 10;
+
+    public boolean isDefault() {
+        return highApprovals == 1 && !highNeedsOtherApprover;
+    }
+}
