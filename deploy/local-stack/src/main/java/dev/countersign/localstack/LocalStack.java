@@ -126,6 +126,15 @@ public final class LocalStack implements AutoCloseable {
         return model;
     }
 
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** A connection as the executor's owner role, for tests that look around the services. */
+    public java.sql.Connection ownerConnection() throws SQLException {
+        return postgres.ownerConnection();
+    }
+
     public DevTokens tokens() {
         return tokens;
     }

@@ -8,7 +8,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -17,8 +19,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.devsupport.testing.KafkaTestClient;
 
 /**
  * The walking skeleton, end to end, through the same launcher the README's run command uses: the packaged services as
@@ -135,9 +139,30 @@ class LocalStackIT {
         String system = stack.model().requests().get(0).path("messages").get(0).path("content").asText();
         assertThat(system).contains("confirmed by alice and executed");
 
-        // The confirm token is in no service's log.
+        // After the whole flow the raw confirm token is in no service's log, no table, and no event.
         for (String log : new String[]{"agent-service.log", "executor-service.log"}) {
             assertThat(Files.readString(settings.logDirectory().resolve(log))).doesNotContain(confirmToken);
+        }
+        try (var owner = stack.ownerConnection()) {
+            var tables = owner.createStatement().executeQuery(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+            List<String> names = new ArrayList<>();
+            while (tables.next()) {
+                names.add(tables.getString(1));
+            }
+            assertThat(names).contains("actions", "transactions", "outbox", "action_history");
+            for (String table : names) {
+                var hits = owner.prepareStatement("SELECT count(*) FROM " + table + " t WHERE t::text LIKE ?");
+                hits.setString(1, "%" + confirmToken + "%");
+                var count = hits.executeQuery();
+                count.next();
+                assertThat(count.getInt(1)).as(table).isZero();
+            }
+        }
+        var kafka = new KafkaTestClient(stack.bootstrapServers());
+        for (String topic : new String[]{Topics.ACTIONS_PROPOSED, Topics.ACTIONS_OUTCOMES}) {
+            List<String> all = kafka.readFor(topic, value -> true, Duration.ofSeconds(3));
+            assertThat(all).as(topic).isNotEmpty().noneMatch(value -> value.contains(confirmToken));
         }
     }
 
