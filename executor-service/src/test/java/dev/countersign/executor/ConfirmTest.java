@@ -50,10 +50,7 @@ class ConfirmTest {
     }
 
     private ProposalMother staged(String amount) throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, amount);
-        proposal.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
-        return proposal;
+        return ProposalMother.staged(kafka, tenant, wallet, amount);
     }
 
     private Response confirm(ProposalMother proposal, String bearer, String token) {

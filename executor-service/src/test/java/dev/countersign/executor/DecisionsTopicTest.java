@@ -40,10 +40,7 @@ class DecisionsTopicTest {
     }
 
     private ProposalMother staged() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
-        proposal.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
-        return proposal;
+        return ProposalMother.staged(kafka, tenant, wallet, "12.50");
     }
 
     private ObjectNode decision(ProposalMother proposal, String decision, String token) {

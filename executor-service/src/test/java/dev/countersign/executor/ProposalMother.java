@@ -1,5 +1,8 @@
 package dev.countersign.executor;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -48,5 +51,18 @@ final class ProposalMother {
 
     void send(KafkaTestClient kafka) {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json());
+    }
+
+    /** Sends it and waits until the executor has stored it as proposed. */
+    ProposalMother stage(KafkaTestClient kafka) throws Exception {
+        send(kafka);
+        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(actionId)));
+        return this;
+    }
+
+    /** A proposal of a fresh expense, staged. */
+    static ProposalMother staged(KafkaTestClient kafka, String tenantId, UUID walletId, String amount)
+            throws Exception {
+        return new ProposalMother(tenantId, walletId, amount).stage(kafka);
     }
 }

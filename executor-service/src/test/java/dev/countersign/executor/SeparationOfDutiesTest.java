@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -50,10 +49,7 @@ class SeparationOfDutiesTest {
     }
 
     private ProposalMother staged(String amount) throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, amount);
-        proposal.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
-        return proposal;
+        return ProposalMother.staged(kafka, tenant, wallet, amount);
     }
 
     private Response confirm(ProposalMother proposal, String user) {
