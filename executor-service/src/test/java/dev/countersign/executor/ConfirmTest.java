@@ -218,6 +218,24 @@ class ConfirmTest {
     }
 
     @Test
+    void aConfirmNamingOtherParametersThanTheStoredOnesRunsNothing() throws Exception {
+        var proposal = staged("12.50");
+        String storedHash = proposal.event.get("paramsHash").asText();
+
+        given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body("{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + "0".repeat(64) + "\"}")
+                .post("/api/actions/{id}/confirm", proposal.actionId)
+                .then().statusCode(409).contentType("application/problem+json")
+                .body("code", equalTo("params_mismatch")).body("action.status", equalTo("proposed"));
+        assertThat(ledgerRows(proposal)).isZero();
+
+        given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body("{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + storedHash + "\"}")
+                .post("/api/actions/{id}/confirm", proposal.actionId)
+                .then().statusCode(200).body("status", equalTo("executed"));
+    }
+
+    @Test
     void aSecondConfirmIsRefusedWithTheWinnersStatus() throws Exception {
         var proposal = staged("12.50");
         confirm(proposal, alice, proposal.token).then().statusCode(200);

@@ -47,7 +47,7 @@ class DecisionsTopicTest {
         ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
         return event.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
                 .put("actionId", proposal.actionId.toString()).put("tenantId", tenant).put("decision", decision)
-                .put("token", token);
+                .put("token", token).put("paramsHash", proposal.event.get("paramsHash").asText());
     }
 
     private void send(ObjectNode event) {

@@ -116,7 +116,8 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> confirm(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request)))
+        return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request))
+                .expecting(request.paramsHash()))
                 .map(outcome -> outcome instanceof DecisionOutcome.AwaitingApprovals awaiting
                         // 202: this approval counts, the action waits for more; nothing ran yet.
                         ? Response.accepted(new ApprovalProgress(awaiting.action().toView(), awaiting.approvers(),
@@ -221,6 +222,11 @@ public class ActionResource {
         }
         if (outcome instanceof DecisionOutcome.Cancelled cancelled) {
             return cancelled.action().toView();
+        }
+        if (outcome instanceof DecisionOutcome.ParamsMismatch mismatch) {
+            throw new ProblemException(ErrorCode.PARAMS_MISMATCH,
+                    "The parameters you confirmed are not the ones stored for this action; nothing ran. Reload it.",
+                    mismatch.action().toView());
         }
         if (outcome instanceof DecisionOutcome.ApproverNotAllowed refused) {
             throw new ProblemException(ErrorCode.APPROVER_NOT_ALLOWED,

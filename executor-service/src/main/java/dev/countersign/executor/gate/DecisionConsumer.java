@@ -63,7 +63,7 @@ public class DecisionConsumer {
             return park(message, key, payload, problem);
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
-                decided.token(), decided.channel(), decided.eventId(), decided.turnId());
+                decided.token(), decided.channel(), decided.eventId(), decided.turnId(), decided.paramsHash());
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)
                 : decisions.cancel(request);

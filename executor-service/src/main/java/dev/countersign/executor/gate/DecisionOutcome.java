@@ -26,6 +26,10 @@ public sealed interface DecisionOutcome {
     record AlreadyDecided() implements DecisionOutcome {
     }
 
+    /** The decision named other parameters than the stored ones; nothing ran. */
+    record ParamsMismatch(ActionRow action) implements DecisionOutcome {
+    }
+
     /** Relayed from the chat in the turn that proposed the action; nothing changed. */
     record SameTurn(ActionRow action) implements DecisionOutcome {
     }

@@ -9,16 +9,25 @@ import java.util.UUID;
  *            recorded in the action's history ({@code http}, or the integration's channel)
  * @param eventId
  *            the decisions-topic event id, so a redelivered event decides nothing twice; null over HTTP
+ * @param turnId
+ *            the conversation turn that relayed a chat decision; null otherwise
+ * @param expectedParamsHash
+ *            the parameters hash the person was shown, if the decision names it
  */
 public record DecisionRequest(UUID actionId, String tenantId, String userId, String rawToken, String channel,
-        UUID eventId, UUID turnId) {
+        UUID eventId, UUID turnId, String expectedParamsHash) {
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
 
     public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, String rawToken) {
         return new DecisionRequest(actionId, tenantId, userId, rawToken,
-                dev.countersign.executor.action.AuditContext.HTTP, null, null);
+                dev.countersign.executor.action.AuditContext.HTTP, null, null, null);
+    }
+
+    /** The same request, naming the parameters hash the person was shown (null: not named). */
+    public DecisionRequest expecting(String paramsHash) {
+        return new DecisionRequest(actionId, tenantId, userId, rawToken, channel, eventId, turnId, paramsHash);
     }
 
     /**

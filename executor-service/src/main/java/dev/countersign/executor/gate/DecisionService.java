@@ -73,7 +73,7 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         String tokenHash = ParamsHash.ofToken(request.rawToken());
-        return decide(request, sql -> refuseSameTurn(sql, request, tokenHash)
+        return decide(request, sql -> refuseBeforeDeciding(sql, request, tokenHash)
                 .flatMap(refused -> refused != null
                         ? Uni.createFrom().item(refused)
                         : separationOfDuties.check(sql, request, tokenHash))
@@ -86,17 +86,27 @@ public class DecisionService {
     }
 
     /**
-     * The same-turn rule (see {@link DecisionRequest#isSameTurnAs}). The turn an action was proposed in never changes,
-     * so reading it before the compare-and-swap is no race. Only answered to a holder of the right token.
+     * Refusals decided from what never changes about an action, so reading it before the compare-and-swap is no race:
+     * the same-turn rule (see {@link DecisionRequest#isSameTurnAs}) and parameters other than the stored ones. Only
+     * answered to a holder of the right token.
      */
-    private Uni<DecisionOutcome> refuseSameTurn(SqlClient sql, DecisionRequest request, String tokenHash) {
-        if (request.turnId() == null) {
+    private Uni<DecisionOutcome> refuseBeforeDeciding(SqlClient sql, DecisionRequest request, String tokenHash) {
+        if (request.turnId() == null && request.expectedParamsHash() == null) {
             return Uni.createFrom().nullItem();
         }
-        return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
-                .map(action -> action != null && request.isSameTurnAs(action.turnId())
-                        ? new DecisionOutcome.SameTurn(action)
-                        : null);
+        return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash).map(action -> {
+            if (action == null) {
+                return null;
+            }
+            if (request.isSameTurnAs(action.turnId())) {
+                return new DecisionOutcome.SameTurn(action);
+            }
+            // What the person saw must be what runs: a decision naming other parameters runs nothing.
+            if (request.expectedParamsHash() != null && !request.expectedParamsHash().equals(action.paramsHash())) {
+                return new DecisionOutcome.ParamsMismatch(action);
+            }
+            return null;
+        });
     }
 
     /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */

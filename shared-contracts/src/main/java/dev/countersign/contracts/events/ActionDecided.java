@@ -13,6 +13,8 @@ import java.util.UUID;
  *            where the person decided ({@code slack}, {@code email}, {@code chat}, ...), recorded in the history
  * @param turnId
  *            the conversation turn that relayed it, for decisions made in the chat (may be null)
+ * @param paramsHash
+ *            the hash of the parameters the person was shown (may be null); a mismatch runs nothing
  */
 public record ActionDecided(
         UUID eventId,
@@ -24,7 +26,8 @@ public record ActionDecided(
         Decision decision,
         String token,
         String channel,
-        UUID turnId) {
+        UUID turnId,
+        String paramsHash) {
 
     public static final int SCHEMA_VERSION = 1;
 
