@@ -21,7 +21,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class LedgerReader {
 
     public static final int MAX_TRANSACTIONS = 50;
-    static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** How long a tool waits for a read before it gives up. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private final Pool pool;
 

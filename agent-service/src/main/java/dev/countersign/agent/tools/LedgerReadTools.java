@@ -44,12 +44,12 @@ public class LedgerReadTools {
         if (walletName != null && !walletName.isBlank()) {
             WalletSummary wallet = wallets.resolve(turn.tenantId(), walletName).orElse(null);
             if (wallet == null) {
-                return wallets.unknownWallet(turn.tenantId(), walletName).replace(" Nothing was staged.", "");
+                return wallets.unknownWallet(turn.tenantId(), walletName);
             }
             walletId = wallet.id();
         }
         List<TransactionLine> lines = ledger.recentTransactions(turn.tenantId(), walletId, 20)
-                .await().atMost(java.time.Duration.ofSeconds(5));
+                .await().atMost(LedgerReader.TIMEOUT);
         if (lines.isEmpty()) {
             return "No transactions found.";
         }

@@ -47,7 +47,7 @@ public class ProposalTools {
             @P(value = "The day of the expense as yyyy-MM-dd; today if omitted", required = false) String occurredOn) {
         WalletSummary wallet = wallets.resolve(turn.tenantId(), walletName).orElse(null);
         if (wallet == null) {
-            return wallets.unknownWallet(turn.tenantId(), walletName);
+            return wallets.unknownWallet(turn.tenantId(), walletName) + " Nothing was staged.";
         }
         ObjectNode params = Json.mapper().createObjectNode()
                 .put("walletId", wallet.id().toString())
@@ -68,7 +68,7 @@ public class ProposalTools {
             @P("The new name, at most 60 characters") String newName) {
         WalletSummary wallet = wallets.resolve(turn.tenantId(), walletName).orElse(null);
         if (wallet == null) {
-            return wallets.unknownWallet(turn.tenantId(), walletName);
+            return wallets.unknownWallet(turn.tenantId(), walletName) + " Nothing was staged.";
         }
         ObjectNode params = Json.mapper().createObjectNode()
                 .put("walletId", wallet.id().toString())

@@ -20,7 +20,7 @@ public class WalletResolver {
     }
 
     public List<WalletSummary> wallets(String tenantId) {
-        return ledger.wallets(tenantId).await().atMost(java.time.Duration.ofSeconds(5));
+        return ledger.wallets(tenantId).await().atMost(LedgerReader.TIMEOUT);
     }
 
     /** Case-insensitive exact match on the name, or the wallet's id. */
@@ -37,7 +37,7 @@ public class WalletResolver {
     /** The tool result for a wallet that does not exist: what the model may use instead. */
     public String unknownWallet(String tenantId, String nameOrId) {
         List<String> names = wallets(tenantId).stream().map(WalletSummary::name).toList();
-        return "There is no wallet named \"%s\". The user's wallets are: %s. Nothing was staged."
+        return "There is no wallet named \"%s\". The user's wallets are: %s."
                 .formatted(nameOrId, names.isEmpty() ? "(none)" : String.join(", ", names));
     }
 }

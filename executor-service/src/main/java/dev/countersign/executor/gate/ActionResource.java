@@ -22,6 +22,7 @@ import dev.countersign.contracts.api.ApprovalProgress;
 import dev.countersign.contracts.api.BatchConfirmRequest;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
@@ -207,8 +208,7 @@ public class ActionResource {
     }
 
     private static String token(ConfirmRequest request) {
-        if (request == null || request.token() == null || request.token().isBlank()
-                || request.token().length() > 256) {
+        if (request == null || !ConfirmTokens.isWellFormed(request.token())) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"token\": \"...\"} with the confirm token from the proposal card.");
         }

@@ -1,6 +1,5 @@
 package dev.countersign.executor.gate;
 
-import java.time.Duration;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -12,6 +11,7 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.events.ActionDecided;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
 import dev.countersign.executor.action.AuditContext;
@@ -67,11 +67,7 @@ public class DecisionConsumer {
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)
                 : decisions.cancel(request);
-        return outcome
-                .onFailure(TransientFailures::isTransient).invoke(failure -> LOG.warnf(
-                        "Decision %s failed, retrying: %s", decided.eventId(), failure.getMessage()))
-                .onFailure(TransientFailures::isTransient).retry()
-                .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
+        return TransientFailures.retryWhileTransient(outcome, LOG, "Decision " + decided.eventId())
                 .invoke(result -> LOG.infof("Decision %s (%s via %s) on action %s: %s", decided.eventId(),
                         decided.decision().wireName(), decided.channel(), decided.actionId(),
                         result.getClass().getSimpleName()))
@@ -100,8 +96,8 @@ public class DecisionConsumer {
         if (DecisionRequest.CHAT.equals(channel) && decided.turnId() == null) {
             return "a decision relayed from the chat must name its turnId";
         }
-        if (decided.token().isBlank() || decided.token().length() > 256) {
-            return "token must be 1 to 256 characters";
+        if (!ConfirmTokens.isWellFormed(decided.token())) {
+            return "token must be 1 to %d characters".formatted(ConfirmTokens.MAX_LENGTH);
         }
         return null;
     }

@@ -1,6 +1,5 @@
 package dev.countersign.executor.gate;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
@@ -15,8 +14,6 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.events.ActionCancelled;
-import dev.countersign.contracts.events.ActionExecuted;
-import dev.countersign.contracts.events.ActionFailed;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
@@ -72,7 +69,7 @@ public class DecisionService {
     }
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
-        String tokenHash = ParamsHash.ofToken(request.rawToken());
+        String tokenHash = ConfirmTokens.hash(request.rawToken());
         return decide(request, sql -> refuseBeforeDeciding(sql, request, tokenHash)
                 .flatMap(refused -> refused != null
                         ? Uni.createFrom().item(refused)
@@ -141,17 +138,12 @@ public class DecisionService {
                 .flatMap(ignored -> Multi.createFrom().iterable(ordered)
                         .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
                         .collect().asList()))
-                .onFailure(DecisionService::isDeadlockOrSerialization).retry().atMost(3)
+                .onFailure(TransientFailures::isDeadlockOrSerialization).retry().atMost(3)
                 .invoke(relay::wakeUp);
     }
 
-    private static boolean isDeadlockOrSerialization(Throwable failure) {
-        return failure instanceof io.vertx.pgclient.PgException pg
-                && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()));
-    }
-
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
-        String tokenHash = ParamsHash.ofToken(request.rawToken());
+        String tokenHash = ConfirmTokens.hash(request.rawToken());
         String id = request.actionId().toString();
         return separationOfDuties.check(sql, request, tokenHash).flatMap(held -> {
             if (held != null) {
@@ -169,33 +161,22 @@ public class DecisionService {
                                             : "is " + current.status().wireName() + ", not waiting for a decision")));
                                 });
                     }
-                    if (!ParamsHash.of(confirmed.params()).equals(confirmed.paramsHash())) {
+                    if (!paramsStillMatch(confirmed)) {
                         throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
                     }
-                    ActionExecutor executor = executors.forKind(confirmed.kind()).orElseThrow();
-                    return executor.execute(sql, confirmed)
+                    return write(sql, confirmed, executors.forKind(confirmed.kind()).orElseThrow())
                             .onFailure(ExecutionRefused.class).transform(refused -> new BatchRefused(List.of(
                                     new Violation(id, "cannot be written: " + ((ExecutionRefused) refused).code()
-                                            .code()))))
-                            .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
-                            .flatMap(executed -> outbox.append(sql, executedEvent(executed)).replaceWith(executed));
+                                            .code()))));
                 });
-    }
-
-    private static ActionExecuted executedEvent(ActionRow executed) {
-        return new ActionExecuted(UUID.randomUUID(), ActionExecuted.SCHEMA_VERSION, executed.executedAt(),
-                executed.id(), executed.tenantId(), executed.requestedBy(), executed.conversationId(), executed.kind(),
-                executed.summary(), executed.confirmedBy(), executed.result());
     }
 
     /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
-        String tokenHash = ParamsHash.ofToken(request.rawToken());
+        String tokenHash = ConfirmTokens.hash(request.rawToken());
         return decide(request, sql -> actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
                 .flatMap(cancelled -> cancelled != null
-                        ? outbox.append(sql, new ActionCancelled(UUID.randomUUID(), ActionCancelled.SCHEMA_VERSION,
-                                Instant.now(), cancelled.id(), cancelled.tenantId(), cancelled.requestedBy(),
-                                cancelled.conversationId(), cancelled.kind(), request.userId()))
+                        ? outbox.append(sql, OutcomeEvents.cancelled(cancelled, request.userId()))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
     }
@@ -219,7 +200,7 @@ public class DecisionService {
     }
 
     private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow action) {
-        if (!ParamsHash.of(action.params()).equals(action.paramsHash())) {
+        if (!paramsStillMatch(action)) {
             return fail(sql, action, ErrorCode.PARAMS_MISMATCH,
                     "the stored parameters no longer match the approved hash");
         }
@@ -230,14 +211,24 @@ public class DecisionService {
         }
         // A savepoint lets a refused write roll back alone while the failure itself is still recorded.
         return sql.query("SAVEPOINT " + SAVEPOINT).execute()
-                .flatMap(ignored -> executor.execute(sql, action))
-                .flatMap(result -> actions.markExecuted(sql, action.id(), result))
-                .flatMap(executed -> outbox.append(sql, executedEvent(executed))
-                        .replaceWith((DecisionOutcome) new DecisionOutcome.Executed(executed)))
+                .flatMap(ignored -> write(sql, action, executor))
+                .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
                         .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
                         .flatMap(ignored -> fail(sql, action, ((ExecutionRefused) refused).code(),
                                 refused.getMessage())));
+    }
+
+    /** The write is rebuilt from the stored parameters only, which must still hash to what was approved. */
+    private static boolean paramsStillMatch(ActionRow action) {
+        return ParamsHash.of(action.params()).equals(action.paramsHash());
+    }
+
+    /** The one write path of a confirmed action: its executor, then confirmed -> executed, then the outbox event. */
+    private Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
+        return executor.execute(sql, confirmed)
+                .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
+                .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed)).replaceWith(executed));
     }
 
     private Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
@@ -245,9 +236,7 @@ public class DecisionService {
         JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
         return audit.because(sql, code.code())
                 .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
-                .flatMap(failed -> outbox.append(sql, new ActionFailed(UUID.randomUUID(), ActionFailed.SCHEMA_VERSION,
-                        Instant.now(), failed.id(), failed.tenantId(), failed.requestedBy(), failed.conversationId(),
-                        failed.kind(), failed.summary(), code.code(), reason))
+                .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason))
                         .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
     }
 
@@ -263,7 +252,7 @@ public class DecisionService {
                         .flatMap(ignored -> actions.expire(sql, actionId))
                         .flatMap(expired -> expired == null
                                 ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotProposed(current))
-                                : outbox.append(sql, ExpirySweeper.expiredEvent(expired)).replaceWith(
+                                : outbox.append(sql, OutcomeEvents.expired(expired)).replaceWith(
                                         (DecisionOutcome) new DecisionOutcome.NotProposed(expired)));
             }
             return Uni.createFrom().item(new DecisionOutcome.NotProposed(current));

@@ -1,7 +1,5 @@
 package dev.countersign.executor.gate;
 
-import java.util.UUID;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -9,7 +7,6 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.events.ActionExpired;
 import dev.countersign.executor.action.ActionRepository;
-import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
@@ -74,14 +71,8 @@ public class ExpirySweeper {
         return pool.withTransaction(sql -> audit.actingAs(sql, ACTOR, CHANNEL, REASON)
                 .flatMap(ignored -> actions.expireDue(sql, config.sweepBatch()))
                 .flatMap(expired -> Multi.createFrom().iterable(expired)
-                        .onItem().transformToUniAndConcatenate(row -> outbox.append(sql, expiredEvent(row)))
+                        .onItem().transformToUniAndConcatenate(row -> outbox.append(sql, OutcomeEvents.expired(row)))
                         .collect().last()
                         .replaceWith(expired.size())));
-    }
-
-    /** The event for an action that just expired; used by the sweep and by the lazy path. */
-    static ActionExpired expiredEvent(ActionRow row) {
-        return new ActionExpired(UUID.randomUUID(), ActionExpired.SCHEMA_VERSION, java.time.Instant.now(), row.id(),
-                row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), row.expiresAt());
     }
 }

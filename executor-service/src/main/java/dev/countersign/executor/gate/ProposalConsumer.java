@@ -1,7 +1,5 @@
 package dev.countersign.executor.gate;
 
-import java.time.Duration;
-
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -40,11 +38,7 @@ public class ProposalConsumer {
             LOG.warnf("Unreadable proposal sent to the dead-letter topic: %s", e.getMessage());
             return Uni.createFrom().failure(e);
         }
-        return staging.stage(proposal)
-                .onFailure(TransientFailures::isTransient).invoke(failure -> LOG.warnf(
-                        "Staging %s failed, retrying: %s", proposal.actionId(), failure.getMessage()))
-                .onFailure(TransientFailures::isTransient).retry()
-                .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely()
+        return TransientFailures.retryWhileTransient(staging.stage(proposal), LOG, "Staging " + proposal.actionId())
                 .onFailure().recoverWithUni(failure -> {
                     LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
                             failure.getMessage());

@@ -10,7 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.AgentWritesPolicy;
@@ -19,7 +18,6 @@ import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
-import dev.countersign.contracts.events.ActionStaged;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.action.NewAction;
@@ -113,11 +111,7 @@ public class StagingService {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
                         "action id %s is already taken by another proposal".formatted(proposal.actionId()));
             }
-            return outbox.append(sql, new ActionStaged(UUID.randomUUID(), ActionStaged.SCHEMA_VERSION,
-                    stored.proposedAt(), stored.id(), stored.tenantId(), stored.requestedBy(),
-                    stored.conversationId(), stored.kind(), stored.tier(), ActionStatus.PROPOSED, stored.summary(),
-                    stored.paramsHash(), stored.expiresAt()))
-                    .replaceWith(true);
+            return outbox.append(sql, OutcomeEvents.staged(stored)).replaceWith(true);
         });
     }
 

@@ -1,5 +1,10 @@
 package dev.countersign.executor.gate;
 
+import java.time.Duration;
+
+import org.jboss.logging.Logger;
+
+import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -11,6 +16,24 @@ import io.vertx.pgclient.PgException;
 final class TransientFailures {
 
     private TransientFailures() {
+    }
+
+    /**
+     * Retries {@code work} with back-off (100 ms to 5 s) for as long as its failures are transient, logging each; a
+     * failure that is not transient passes through at once.
+     */
+    static <T> Uni<T> retryWhileTransient(Uni<T> work, Logger log, String what) {
+        return work
+                .onFailure(TransientFailures::isTransient)
+                .invoke(failure -> log.warnf("%s failed, retrying: %s", what, failure.getMessage()))
+                .onFailure(TransientFailures::isTransient).retry()
+                .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(5)).indefinitely();
+    }
+
+    /** A deadlock PostgreSQL broke (40P01) or a serialization failure (40001): the whole transaction may be rerun. */
+    static boolean isDeadlockOrSerialization(Throwable failure) {
+        return failure instanceof PgException pg
+                && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()));
     }
 
     static boolean isTransient(Throwable failure) {

@@ -6,6 +6,9 @@ import java.util.Base64;
 /** One-time confirm tokens: 128 bits from a CSPRNG, base64url. Stored and sent only as {@link #hash(String)}. */
 public final class ConfirmTokens {
 
+    /** The longest token a request may carry; ours are 22 characters. */
+    public static final int MAX_LENGTH = 256;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private ConfirmTokens() {
@@ -15,6 +18,11 @@ public final class ConfirmTokens {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** A token a request may carry at all (it may still be the wrong one). */
+    public static boolean isWellFormed(String rawToken) {
+        return rawToken != null && !rawToken.isBlank() && rawToken.length() <= MAX_LENGTH;
     }
 
     public static String hash(String rawToken) {
