@@ -246,8 +246,12 @@ class DatabaseInvariantsTest {
             String tenant = "t-" + UUID.randomUUID();
             UUID wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
 
+            reader.setAutoCommit(false);
+            Db.enterTenant(reader, tenant);
             var rows = reader.createStatement().executeQuery("SELECT name FROM wallets WHERE id = '" + wallet + "'");
             assertThat(rows.next()).isTrue();
+            reader.rollback();
+            reader.setAutoCommit(true);
             for (String write : new String[]{
                     "INSERT INTO wallets (id, tenant_id, owner_id, name, currency) VALUES (gen_random_uuid(), 'x', 'x',"
                             + " 'x', 'EUR')",

@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.UUID;
 
+import dev.countersign.contracts.TenantIsolation;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.testing.TestProperties;
 
@@ -17,6 +18,20 @@ final class Db {
     static Connection owner() throws SQLException {
         return DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
                 LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD);
+    }
+
+    /** The executor's application role: what the running service connects as, under row-level security. */
+    static Connection application() throws SQLException {
+        return DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
+                LocalPostgres.EXECUTOR_ROLE, LocalPostgres.EXECUTOR_PASSWORD);
+    }
+
+    /** Names the tenant for the rest of the open transaction, as the services do. */
+    static void enterTenant(Connection sql, String tenantId) throws SQLException {
+        try (var set = sql.prepareStatement("SELECT set_config('" + TenantIsolation.SETTING + "', ?, true)")) {
+            set.setString(1, tenantId);
+            set.executeQuery();
+        }
     }
 
     static Connection reader() throws SQLException {

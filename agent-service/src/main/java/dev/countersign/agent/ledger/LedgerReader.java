@@ -5,17 +5,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.contracts.TenantIsolation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Reads the ledger under the agent's role, which the database allows to SELECT and nothing else. Every query names the
- * caller's tenant. (Row-level security as a second fence comes with the agent-service issue.)
+ * Reads the ledger under the agent's role, which the database allows to SELECT and nothing else. Every read runs in a
+ * transaction that names the caller's tenant, so row-level security shows it that tenant's rows only; the queries
+ * filter by tenant as well (the indexes lead with it).
  */
 @ApplicationScoped
 public class LedgerReader {
@@ -31,24 +35,27 @@ public class LedgerReader {
     }
 
     public Uni<List<WalletSummary>> wallets(String tenantId) {
-        return pool.preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 ORDER BY name, id")
-                .execute(Tuple.of(tenantId))
-                .map(rows -> {
-                    List<WalletSummary> wallets = new ArrayList<>();
-                    rows.forEach(row -> wallets.add(wallet(row)));
-                    return wallets;
-                });
+        return inTenant(tenantId,
+                sql -> sql
+                        .preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 ORDER BY name, id")
+                        .execute(Tuple.of(tenantId))
+                        .map(rows -> {
+                            List<WalletSummary> wallets = new ArrayList<>();
+                            rows.forEach(row -> wallets.add(wallet(row)));
+                            return wallets;
+                        }));
     }
 
     public Uni<Optional<WalletSummary>> wallet(String tenantId, UUID walletId) {
-        return pool.preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 AND id = $2")
+        return inTenant(tenantId, sql -> sql
+                .preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 AND id = $2")
                 .execute(Tuple.of(tenantId, walletId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(wallet(rows.iterator().next())));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(wallet(rows.iterator().next()))));
     }
 
     /** The newest transactions first; {@code walletId} null means every wallet of the tenant. */
     public Uni<List<TransactionLine>> recentTransactions(String tenantId, UUID walletId, int limit) {
-        return pool.preparedQuery("""
+        return inTenant(tenantId, sql -> sql.preparedQuery("""
                 SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
                        t.description, t.occurred_on
                 FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
@@ -63,7 +70,15 @@ public class LedgerReader {
                             row.getString("category"), row.getString("description"),
                             row.getLocalDate("occurred_on"))));
                     return lines;
-                });
+                }));
+    }
+
+    /** One transaction in which the database shows only {@code tenantId}'s rows. */
+    private <T> Uni<T> inTenant(String tenantId, Function<SqlConnection, Uni<T>> read) {
+        return pool.withTransaction(sql -> sql
+                .preparedQuery("SELECT set_config('" + TenantIsolation.SETTING + "', $1, true)")
+                .execute(Tuple.of(tenantId))
+                .flatMap(ignored -> read.apply(sql)));
     }
 
     private static WalletSummary wallet(Row row) {

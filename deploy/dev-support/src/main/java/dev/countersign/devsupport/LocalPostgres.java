@@ -11,17 +11,20 @@ import java.sql.Statement;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * A real PostgreSQL server from the binaries shipped in Maven jars, with the database and the two login roles the
- * services use: the executor's owner role (writes) and the agent's reader role (no privileges until the executor's
- * migrations grant it SELECT).
+ * A real PostgreSQL server from the binaries shipped in Maven jars, with the database and its three login roles: the
+ * owner (runs the executor's migrations and owns every table), the executor's application role (no privileges until the
+ * migrations grant it rows of its tenant's tables, under row-level security) and the agent's reader role (SELECT only,
+ * under the same row-level security).
  * <p>
  * Dev and test only. The passwords are fixed and public; production roles come from the operator (see deploy/k8s).
  */
 public final class LocalPostgres implements AutoCloseable {
 
     public static final String DATABASE = "countersign";
-    public static final String OWNER_ROLE = "countersign_executor";
-    public static final String OWNER_PASSWORD = "executor-dev-only";
+    public static final String OWNER_ROLE = "countersign_owner";
+    public static final String OWNER_PASSWORD = "owner-dev-only";
+    public static final String EXECUTOR_ROLE = "countersign_executor";
+    public static final String EXECUTOR_PASSWORD = "executor-dev-only";
     public static final String READER_ROLE = "countersign_agent";
     public static final String READER_PASSWORD = "agent-dev-only";
 
@@ -83,7 +86,10 @@ public final class LocalPostgres implements AutoCloseable {
         return "postgresql://%s:%d/%s".formatted(host, port, DATABASE);
     }
 
-    /** A connection as the owner role, for test fixtures and the local stack's demo data. */
+    /**
+     * A connection as the owner role, for test fixtures and the local stack's demo data. The owner is not subject to
+     * row-level security: it sees every tenant.
+     */
     public Connection ownerConnection() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), OWNER_ROLE, OWNER_PASSWORD);
     }
@@ -93,13 +99,14 @@ public final class LocalPostgres implements AutoCloseable {
                 "jdbc:postgresql://%s:%d/postgres".formatted(host, port), adminUser, adminPassword);
                 Statement sql = admin.createStatement()) {
             createRole(sql, OWNER_ROLE, OWNER_PASSWORD);
+            createRole(sql, EXECUTOR_ROLE, EXECUTOR_PASSWORD);
             createRole(sql, READER_ROLE, READER_PASSWORD);
             var exists = sql.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'");
             if (!exists.next()) {
                 sql.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER_ROLE);
             }
             sql.execute("REVOKE ALL ON DATABASE " + DATABASE + " FROM PUBLIC");
-            sql.execute("GRANT CONNECT ON DATABASE " + DATABASE + " TO " + READER_ROLE);
+            sql.execute("GRANT CONNECT ON DATABASE " + DATABASE + " TO " + EXECUTOR_ROLE + ", " + READER_ROLE);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create the Countersign database and roles", e);
         }

@@ -138,18 +138,18 @@ public class ActionRepository {
     }
 
     /**
-     * proposed|confirmed -> expired for up to {@code limit} actions whose window has closed, skipping rows another
-     * transaction holds (a confirm in flight, another instance's sweep).
+     * proposed|confirmed -> expired for those of {@code ids} whose window has closed and that are still undecided,
+     * skipping rows another transaction holds (a confirm in flight, another instance's sweep).
      */
-    public Uni<List<ActionRow>> expireDue(SqlClient sql, int limit) {
+    public Uni<List<ActionRow>> expireDue(SqlClient sql, List<UUID> ids) {
         ActionTransitions.require(PROPOSED, EXPIRED);
         ActionTransitions.require(CONFIRMED, EXPIRED);
         return sql.preparedQuery("""
                 UPDATE actions SET status = 'expired', version = version + 1
-                WHERE id IN (SELECT id FROM actions WHERE status IN ('proposed', 'confirmed') AND expires_at <= now()
-                             ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+                WHERE id IN (SELECT id FROM actions WHERE id = ANY($1) AND status IN ('proposed', 'confirmed')
+                             AND expires_at <= now() FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS)
-                .execute(Tuple.of(limit))
+                .execute(Tuple.of(ids.toArray(new UUID[0])))
                 .map(rows -> {
                     List<ActionRow> expired = new ArrayList<>();
                     rows.forEach(row -> expired.add(toRow(row)));

@@ -26,13 +26,14 @@ import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.policy.ApprovalRepository;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 
 /** The person's side of the gate: look at a staged action and its history, confirm or cancel it with its token. */
 @Path("/api/actions")
@@ -46,16 +47,16 @@ public class ActionResource {
 
     private final DecisionService decisions;
     private final ActionRepository actions;
-    private final Pool pool;
+    private final TenantTransactions transactions;
     private final CurrentUser user;
     private final ApprovalRepository approvals;
 
-    public ActionResource(DecisionService decisions, ActionRepository actions, Pool pool, CurrentUser user,
-            ApprovalRepository approvals) {
+    public ActionResource(DecisionService decisions, ActionRepository actions, TenantTransactions transactions,
+            CurrentUser user, ApprovalRepository approvals) {
         this.approvals = approvals;
         this.decisions = decisions;
         this.actions = actions;
-        this.pool = pool;
+        this.transactions = transactions;
         this.user = user;
     }
 
@@ -78,7 +79,8 @@ public class ActionResource {
         ActionFilter filter = new ActionFilter(wanted, kind, conversation, after == null ? null : after.proposedAt(),
                 after == null ? null : after.id());
         // One row more than asked tells whether another page exists.
-        return actions.list(pool, user.tenantId(), filter, limit + 1).map(rows -> {
+        String tenantId = user.tenantId();
+        return transactions.read(tenantId, sql -> actions.list(sql, tenantId, filter, limit + 1)).map(rows -> {
             boolean more = rows.size() > limit;
             List<ActionRow> page = more ? rows.subList(0, limit) : rows;
             return new ActionPage(page.stream().map(ActionRow::toView).toList(),
@@ -91,12 +93,7 @@ public class ActionResource {
     public Uni<ActionView> get(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return actions.find(pool, actionId, tenantId).map(row -> {
-            if (row == null) {
-                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-            }
-            return row.toView();
-        });
+        return transactions.read(tenantId, sql -> findOrNotFound(sql, actionId, tenantId)).map(ActionRow::toView);
     }
 
     /** Every state the action entered, with who and through which channel; 404 like {@link #get}. */
@@ -104,7 +101,8 @@ public class ActionResource {
     @Path("/{id}/history")
     public Uni<List<ActionHistoryEntry>> history(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return actions.history(pool, actionId, user.tenantId()).map(entries -> {
+        String tenantId = user.tenantId();
+        return transactions.read(tenantId, sql -> actions.history(sql, actionId, tenantId)).map(entries -> {
             if (entries.isEmpty()) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
@@ -132,11 +130,16 @@ public class ActionResource {
     public Uni<List<String>> approvals(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return actions.find(pool, actionId, tenantId).flatMap(action -> {
-            if (action == null) {
+        return transactions.read(tenantId, sql -> findOrNotFound(sql, actionId, tenantId)
+                .flatMap(action -> approvals.approvers(sql, actionId, tenantId)));
+    }
+
+    private Uni<ActionRow> findOrNotFound(SqlClient sql, UUID actionId, String tenantId) {
+        return actions.find(sql, actionId, tenantId).map(row -> {
+            if (row == null) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
-            return approvals.approvers(pool, actionId, tenantId);
+            return row;
         });
     }
 

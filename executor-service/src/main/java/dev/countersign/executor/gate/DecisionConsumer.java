@@ -14,7 +14,7 @@ import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
-import dev.countersign.executor.action.AuditContext;
+import dev.countersign.executor.action.TenantTransactions;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -36,7 +36,8 @@ public class DecisionConsumer {
     private static final Logger LOG = Logger.getLogger(DecisionConsumer.class);
     private static final Pattern CHANNEL = Pattern.compile("[a-z0-9_-]{1,32}");
     /** Channels the executor writes into the history itself; an integration cannot claim them. */
-    private static final Set<String> RESERVED_CHANNELS = Set.of(AuditContext.AGENT, AuditContext.HTTP, "sql",
+    private static final Set<String> RESERVED_CHANNELS = Set.of(TenantTransactions.AGENT, TenantTransactions.HTTP,
+            "sql",
             ExpirySweeper.CHANNEL, ExpirySweeper.ACTOR);
 
     private final DecisionService decisions;

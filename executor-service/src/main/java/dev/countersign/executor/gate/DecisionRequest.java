@@ -22,7 +22,7 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Str
 
     public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, String rawToken) {
         return new DecisionRequest(actionId, tenantId, userId, rawToken,
-                dev.countersign.executor.action.AuditContext.HTTP, null, null, null);
+                dev.countersign.executor.action.TenantTransactions.HTTP, null, null, null);
     }
 
     /** The same request, naming the parameters hash the person was shown (null: not named). */

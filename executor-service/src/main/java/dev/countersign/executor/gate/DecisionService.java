@@ -19,13 +19,13 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.action.AuditContext;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
@@ -47,21 +47,19 @@ public class DecisionService {
     private static final Logger LOG = Logger.getLogger(DecisionService.class);
     private static final String SAVEPOINT = "execute_action";
 
-    private final Pool pool;
     private final ActionRepository actions;
     private final ExecutorRegistry executors;
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
-    private final AuditContext audit;
+    private final TenantTransactions transactions;
     private final ProcessedEvents processed;
     private final SeparationOfDuties separationOfDuties;
 
-    public DecisionService(Pool pool, ActionRepository actions, ExecutorRegistry executors, OutboxWriter outbox,
-            OutboxRelay relay, AuditContext audit, ProcessedEvents processed, SeparationOfDuties separationOfDuties) {
+    public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
+            OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties) {
         this.separationOfDuties = separationOfDuties;
-        this.audit = audit;
+        this.transactions = transactions;
         this.processed = processed;
-        this.pool = pool;
         this.actions = actions;
         this.executors = executors;
         this.outbox = outbox;
@@ -109,8 +107,8 @@ public class DecisionService {
     /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */
     public Uni<ReissuedToken> reissueToken(UUID actionId, String tenantId, String userId) {
         String token = ConfirmTokens.newToken();
-        return pool.withTransaction(sql -> audit.actingAs(sql, userId, AuditContext.HTTP, null)
-                .flatMap(ignored -> actions.reissueToken(sql, actionId, tenantId, ConfirmTokens.hash(token)))
+        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions
+                .reissueToken(sql, actionId, tenantId, ConfirmTokens.hash(token))
                 .flatMap(updated -> updated != null
                         ? Uni.createFrom().item(new ReissuedToken(actionId, token, updated.expiresAt()))
                         : actions.find(sql, actionId, tenantId).map(current -> {
@@ -134,10 +132,10 @@ public class DecisionService {
         List<DecisionRequest> ordered = requests.stream()
                 .sorted(java.util.Comparator.comparing(DecisionRequest::actionId)).toList();
         DecisionRequest first = ordered.get(0);
-        return pool.withTransaction(sql -> audit.actingAs(sql, first.userId(), first.channel(), null)
-                .flatMap(ignored -> Multi.createFrom().iterable(ordered)
-                        .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
-                        .collect().asList()))
+        return transactions.run(new Actor(first.tenantId(), first.userId(), first.channel()), sql -> Multi
+                .createFrom().iterable(ordered)
+                .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
+                .collect().asList())
                 .onFailure(TransientFailures::isDeadlockOrSerialization).retry().atMost(3)
                 .invoke(relay::wakeUp);
     }
@@ -182,13 +180,14 @@ public class DecisionService {
     }
 
     /**
-     * One transaction: a decision relayed as an event is first recorded as processed (a redelivery decides nothing),
-     * then who and through which channel is set for the history, then the decision runs.
+     * One transaction of the request's tenant, with who and through which channel set for the history: a decision
+     * relayed as an event is first recorded as processed (a redelivery decides nothing), then the decision runs.
      */
     private Uni<DecisionOutcome> decide(DecisionRequest request,
             java.util.function.Function<SqlClient, Uni<DecisionOutcome>> decision) {
-        return pool.withTransaction(sql -> firstDelivery(sql, request).flatMap(first -> first
-                ? audit.actingAs(sql, request.userId(), request.channel(), null).flatMap(ignored -> decision.apply(sql))
+        Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
+        return transactions.run(actor, sql -> firstDelivery(sql, request).flatMap(first -> first
+                ? decision.apply(sql)
                 : Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }
@@ -234,7 +233,7 @@ public class DecisionService {
     private Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
         LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
         JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
-        return audit.because(sql, code.code())
+        return transactions.because(sql, code.code())
                 .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
                 .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason))
                         .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
@@ -248,7 +247,7 @@ public class DecisionService {
             }
             if (current.status() == ActionStatus.PROPOSED) {
                 // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
-                return audit.because(sql, ExpirySweeper.REASON)
+                return transactions.because(sql, ExpirySweeper.REASON)
                         .flatMap(ignored -> actions.expire(sql, actionId))
                         .flatMap(expired -> expired == null
                                 ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotProposed(current))

@@ -1,13 +1,19 @@
 package dev.countersign.executor.gate;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
-import dev.countersign.contracts.events.ActionExpired;
 import dev.countersign.executor.action.ActionRepository;
-import dev.countersign.executor.action.AuditContext;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
 import io.quarkus.runtime.ShutdownEvent;
@@ -16,11 +22,16 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Expires undecided actions whose window has closed, on a timer, and announces each with {@code ActionExpired} through
  * the outbox in the same transaction. Every instance may sweep: SKIP LOCKED keeps two sweeps (or a sweep and a confirm)
  * off the same row. Between sweeps an action is also expired lazily when someone tries to decide it.
+ * <p>
+ * The search for due actions crosses tenants (the database function {@code actions_due_for_expiry} returns ids and
+ * tenants only); each tenant's actions are then expired in a transaction of that tenant, under row-level security.
  */
 @ApplicationScoped
 public class ExpirySweeper {
@@ -31,21 +42,21 @@ public class ExpirySweeper {
     static final String REASON = "the decision window closed";
 
     private final Pool pool;
+    private final TenantTransactions transactions;
     private final ActionRepository actions;
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
-    private final AuditContext audit;
     private final Vertx vertx;
     private final ActionsConfig config;
     private volatile long timerId = -1;
 
-    public ExpirySweeper(Pool pool, ActionRepository actions, OutboxWriter outbox, OutboxRelay relay,
-            AuditContext audit, Vertx vertx, ActionsConfig config) {
+    public ExpirySweeper(Pool pool, TenantTransactions transactions, ActionRepository actions, OutboxWriter outbox,
+            OutboxRelay relay, Vertx vertx, ActionsConfig config) {
         this.pool = pool;
+        this.transactions = transactions;
         this.actions = actions;
         this.outbox = outbox;
         this.relay = relay;
-        this.audit = audit;
         this.vertx = vertx;
         this.config = config;
     }
@@ -66,10 +77,24 @@ public class ExpirySweeper {
         }
     }
 
-    /** One sweep of at most {@code sweepBatch} actions; the number expired. */
+    /** One sweep of at most {@code sweepBatch} actions, one transaction per tenant; the number expired. */
     Uni<Integer> sweep() {
-        return pool.withTransaction(sql -> audit.actingAs(sql, ACTOR, CHANNEL, REASON)
-                .flatMap(ignored -> actions.expireDue(sql, config.sweepBatch()))
+        return pool.preparedQuery("SELECT tenant_id, id FROM actions_due_for_expiry($1)")
+                .execute(Tuple.of(config.sweepBatch()))
+                .flatMap(rows -> {
+                    Map<String, List<UUID>> dueByTenant = new LinkedHashMap<>();
+                    for (Row row : rows) {
+                        dueByTenant.computeIfAbsent(row.getString("tenant_id"), tenant -> new ArrayList<>())
+                                .add(row.getUUID("id"));
+                    }
+                    return Multi.createFrom().iterable(dueByTenant.entrySet())
+                            .onItem().transformToUniAndConcatenate(due -> expire(due.getKey(), due.getValue()))
+                            .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue));
+                });
+    }
+
+    private Uni<Integer> expire(String tenantId, List<UUID> ids) {
+        return transactions.run(new Actor(tenantId, ACTOR, CHANNEL, REASON), sql -> actions.expireDue(sql, ids)
                 .flatMap(expired -> Multi.createFrom().iterable(expired)
                         .onItem().transformToUniAndConcatenate(row -> outbox.append(sql, OutcomeEvents.expired(row)))
                         .collect().last()

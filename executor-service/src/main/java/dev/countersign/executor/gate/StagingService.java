@@ -19,12 +19,12 @@ import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.executor.action.ActionRepository;
-import dev.countersign.executor.action.AuditContext;
 import dev.countersign.executor.action.NewAction;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
@@ -40,19 +40,17 @@ public class StagingService {
     private static final Logger LOG = Logger.getLogger(StagingService.class);
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
 
-    private final Pool pool;
+    private final TenantTransactions transactions;
     private final ActionRepository actions;
     private final ProcessedEvents processed;
     private final OutboxWriter outbox;
     private final ActionsConfig config;
-    private final AuditContext audit;
     private final TenantPolicyRepository policies;
 
-    public StagingService(Pool pool, ActionRepository actions, ProcessedEvents processed, OutboxWriter outbox,
-            ActionsConfig config, AuditContext audit, TenantPolicyRepository policies) {
-        this.audit = audit;
+    public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
+            OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies) {
         this.policies = policies;
-        this.pool = pool;
+        this.transactions = transactions;
         this.actions = actions;
         this.processed = processed;
         this.outbox = outbox;
@@ -61,23 +59,28 @@ public class StagingService {
 
     /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
     public Uni<Boolean> stage(ActionProposed proposal) {
-        return pool.withTransaction(sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
-                .flatMap(first -> first
-                        ? audit.actingAs(sql, proposal.userId(), AuditContext.AGENT, null)
-                                .flatMap(ignored -> decide(sql, proposal))
-                        : Uni.createFrom().item(false)));
+        return transactions.run(actor(proposal), sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
+                .flatMap(first -> first ? decide(sql, proposal) : Uni.createFrom().item(false)));
     }
 
     /**
      * After a failure that will repeat (PostgreSQL refuses this proposal's data): record the proposal as processed and
      * rejected in a fresh transaction, so the user and the model learn it instead of waiting for an action that never
-     * appears. If even that fails, the caller dead-letters the record.
+     * appears. If even that fails (a tenant id PostgreSQL cannot store is no one's tenant), the caller dead-letters the
+     * record.
      */
     public Uni<Boolean> rejectUnstorable(ActionProposed proposal) {
-        return pool.withTransaction(sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
+        // No action is written, so no history names an actor; the event's user id may be what PostgreSQL refused.
+        Actor tenantOnly = new Actor(proposal.tenantId(), "", TenantTransactions.AGENT);
+        return transactions.run(tenantOnly, sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
                 .flatMap(first -> first
                         ? reject(sql, proposal, ErrorCode.VALIDATION_FAILED, "the proposal could not be stored")
                         : Uni.createFrom().item(false)));
+    }
+
+    /** The proposal's tenant, and its requester acting through the agent. */
+    private static Actor actor(ActionProposed proposal) {
+        return new Actor(proposal.tenantId(), proposal.userId(), TenantTransactions.AGENT);
     }
 
     private Uni<Boolean> decide(SqlClient sql, ActionProposed proposal) {

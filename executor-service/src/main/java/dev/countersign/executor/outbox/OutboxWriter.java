@@ -17,9 +17,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class OutboxWriter {
 
     public Uni<Void> append(SqlClient sql, ActionOutcome event) {
-        return sql.preparedQuery("INSERT INTO outbox (event_id, topic, message_key, payload) VALUES ($1, $2, $3, $4)")
-                .execute(Tuple.of(event.eventId(), Topics.ACTIONS_OUTCOMES, event.actionId().toString(),
-                        Json.write(event)))
+        return sql.preparedQuery("INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload)"
+                + " VALUES ($1, $2, $3, $4, $5)")
+                .execute(Tuple.of(event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
+                        event.actionId().toString(), Json.write(event)))
                 .replaceWithVoid();
     }
 }

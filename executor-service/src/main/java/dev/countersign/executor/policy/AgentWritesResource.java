@@ -8,11 +8,12 @@ import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.AgentWritesPolicy;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 
 /** The caller's tenant's kill switch for agent writes. Reading is open to the tenant; changing it is admin-only. */
 @Path("/api/actions/policy/agent-writes")
@@ -22,18 +23,18 @@ public class AgentWritesResource {
     static final String ADMIN = "admin";
 
     private final TenantPolicyRepository policies;
-    private final Pool pool;
+    private final TenantTransactions transactions;
     private final CurrentUser user;
 
-    public AgentWritesResource(TenantPolicyRepository policies, Pool pool, CurrentUser user) {
+    public AgentWritesResource(TenantPolicyRepository policies, TenantTransactions transactions, CurrentUser user) {
         this.policies = policies;
-        this.pool = pool;
+        this.transactions = transactions;
         this.user = user;
     }
 
     @GET
     public Uni<AgentWritesPolicy> get() {
-        return policies.agentWrites(pool, user.tenantId());
+        return transactions.read(user.tenantId(), sql -> policies.agentWrites(sql, user.tenantId()));
     }
 
     @PUT
@@ -44,7 +45,7 @@ public class AgentWritesResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"mode\": \"enabled\" | \"staged_only\" | \"disabled\"}.");
         }
-        return pool.withTransaction(sql -> policies.setAgentWrites(sql, user.tenantId(), request.mode(),
-                user.userId()));
+        return transactions.run(new Actor(user.tenantId(), user.userId(), TenantTransactions.HTTP),
+                sql -> policies.setAgentWrites(sql, user.tenantId(), request.mode(), user.userId()));
     }
 }

@@ -8,11 +8,12 @@ import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ApprovalPolicy;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 
 /** The caller's tenant's separation-of-duties rules for HIGH actions. Reading is open; changing is admin-only. */
 @Path("/api/actions/policy/approvals")
@@ -20,18 +21,18 @@ import io.vertx.mutiny.sqlclient.Pool;
 public class ApprovalPolicyResource {
 
     private final ApprovalRepository approvals;
-    private final Pool pool;
+    private final TenantTransactions transactions;
     private final CurrentUser user;
 
-    public ApprovalPolicyResource(ApprovalRepository approvals, Pool pool, CurrentUser user) {
+    public ApprovalPolicyResource(ApprovalRepository approvals, TenantTransactions transactions, CurrentUser user) {
         this.approvals = approvals;
-        this.pool = pool;
+        this.transactions = transactions;
         this.user = user;
     }
 
     @GET
     public Uni<ApprovalPolicy> get() {
-        return approvals.policy(pool, user.tenantId());
+        return transactions.read(user.tenantId(), sql -> approvals.policy(sql, user.tenantId()));
     }
 
     @PUT
@@ -43,6 +44,7 @@ public class ApprovalPolicyResource {
                     "Send {\"highApprovals\": 1 to %d, \"highNeedsOtherApprover\": true | false}."
                             .formatted(ApprovalPolicy.MAX_APPROVALS));
         }
-        return pool.withTransaction(sql -> approvals.setPolicy(sql, user.tenantId(), policy, user.userId()));
+        return transactions.run(new Actor(user.tenantId(), user.userId(), TenantTransactions.HTTP),
+                sql -> approvals.setPolicy(sql, user.tenantId(), policy, user.userId()));
     }
 }

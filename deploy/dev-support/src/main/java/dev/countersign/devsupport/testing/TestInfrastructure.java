@@ -15,8 +15,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * Starts, once per test JVM, a real PostgreSQL server and a real Kafka broker, and hands a service its connection
- * settings. Init arg {@code service}: {@code executor} (owner role) or {@code agent} (reader role; the executor's
- * migrations are applied first from {@code migrations}, a Flyway location, since the agent owns no schema).
+ * settings. Init arg {@code service}: {@code executor} (application role; migrations as the owner) or {@code agent}
+ * (reader role; the executor's migrations are applied first from {@code migrations}, a Flyway location, since the agent
+ * owns no schema).
  * <p>
  * Facts the tests need are published as system properties (see {@link TestProperties}), which every class loader of the
  * test JVM can read.
@@ -55,13 +56,18 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             Flyway.configure()
                     .dataSource(postgres.jdbcUrl(), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
                     .locations(migrations)
-                    .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE))
+                    .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE, "executorRole",
+                            LocalPostgres.EXECUTOR_ROLE))
                     .load()
                     .migrate();
         }
-        config.put("quarkus.datasource.username", agent ? LocalPostgres.READER_ROLE : LocalPostgres.OWNER_ROLE);
+        config.put("quarkus.datasource.username", agent ? LocalPostgres.READER_ROLE : LocalPostgres.EXECUTOR_ROLE);
         config.put("quarkus.datasource.password",
-                agent ? LocalPostgres.READER_PASSWORD : LocalPostgres.OWNER_PASSWORD);
+                agent ? LocalPostgres.READER_PASSWORD : LocalPostgres.EXECUTOR_PASSWORD);
+        if (!agent) {
+            config.put("quarkus.flyway.username", LocalPostgres.OWNER_ROLE);
+            config.put("quarkus.flyway.password", LocalPostgres.OWNER_PASSWORD);
+        }
         config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
         config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
         config.put("kafka.bootstrap.servers", kafka.bootstrapServers());

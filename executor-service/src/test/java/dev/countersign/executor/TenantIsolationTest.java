@@ -1,0 +1,180 @@
+package dev.countersign.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Row-level security, checked with raw SQL under the roles the services run as, around the application: a transaction
+ * sees and writes only the tenant it names, and one that names none sees nothing.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class TenantIsolationTest {
+
+    /** Every table holding tenant rows; each has the same policy (V7). */
+    private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
+            "action_approvals", "tenant_policies", "tenant_policy_history", "outbox");
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String mine;
+    private String theirs;
+    private UUID theirWallet;
+
+    @BeforeEach
+    void twoTenantsWithData() throws Exception {
+        mine = "t-" + UUID.randomUUID();
+        theirs = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            UUID myWallet = DemoData.createWallet(owner, mine, "alice", "Checking", "EUR");
+            theirWallet = DemoData.createWallet(owner, theirs, "bob", "Savings", "EUR");
+            for (String tenant : List.of(mine, theirs)) {
+                owner.createStatement()
+                        .executeUpdate("INSERT INTO tenant_policies (tenant_id, agent_writes, updated_by)"
+                                + " VALUES ('" + tenant + "', 'enabled', 'admin')");
+            }
+            for (var wallet : List.of(List.of(mine, myWallet), List.of(theirs, theirWallet))) {
+                owner.createStatement().executeUpdate("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
+                        + " category, occurred_on) VALUES (gen_random_uuid(), '%s', '%s', 4.20, 'groceries',"
+                                .formatted(wallet.get(0), wallet.get(1))
+                        + " current_date)");
+            }
+            // Actions, their history and outbox rows, written by the service itself.
+            ProposalMother.staged(kafka, mine, myWallet, "1.00");
+        }
+        ProposalMother.staged(kafka, theirs, theirWallet, "2.00");
+    }
+
+    @Test
+    void theOwnerSeesBothTenantsSoTheFixtureIsReal() throws Exception {
+        try (var owner = Db.owner()) {
+            for (String table : ISOLATED) {
+                if (!table.equals("action_approvals")) {
+                    assertThat(countOf(owner, table, theirs)).as(table).isPositive();
+                    assertThat(countOf(owner, table, mine)).as(table).isPositive();
+                }
+            }
+        }
+    }
+
+    @Test
+    void theApplicationRoleSeesOnlyTheTenantItsTransactionNames() throws Exception {
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, mine);
+            for (String table : ISOLATED.stream().filter(t -> !t.equals("outbox")).toList()) {
+                assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
+                        .isZero();
+                if (!table.equals("action_approvals")) {
+                    assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
+                            .isPositive();
+                }
+            }
+            app.rollback();
+        }
+    }
+
+    @Test
+    void aTransactionThatNamesNoTenantSeesNothing() throws Exception {
+        try (var app = Db.application(); var reader = Db.reader()) {
+            for (String table : ISOLATED.stream().filter(t -> !t.equals("outbox")).toList()) {
+                assertThat(count(app, "SELECT count(*) FROM " + table)).as(table).isZero();
+            }
+            for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
+                assertThat(count(reader, "SELECT count(*) FROM " + table)).as(table).isZero();
+            }
+        }
+    }
+
+    @Test
+    void theAgentsReaderRoleSeesOnlyItsTenantToo() throws Exception {
+        try (var reader = Db.reader()) {
+            reader.setAutoCommit(false);
+            Db.enterTenant(reader, mine);
+            for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
+                assertThat(count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
+                        .isZero();
+                assertThat(count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
+                        .isPositive();
+            }
+            assertThat(count(reader, "SELECT count(*) FROM actions WHERE tenant_id <> ?", mine)).isZero();
+            reader.rollback();
+        }
+    }
+
+    @Test
+    void anotherTenantsRowsCanBeNeitherWrittenNorChanged() throws Exception {
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, mine);
+            assertThat(app.createStatement().executeUpdate(
+                    "UPDATE wallets SET name = 'taken' WHERE id = '" + theirWallet + "'")).isZero();
+            assertThat(app.createStatement().executeUpdate(
+                    "UPDATE tenant_policies SET agent_writes = 'disabled' WHERE tenant_id = '" + theirs + "'"))
+                    .isZero();
+            app.rollback();
+
+            Db.enterTenant(app, mine);
+            assertThatThrownBy(() -> app.createStatement().executeUpdate(
+                    "INSERT INTO wallets (id, tenant_id, owner_id, name, currency) VALUES (gen_random_uuid(), '"
+                            + theirs + "', 'mallory', 'Planted', 'EUR')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("row-level security");
+            app.rollback();
+        }
+        try (var owner = Db.owner()) {
+            assertThat(
+                    count(owner, "SELECT count(*) FROM wallets WHERE id = '" + theirWallet + "' AND name = 'Savings'"))
+                    .isEqualTo(1);
+            assertThat(count(owner, "SELECT count(*) FROM tenant_policies WHERE tenant_id = ? AND agent_writes ="
+                    + " 'enabled'", theirs)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theApplicationRoleCannotDeleteNorTakeTheFencesDown() throws Exception {
+        try (var app = Db.application()) {
+            for (String statement : new String[]{
+                    "DELETE FROM transactions",
+                    "DELETE FROM actions",
+                    "TRUNCATE outbox",
+                    "SELECT * FROM outbox",
+                    "SELECT * FROM processed_events",
+                    "ALTER TABLE actions DISABLE TRIGGER actions_guard",
+                    "ALTER TABLE wallets DISABLE ROW LEVEL SECURITY",
+                    "DROP POLICY tenant_rows ON actions",
+                    "CREATE TABLE sneaky (id int)"}) {
+                assertThatThrownBy(() -> app.createStatement().execute(statement)).as(statement)
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState())
+                                .isEqualTo(INSUFFICIENT_PRIVILEGE));
+            }
+        }
+    }
+
+    private static int countOf(Connection sql, String table, String tenant) throws SQLException {
+        return count(sql, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", tenant);
+    }
+
+    private static int count(Connection sql, String text, Object... args) throws SQLException {
+        try (var query = sql.prepareStatement(text)) {
+            for (int i = 0; i < args.length; i++) {
+                query.setObject(i + 1, args[i]);
+            }
+            var rows = query.executeQuery();
+            rows.next();
+            return rows.getInt(1);
+        }
+    }
+}
