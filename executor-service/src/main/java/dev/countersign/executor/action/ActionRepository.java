@@ -38,7 +38,7 @@ public class ActionRepository {
 
     private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
-            + " executed_at, result::text AS result";
+            + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key";
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -244,7 +244,8 @@ public class ActionRepository {
                 row.getString("confirmed_by"),
                 instant(row, "confirmed_at"),
                 instant(row, "executed_at"),
-                json(row.getString("result")));
+                json(row.getString("result")),
+                row.getString("idempotency_key"));
     }
 
     private static Instant instant(Row row, String column) {

@@ -9,7 +9,12 @@ import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ActionView;
 
-/** One row of {@code actions}, without its token hash (which never leaves the SQL that checks it). */
+/**
+ * One row of {@code actions}, without its token hash (which never leaves the SQL that checks it).
+ *
+ * @param idempotencyKey
+ *            derived from the id by the database (migration V8); what an executor forwards to an external vendor
+ */
 public record ActionRow(
         UUID id,
         String tenantId,
@@ -27,10 +32,11 @@ public record ActionRow(
         String confirmedBy,
         Instant confirmedAt,
         Instant executedAt,
-        JsonNode result) {
+        JsonNode result,
+        String idempotencyKey) {
 
     public ActionView toView() {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
-                proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result);
+                proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey);
     }
 }

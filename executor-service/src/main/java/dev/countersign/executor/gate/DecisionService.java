@@ -39,7 +39,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * WHERE clause of a concurrent UPDATE after the winner commits, and the loser matches no row); if the transaction does
  * not commit, neither the confirmation nor the write exists, and the token still works for a retry. The unique
  * {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database (an
- * e-mail, a ticket) cannot join the transaction; such executors come with their own idempotency key (later issue).
+ * e-mail, a ticket) cannot join the transaction; such executors send the action's idempotency key (see
+ * {@link ActionExecutor}).
  */
 @ApplicationScoped
 public class DecisionService {

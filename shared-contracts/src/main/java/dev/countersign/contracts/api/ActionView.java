@@ -8,7 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 
-/** An action as executor-service shows it. Never carries a token or a token hash. */
+/**
+ * An action as executor-service shows it. Never carries a token or a token hash.
+ *
+ * @param idempotencyKey
+ *            the key executors send to external vendors for this action, derived from its id (the same on every retry
+ *            and every instance); retired by the database when the action is cancelled or expires
+ */
 public record ActionView(
         UUID id,
         String kind,
@@ -24,5 +30,6 @@ public record ActionView(
         String confirmedBy,
         Instant confirmedAt,
         Instant executedAt,
-        JsonNode result) {
+        JsonNode result,
+        String idempotencyKey) {
 }
