@@ -206,15 +206,28 @@ class ConfirmTest {
     }
 
     @Test
-    void anotherUserOfTheTenantMayConfirmAndTheMismatchIsRecorded() throws Exception {
+    void anotherUserOfTheTenantMayConfirmAndTheMismatchIsRecordedAndCounted() throws Exception {
         var proposal = staged("12.50");
+        var ownConfirm = staged("1.00");
         String bob = TestProperties.executorBearer(tenant, "bob");
+        double before = actorMismatchCount();
 
         confirm(proposal, bob, proposal.token).then().statusCode(200).body("confirmedBy", equalTo("bob"));
+        confirm(ownConfirm, alice, ownConfirm.token).then().statusCode(200).body("confirmedBy", equalTo("alice"));
 
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
                 .then().body("actor[1]", equalTo("bob")).body("reason[1]", org.hamcrest.Matchers.startsWith(
                         "actor mismatch"));
+        assertThat(actorMismatchCount()).isEqualTo(before + 1);
+    }
+
+    /** The Prometheus counter of confirmations by another user than the requester, for the catalogue's expense kind. */
+    private static double actorMismatchCount() {
+        String series = "countersign_actions_actor_mismatch_total{kind=\"ledger.transaction.create\"}";
+        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> line.startsWith(series))
+                .mapToDouble(line -> Double.parseDouble(line.substring(series.length()).trim()))
+                .findFirst().orElse(0);
     }
 
     @Test

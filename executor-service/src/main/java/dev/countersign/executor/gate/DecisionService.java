@@ -55,9 +55,12 @@ public class DecisionService {
     private final TenantTransactions transactions;
     private final ProcessedEvents processed;
     private final SeparationOfDuties separationOfDuties;
+    private final ActorMismatches actorMismatches;
 
     public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
-            OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties) {
+            OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties,
+            ActorMismatches actorMismatches) {
+        this.actorMismatches = actorMismatches;
         this.separationOfDuties = separationOfDuties;
         this.transactions = transactions;
         this.processed = processed;
@@ -78,7 +81,8 @@ public class DecisionService {
                         : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
                                 .flatMap(confirmed -> confirmed != null
                                         ? execute(sql, confirmed)
-                                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))));
+                                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
+                .invoke(actorMismatches::count);
     }
 
     /**
@@ -138,6 +142,7 @@ public class DecisionService {
                 .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
                 .collect().asList())
                 .onFailure(TransientFailures::isDeadlockOrSerialization).retry().atMost(3)
+                .invoke(executed -> executed.forEach(actorMismatches::countConfirmed))
                 .invoke(relay::wakeUp);
     }
 
