@@ -3,13 +3,8 @@ package dev.countersign.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -30,37 +25,9 @@ class TwoExecutorsIT {
     private static final int ACTIONS = 8;
     private static final int CONFIRMS_PER_ACTION = 32;
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** A port p such that p and p + 1 are both free now. */
-    private static int freePortPair() throws IOException {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            int port = freePort();
-            try (ServerSocket first = new ServerSocket(port); ServerSocket second = new ServerSocket(port + 1)) {
-                return port;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no two adjacent free ports");
-    }
-
     @Test
     void concurrentConfirmsOnTwoInstancesExecuteEachActionExactlyOnce() throws Exception {
-        Map<String, String> env = new HashMap<>();
-        env.put("COUNTERSIGN_DATA_DIR", Files.createTempDirectory("countersign-two").toString());
-        env.put("EXECUTOR_INSTANCES", "2");
-        env.put("EXECUTOR_PORT", String.valueOf(freePortPair()));
-        for (String port : new String[]{"AGENT_PORT", "KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
-                "DEV_TOKEN_PORT"}) {
-            env.put(port, String.valueOf(freePort()));
-        }
-        StackSettings settings = StackSettings.fromEnvironment(
-                Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize(), env);
+        StackSettings settings = TestStacks.withExecutors(2);
 
         try (LocalStack stack = LocalStack.start(settings)) {
             var tokens = Http.post(stack.tokenUrl(), null, Map.of("tenant", "globex", "user", "carol")).body();

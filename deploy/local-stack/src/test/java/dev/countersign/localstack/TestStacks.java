@@ -1,0 +1,51 @@
+package dev.countersign.localstack;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Settings for a throw-away stack on free ports, and the free-port helpers the end-to-end tests share. */
+final class TestStacks {
+
+    private TestStacks() {
+    }
+
+    /** A fresh data directory, free ports everywhere, {@code executorInstances} executors on adjacent ports. */
+    static StackSettings withExecutors(int executorInstances) throws IOException {
+        Map<String, String> env = new HashMap<>();
+        env.put("COUNTERSIGN_DATA_DIR", Files.createTempDirectory("countersign-it").toString());
+        env.put("EXECUTOR_INSTANCES", String.valueOf(executorInstances));
+        env.put("EXECUTOR_PORT", String.valueOf(freePortPair()));
+        for (String port : new String[]{"AGENT_PORT", "KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
+                "DEV_TOKEN_PORT"}) {
+            env.put(port, String.valueOf(freePort()));
+        }
+        return StackSettings.fromEnvironment(repositoryRoot(), env);
+    }
+
+    static Path repositoryRoot() {
+        return Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A port p such that p and p + 1 are both free now. */
+    static int freePortPair() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int port = freePort();
+            try (ServerSocket first = new ServerSocket(port); ServerSocket second = new ServerSocket(port + 1)) {
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no two adjacent free ports");
+    }
+}
