@@ -4,9 +4,12 @@
 --     derives the same key; the key reveals nothing the id does not.
 --   * Issued when the action is stored; retired, with the reason, when the action is cancelled or expires: a retired
 --     key is never issued again (the key is unique and so is the action id) and never revived.
---   * Only the database issues and retires keys (SECURITY DEFINER triggers on actions); the application roles may read
---     their tenant's keys and nothing else.
--- Limit: the key makes a vendor call idempotent only if the vendor honours it, for as long as the vendor remembers it.
+--   * Only the database records issue and retirement (SECURITY DEFINER triggers on actions); the application roles may
+--     read their tenant's keys and nothing else. The table is the record an integration checks a key against (is it
+--     live, for which action); the key itself is no secret (anyone with the action id can derive it).
+-- Limits: the key makes a vendor call idempotent only if the vendor honours it, for as long as the vendor remembers
+-- it. Retiring is a record, not a lock: a cancelled or expired action can never reach an executor anyway, because
+-- those statuses are final (ActionTransitions and the actions guard trigger).
 CREATE FUNCTION idempotency_key(p_action_id uuid) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog AS $$
     SELECT 'cs1_' || encode(sha256(convert_to('countersign/action/' || p_action_id::text, 'UTF8')), 'hex');
@@ -23,7 +26,7 @@ CREATE TABLE idempotency_keys (
 );
 
 CREATE FUNCTION idempotency_key_follow_action() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
         INSERT INTO idempotency_keys (key, action_id, tenant_id) VALUES (idempotency_key(NEW.id), NEW.id, NEW.tenant_id);
@@ -64,7 +67,6 @@ FROM actions;
 
 ALTER TABLE idempotency_keys ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_rows ON idempotency_keys
-    USING (tenant_id = current_setting('countersign.tenant_id', true))
-    WITH CHECK (tenant_id = current_setting('countersign.tenant_id', true));
+    USING (tenant_id = current_tenant()) WITH CHECK (tenant_id = current_tenant());
 GRANT SELECT ON idempotency_keys TO ${executorRole}, ${readerRole};
 REVOKE ALL ON FUNCTION idempotency_key_follow_action() FROM PUBLIC;

@@ -23,9 +23,9 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class TenantIsolationTest {
 
-    /** Every table holding tenant rows; each has the same policy (V7). */
+    /** Every table holding tenant rows (the first test proves the list complete); each has the same policy. */
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
-            "action_approvals", "tenant_policies", "tenant_policy_history", "outbox");
+            "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -51,20 +51,39 @@ class TenantIsolationTest {
                                 .formatted(wallet.get(0), wallet.get(1))
                         + " current_date)");
             }
-            // Actions, their history and outbox rows, written by the service itself.
-            ProposalMother.staged(kafka, mine, myWallet, "1.00");
+            // Actions, their history, keys and outbox rows, written by the service itself.
+            var myAction = ProposalMother.staged(kafka, mine, myWallet, "1.00");
+            var theirAction = ProposalMother.staged(kafka, theirs, theirWallet, "2.00");
+            for (var approval : List.of(List.of(mine, myAction.actionId), List.of(theirs, theirAction.actionId))) {
+                owner.createStatement().executeUpdate("INSERT INTO action_approvals (action_id, tenant_id, approver,"
+                        + " channel) VALUES ('%s', '%s', 'carol', 'http')".formatted(approval.get(1), approval.get(0)));
+            }
         }
-        ProposalMother.staged(kafka, theirs, theirWallet, "2.00");
+    }
+
+    @Test
+    void everyTableWithATenantColumnIsUnderRowLevelSecurity() throws Exception {
+        try (var owner = Db.owner(); var tables = owner.createStatement().executeQuery("""
+                SELECT c.relname, c.relrowsecurity, (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid)
+                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'public' AND c.relkind = 'r' AND EXISTS (
+                    SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id')""")) {
+            List<String> withTenants = new java.util.ArrayList<>();
+            while (tables.next()) {
+                withTenants.add(tables.getString(1));
+                assertThat(tables.getBoolean(2)).as("RLS on " + tables.getString(1)).isTrue();
+                assertThat(tables.getInt(3)).as("policies on " + tables.getString(1)).isPositive();
+            }
+            assertThat(withTenants).containsExactlyInAnyOrderElementsOf(ISOLATED);
+        }
     }
 
     @Test
     void theOwnerSeesBothTenantsSoTheFixtureIsReal() throws Exception {
         try (var owner = Db.owner()) {
             for (String table : ISOLATED) {
-                if (!table.equals("action_approvals")) {
-                    assertThat(countOf(owner, table, theirs)).as(table).isPositive();
-                    assertThat(countOf(owner, table, mine)).as(table).isPositive();
-                }
+                assertThat(countOf(owner, table, theirs)).as(table).isPositive();
+                assertThat(countOf(owner, table, mine)).as(table).isPositive();
             }
         }
     }
@@ -77,12 +96,31 @@ class TenantIsolationTest {
             for (String table : ISOLATED.stream().filter(t -> !t.equals("outbox")).toList()) {
                 assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
                         .isZero();
-                if (!table.equals("action_approvals")) {
-                    assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
-                            .isPositive();
-                }
+                assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
+                        .isPositive();
             }
             app.rollback();
+        }
+    }
+
+    @Test
+    void aConnectionReusedAfterATenantsTransactionSeesNothingNotEvenEmptyTenantRows() throws Exception {
+        UUID blankTenantWallet;
+        try (var owner = Db.owner()) {
+            blankTenantWallet = DemoData.createWallet(owner, "", "nobody", "Blank", "EUR");
+        }
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, mine);
+            assertThat(count(app, "SELECT count(*) FROM wallets")).isPositive();
+            app.commit();
+            // The setting now reads '' on this connection, as on a pooled connection after any tenant's transaction.
+            assertThat(count(app, "SELECT count(*) FROM wallets")).isZero();
+            app.rollback();
+        } finally {
+            try (var owner = Db.owner()) {
+                owner.createStatement().executeUpdate("DELETE FROM wallets WHERE id = '" + blankTenantWallet + "'");
+            }
         }
     }
 
@@ -128,8 +166,9 @@ class TenantIsolationTest {
 
             Db.enterTenant(app, mine);
             assertThatThrownBy(() -> app.createStatement().executeUpdate(
-                    "INSERT INTO wallets (id, tenant_id, owner_id, name, currency) VALUES (gen_random_uuid(), '"
-                            + theirs + "', 'mallory', 'Planted', 'EUR')"))
+                    "INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, occurred_on) VALUES"
+                            + " (gen_random_uuid(), '" + theirs + "', '" + theirWallet + "', 666, 'planted',"
+                            + " current_date)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("row-level security");
             app.rollback();
         }
@@ -147,6 +186,12 @@ class TenantIsolationTest {
         try (var app = Db.application()) {
             for (String statement : new String[]{
                     "DELETE FROM transactions",
+                    "INSERT INTO action_history (action_id, tenant_id, from_status, to_status, actor, channel)"
+                            + " SELECT id, tenant_id, 'proposed', 'executed', 'mallory', 'sql' FROM actions LIMIT 1",
+                    "INSERT INTO tenant_policy_history (tenant_id, agent_writes, changed_by) VALUES ('x', 'enabled',"
+                            + " 'mallory')",
+                    "INSERT INTO wallets (id, tenant_id, owner_id, name, currency) VALUES (gen_random_uuid(), 'x',"
+                            + " 'x', 'x', 'EUR')",
                     "DELETE FROM actions",
                     "TRUNCATE outbox",
                     "SELECT * FROM outbox",

@@ -20,7 +20,7 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random sequences of proposals, confirms (one at a time, duplicated, 8 at once across two executor instances, by
- * another user, or twice as the same decisions-topic event), cancels, closed decision windows, redelivered proposals
+ * another user, by a user of another tenant holding the card, or twice as the same decisions-topic event), cancels, closed decision windows, redelivered proposals
  * and batches, against the whole stack with two executor instances. After every step the database must show at most one
  * execution per action, at most one terminal status reached once, a complete audit trail ending in the current status,
  * one outbox event per committed state change, and what the model expects.
@@ -73,6 +73,9 @@ class ActionLifecyclePropertyIT {
                 .withAction(2, onAnAction(Arbitraries.integers().between(0, 1)
                         .map(instance -> (index, model) -> model.cancel(model.actions.get(index), instance)),
                         "cancel"))
+                .withAction(1, onAnAction(Arbitraries.integers().between(0, 1).map(instance -> (index,
+                        model) -> model.confirmFromAnotherTenant(model.actions.get(index), instance)),
+                        "confirm from another tenant"))
                 .withAction(1, onAnAction(Arbitraries.just((index, model) -> model
                         .closeWindow(model.actions.get(index))), "close the window"))
                 .withAction(1, onAnAction(Arbitraries.just((index, model) -> model

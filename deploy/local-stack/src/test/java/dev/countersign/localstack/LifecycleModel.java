@@ -64,6 +64,7 @@ final class LifecycleModel {
     private final UUID wallet;
     private final String alice;
     private final String bob;
+    private final String mallory;
     final List<Tracked> actions = new ArrayList<>();
 
     private LifecycleModel(LocalStack stack, KafkaTestClient kafka, ExecutorService threads) {
@@ -77,6 +78,7 @@ final class LifecycleModel {
         }
         alice = stack.tokens().mint(tenant, "alice", Audiences.EXECUTOR, Duration.ofHours(1));
         bob = stack.tokens().mint(tenant, "bob", Audiences.EXECUTOR, Duration.ofHours(1));
+        mallory = stack.tokens().mint("other-" + tenant, "mallory", Audiences.EXECUTOR, Duration.ofHours(1));
     }
 
     static LifecycleModel fresh(LocalStack stack, KafkaTestClient kafka, ExecutorService threads) {
@@ -111,6 +113,13 @@ final class LifecycleModel {
         Http.Answer answer = Http.post(url(instance, action, "confirm"), byBob ? bob : alice,
                 Map.of("token", action.token));
         expectDecision(action, answer, "executed");
+    }
+
+    /** A user of another tenant who holds the card: the same 404 as an unknown id, and nothing changes. */
+    void confirmFromAnotherTenant(Tracked action, int instance) throws Exception {
+        Http.Answer answer = Http.post(url(instance, action, "confirm"), mallory, Map.of("token", action.token));
+        assertThat(answer.status()).as(answer.text()).isEqualTo(404);
+        assertThat(answer.body().get("code").asText()).isEqualTo("action_not_found");
     }
 
     void cancel(Tracked action, int instance) throws Exception {
@@ -236,6 +245,9 @@ final class LifecycleModel {
      */
     void checkInvariants() {
         try (Connection owner = stack.ownerConnection()) {
+            // One snapshot: a sweep or a late decision event committing between two queries must not look like a gap.
+            owner.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            owner.setAutoCommit(false);
             Map<UUID, Integer> ledgerRows = ledgerRowsPerAction(owner);
             ledgerRows.forEach((action, rows) -> assertThat(rows).as("ledger rows of %s", action).isEqualTo(1));
             int executed = 0;
@@ -254,6 +266,7 @@ final class LifecycleModel {
                 assertModelAgrees(action, status);
             }
             assertThat(ledgerRows).hasSize(executed);
+            owner.rollback();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -256,7 +256,9 @@ public class DecisionService {
                 return transactions.because(sql, ExpirySweeper.REASON)
                         .flatMap(ignored -> actions.expire(sql, actionId))
                         .flatMap(expired -> expired == null
-                                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotProposed(current))
+                                // Someone else moved it meanwhile (the sweep held the row): answer with what it is now.
+                                ? actions.find(sql, actionId, tenantId)
+                                        .map(now -> (DecisionOutcome) new DecisionOutcome.NotProposed(now))
                                 : outbox.append(sql, OutcomeEvents.expired(expired)).replaceWith(
                                         (DecisionOutcome) new DecisionOutcome.NotProposed(expired)));
             }
