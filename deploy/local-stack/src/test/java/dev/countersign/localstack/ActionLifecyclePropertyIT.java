@@ -20,10 +20,11 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random sequences of proposals, confirms (one at a time, duplicated, 8 at once across two executor instances, by
- * another user, by a user of another tenant holding the card, or twice as the same decisions-topic event), cancels, closed decision windows, redelivered proposals
- * and batches, against the whole stack with two executor instances. After every step the database must show at most one
- * execution per action, at most one terminal status reached once, a complete audit trail ending in the current status,
- * one outbox event per committed state change, and what the model expects.
+ * another user, by a user of another tenant holding the card, or twice as the same decisions-topic event), cancels,
+ * closed decision windows, redelivered proposals and batches, against the whole stack with two executor instances.
+ * After every step the database must show at most one execution per action, at most one terminal status reached once, a
+ * complete audit trail ending in the current status, one outbox event per committed state change, and what the model
+ * expects.
  */
 class ActionLifecyclePropertyIT {
 
