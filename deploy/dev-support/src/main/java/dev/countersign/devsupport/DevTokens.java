@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.json.Json;
 
 /**
@@ -70,7 +71,7 @@ public final class DevTokens {
 
     /** A token for several audiences, as some identity providers issue them; demo users are approvers and admins. */
     public String mint(String tenantId, String userId, List<String> audiences, Duration lifetime) {
-        return mint(tenantId, userId, audiences, List.of("user", "approver", "admin"), lifetime);
+        return mint(tenantId, userId, audiences, List.of(Groups.USER, Groups.APPROVER, Groups.ADMIN), lifetime);
     }
 
     public String mint(String tenantId, String userId, List<String> audiences, List<String> groups,

@@ -75,8 +75,8 @@ public class ActionRepository {
     }
 
     /**
-     * Like {@link #findWithToken}, locking the row until the transaction ends: decisions that must count (approvals)
-     * take turns per action.
+     * Like {@link #findWithToken}, locking the row until the transaction ends: decisions on one action take turns, and
+     * what a confirm checks before its compare-and-swap cannot change under it.
      */
     public Uni<ActionRow> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
         return sql.preparedQuery("SELECT " + COLUMNS

@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.Response;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionPage;
 import dev.countersign.contracts.api.ActionView;
@@ -42,8 +43,6 @@ public class ActionResource {
 
     private static final String NOT_FOUND = "No such action in your tenant.";
     private static final int MAX_PAGE = 200;
-    /** The group a bearer token needs to re-issue confirm tokens. */
-    static final String APPROVER = "approver";
 
     private final DecisionService decisions;
     private final ActionRepository actions;
@@ -193,7 +192,7 @@ public class ActionResource {
     @Path("/{id}/reissue-token")
     public Uni<ReissuedToken> reissueToken(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        user.requireGroup(APPROVER);
+        user.requireGroup(Groups.APPROVER);
         return decisions.reissueToken(actionId, user.tenantId(), user.userId());
     }
 

@@ -72,10 +72,15 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         String tokenHash = ConfirmTokens.hash(request.rawToken());
-        return decide(request, sql -> refuseBeforeDeciding(sql, request, tokenHash)
-                .flatMap(refused -> refused != null
-                        ? Uni.createFrom().item(refused)
-                        : separationOfDuties.check(sql, request, tokenHash))
+        // The row is read once, locked: the checks below see what the compare-and-swap will see, and approvals of one
+        // action take turns.
+        return decide(request, sql -> actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                .flatMap(locked -> {
+                    DecisionOutcome refused = refuseBeforeDeciding(request, locked);
+                    return refused != null
+                            ? Uni.createFrom().item(refused)
+                            : separationOfDuties.check(sql, request, locked);
+                })
                 .flatMap(held -> held != null
                         ? Uni.createFrom().item(held)
                         : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
@@ -86,27 +91,22 @@ public class DecisionService {
     }
 
     /**
-     * Refusals decided from what never changes about an action, so reading it before the compare-and-swap is no race:
-     * the same-turn rule (see {@link DecisionRequest#isSameTurnAs}) and parameters other than the stored ones. Only
-     * answered to a holder of the right token.
+     * Refusals decided from what never changes about an action: the same-turn rule (see
+     * {@link DecisionRequest#isSameTurnAs}) and parameters other than the stored ones. Only answered to a holder of the
+     * right token ({@code action} is null otherwise); null if neither applies.
      */
-    private Uni<DecisionOutcome> refuseBeforeDeciding(SqlClient sql, DecisionRequest request, String tokenHash) {
-        if (request.turnId() == null && request.expectedParamsHash() == null) {
-            return Uni.createFrom().nullItem();
-        }
-        return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash).map(action -> {
-            if (action == null) {
-                return null;
-            }
-            if (request.isSameTurnAs(action.turnId())) {
-                return new DecisionOutcome.SameTurn(action);
-            }
-            // What the person saw must be what runs: a decision naming other parameters runs nothing.
-            if (request.expectedParamsHash() != null && !request.expectedParamsHash().equals(action.paramsHash())) {
-                return new DecisionOutcome.ParamsMismatch(action);
-            }
+    private static DecisionOutcome refuseBeforeDeciding(DecisionRequest request, ActionRow action) {
+        if (action == null) {
             return null;
-        });
+        }
+        if (request.isSameTurnAs(action.turnId())) {
+            return new DecisionOutcome.SameTurn(action);
+        }
+        // What the person saw must be what runs: a decision naming other parameters runs nothing.
+        if (request.expectedParamsHash() != null && !request.expectedParamsHash().equals(action.paramsHash())) {
+            return new DecisionOutcome.ParamsMismatch(action);
+        }
+        return null;
     }
 
     /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */
@@ -149,13 +149,14 @@ public class DecisionService {
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
         String tokenHash = ConfirmTokens.hash(request.rawToken());
         String id = request.actionId().toString();
-        return separationOfDuties.check(sql, request, tokenHash).flatMap(held -> {
-            if (held != null) {
-                throw new BatchRefused(List.of(new Violation(id,
-                        "needs the tenant's approvals for HIGH actions; confirm it on its own")));
-            }
-            return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId());
-        })
+        return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                .flatMap(locked -> separationOfDuties.check(sql, request, locked)).flatMap(held -> {
+                    if (held != null) {
+                        throw new BatchRefused(List.of(new Violation(id,
+                                "needs the tenant's approvals for HIGH actions; confirm it on its own")));
+                    }
+                    return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId());
+                })
                 .flatMap(confirmed -> {
                     if (confirmed == null) {
                         return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
@@ -192,16 +193,9 @@ public class DecisionService {
     private Uni<DecisionOutcome> decide(DecisionRequest request,
             java.util.function.Function<SqlClient, Uni<DecisionOutcome>> decision) {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
-        return transactions.run(actor, sql -> firstDelivery(sql, request).flatMap(first -> first
-                ? decision.apply(sql)
-                : Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.AlreadyDecided())))
+        return transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
+                DecisionConsumer.CONSUMER, () -> decision.apply(sql), new DecisionOutcome.AlreadyDecided()))
                 .invoke(relay::wakeUp);
-    }
-
-    private Uni<Boolean> firstDelivery(SqlClient sql, DecisionRequest request) {
-        return request.eventId() == null
-                ? Uni.createFrom().item(true)
-                : processed.markFirstDelivery(sql, request.eventId(), DecisionConsumer.CONSUMER);
     }
 
     private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow action) {

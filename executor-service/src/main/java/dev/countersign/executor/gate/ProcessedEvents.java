@@ -1,6 +1,7 @@
 package dev.countersign.executor.gate;
 
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -15,10 +16,20 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class ProcessedEvents {
 
-    /** True the first time an event id is seen; false for a redelivery (then the caller does nothing). */
-    public Uni<Boolean> markFirstDelivery(SqlClient sql, UUID eventId, String consumer) {
+    /**
+     * Runs {@code work} the first time {@code consumer} sees {@code eventId}, in the caller's transaction; answers
+     * {@code ifRedelivered} and does nothing for a redelivery. A null event id (a request over HTTP, not an event) is
+     * always a first delivery.
+     */
+    public <T> Uni<T> onFirstDelivery(SqlClient sql, UUID eventId, String consumer, Supplier<Uni<T>> work,
+            T ifRedelivered) {
+        if (eventId == null) {
+            return work.get();
+        }
         return sql.preparedQuery("SELECT first_delivery($1, $2) AS first")
                 .execute(Tuple.of(consumer, eventId))
-                .map(rows -> rows.iterator().next().getBoolean("first"));
+                .flatMap(rows -> rows.iterator().next().getBoolean("first")
+                        ? work.get()
+                        : Uni.createFrom().item(ifRedelivered));
     }
 }

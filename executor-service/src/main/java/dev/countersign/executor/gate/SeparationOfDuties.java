@@ -6,15 +6,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
-import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.policy.ApprovalRepository;
+import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * The tenant's approval rules for HIGH actions, applied before a confirmation may run: the requester may be refused as
- * approver, and the action runs only once k distinct approvers (each with the token) have confirmed. The action row is
- * locked while an approval is counted, so two last approvals arriving together cannot both see k - 1.
+ * approver, and the action runs only once k distinct approvers (each with the token) have confirmed. The caller hands
+ * in the action row locked ({@code ActionRepository.lockWithToken}), so two last approvals arriving together cannot
+ * both see k - 1.
  * <p>
  * Limit: every approver uses the same one-time token (the card the requester was shown, or a re-issued one); the rule
  * counts distinct authenticated users of the tenant, not devices or channels.
@@ -22,39 +24,42 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 @ApplicationScoped
 public class SeparationOfDuties {
 
-    private final ActionRepository actions;
+    private final TenantPolicyRepository policies;
     private final ApprovalRepository approvals;
 
-    public SeparationOfDuties(ActionRepository actions, ApprovalRepository approvals) {
-        this.actions = actions;
+    public SeparationOfDuties(TenantPolicyRepository policies, ApprovalRepository approvals) {
+        this.policies = policies;
         this.approvals = approvals;
     }
 
-    /** Null if the confirmation may go ahead now; otherwise what it came to instead. */
-    public Uni<DecisionOutcome> check(SqlClient sql, DecisionRequest request, String tokenHash) {
-        return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash).flatMap(action -> {
-            if (action == null || action.tier() != Tier.HIGH || action.status() != ActionStatus.PROPOSED) {
+    /**
+     * Null if the confirmation may go ahead now; otherwise what it came to instead.
+     *
+     * @param action
+     *            the action, locked for this transaction; null if the id and token matched nothing
+     */
+    public Uni<DecisionOutcome> check(SqlClient sql, DecisionRequest request, ActionRow action) {
+        if (action == null || action.tier() != Tier.HIGH || action.status() != ActionStatus.PROPOSED) {
+            return Uni.createFrom().nullItem();
+        }
+        return policies.approvals(sql, request.tenantId()).flatMap(policy -> {
+            if (policy.isDefault()) {
                 return Uni.createFrom().nullItem();
             }
-            return approvals.policy(sql, request.tenantId()).flatMap(policy -> {
-                if (policy.isDefault()) {
-                    return Uni.createFrom().nullItem();
-                }
-                if (policy.highNeedsOtherApprover() && request.userId().equals(action.requestedBy())) {
-                    return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
-                }
-                return approvals.approve(sql, action.id(), action.tenantId(), request.userId(), request.channel())
-                        .flatMap(ignored -> approvals.approvers(sql, action.id(), action.tenantId()))
-                        .map(approvers -> {
-                            List<String> counted = policy.highNeedsOtherApprover()
-                                    ? approvers.stream().filter(a -> !a.equals(action.requestedBy())).toList()
-                                    : approvers;
-                            return counted.size() >= policy.highApprovals()
-                                    ? null
-                                    : new DecisionOutcome.AwaitingApprovals(action, counted,
-                                            policy.highApprovals());
-                        });
-            });
+            if (policy.highNeedsOtherApprover() && request.userId().equals(action.requestedBy())) {
+                return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
+            }
+            return approvals.approve(sql, action.id(), action.tenantId(), request.userId(), request.channel())
+                    .flatMap(ignored -> approvals.approvers(sql, action.id(), action.tenantId()))
+                    .map(approvers -> {
+                        List<String> counted = policy.highNeedsOtherApprover()
+                                ? approvers.stream().filter(a -> !a.equals(action.requestedBy())).toList()
+                                : approvers;
+                        return counted.size() >= policy.highApprovals()
+                                ? null
+                                : new DecisionOutcome.AwaitingApprovals(action, counted,
+                                        policy.highApprovals());
+                    });
         });
     }
 }

@@ -59,8 +59,8 @@ public class StagingService {
 
     /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
     public Uni<Boolean> stage(ActionProposed proposal) {
-        return transactions.run(actor(proposal), sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
-                .flatMap(first -> first ? decide(sql, proposal) : Uni.createFrom().item(false)));
+        return transactions.run(actor(proposal), sql -> processed.onFirstDelivery(sql, proposal.eventId(), CONSUMER,
+                () -> decide(sql, proposal), false));
     }
 
     /**
@@ -72,10 +72,8 @@ public class StagingService {
     public Uni<Boolean> rejectUnstorable(ActionProposed proposal) {
         // No action is written, so no history names an actor; the event's user id may be what PostgreSQL refused.
         Actor tenantOnly = new Actor(proposal.tenantId(), "", TenantTransactions.AGENT);
-        return transactions.run(tenantOnly, sql -> processed.markFirstDelivery(sql, proposal.eventId(), CONSUMER)
-                .flatMap(first -> first
-                        ? reject(sql, proposal, ErrorCode.VALIDATION_FAILED, "the proposal could not be stored")
-                        : Uni.createFrom().item(false)));
+        return transactions.run(tenantOnly, sql -> processed.onFirstDelivery(sql, proposal.eventId(), CONSUMER,
+                () -> reject(sql, proposal, ErrorCode.VALIDATION_FAILED, "the proposal could not be stored"), false));
     }
 
     /** The proposal's tenant, and its requester acting through the agent. */

@@ -3,6 +3,7 @@ package dev.countersign.devsupport.testing;
 import java.time.Duration;
 
 import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.Groups;
 import dev.countersign.devsupport.DevTokens;
 
 /** Names of the system properties {@link TestInfrastructure} publishes, and helpers that read them. */
@@ -39,7 +40,7 @@ public final class TestProperties {
     /** An executor token of a plain user, without the approver group. */
     public static String executorBearerWithoutApproval(String tenantId, String userId) {
         return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
-                .mint(tenantId, userId, java.util.List.of(Audiences.EXECUTOR), java.util.List.of("user"),
+                .mint(tenantId, userId, java.util.List.of(Audiences.EXECUTOR), java.util.List.of(Groups.USER),
                         Duration.ofMinutes(30));
     }
 
