@@ -29,6 +29,7 @@ import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.outcomes.RecentOutcomes;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.DemoData;
@@ -109,7 +110,7 @@ class ChatTest {
                 found -> !found.isEmpty(), Duration.ofSeconds(15));
         assertThat(published).hasSize(1);
         JsonNode event = Json.mapper().readTree(published.get(0));
-        assertThat(event.get("tokenHash").asText()).isEqualTo(ParamsHash.ofToken(token));
+        assertThat(event.get("tokenHash").asText()).isEqualTo(ConfirmTokens.hash(token));
         assertThat(event.get("paramsHash").asText()).isEqualTo(ParamsHash.of(event.get("params")));
         assertThat(event.get("tenantId").asText()).isEqualTo(tenant);
         assertThat(event.get("userId").asText()).isEqualTo("alice");

@@ -2,7 +2,6 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -73,8 +72,7 @@ class AgentWritesSwitchTest {
 
         switchTo("enabled");
         var accepted = new ProposalMother(tenant, wallet, "12.50");
-        accepted.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(accepted.actionId)));
+        accepted.stage(kafka);
         assertThat(Db.count("SELECT count(*) FROM tenant_policy_history WHERE tenant_id = ? AND changed_by = 'alice'",
                 tenant)).isEqualTo(2);
     }
@@ -105,6 +103,6 @@ class AgentWritesSwitchTest {
 
         proposal.send(kafka);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "proposed");
     }
 }

@@ -2,12 +2,10 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasSize;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -51,7 +49,7 @@ class BatchConfirmTest {
             proposals.add(proposal);
         }
         for (var proposal : proposals) {
-            await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+            Db.awaitStatus(proposal.actionId, "proposed");
         }
         return proposals;
     }

@@ -418,8 +418,7 @@ class ConfirmTest {
     @Test
     void aWriteThatIsRefusedFailsTheActionAndWritesNothing() throws Exception {
         var proposal = new ProposalMother(tenant, UUID.randomUUID(), "12.50");
-        proposal.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        proposal.stage(kafka);
 
         confirm(proposal, alice, proposal.token).then().statusCode(409)
                 .contentType("application/problem+json")
@@ -443,8 +442,7 @@ class ConfirmTest {
         proposal.event.set("params",
                 Json.mapper().createObjectNode().put("walletId", wallet.toString()).put("name", "Everyday"));
         proposal.rehash();
-        proposal.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        proposal.stage(kafka);
 
         confirm(proposal, alice, proposal.token).then().statusCode(200)
                 .body("status", equalTo("executed"))

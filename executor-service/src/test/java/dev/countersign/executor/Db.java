@@ -1,8 +1,11 @@
 package dev.countersign.executor;
 
+import static org.awaitility.Awaitility.await;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.UUID;
 
 import dev.countersign.contracts.TenantIsolation;
@@ -28,7 +31,7 @@ final class Db {
 
     /** Names the tenant for the rest of the open transaction, as the services do. */
     static void enterTenant(Connection sql, String tenantId) throws SQLException {
-        try (var set = sql.prepareStatement("SELECT set_config('" + TenantIsolation.SETTING + "', ?, true)")) {
+        try (var set = sql.prepareStatement("SELECT " + TenantIsolation.setTenant("?"))) {
             set.setString(1, tenantId);
             set.executeQuery();
         }
@@ -45,6 +48,11 @@ final class Db {
             var rows = query.executeQuery();
             return rows.next() ? rows.getString(1) : null;
         }
+    }
+
+    /** Waits, up to 15 s, until the action has {@code status} in the database. */
+    static void awaitStatus(UUID actionId, String status) {
+        await().atMost(Duration.ofSeconds(15)).until(() -> status.equals(status(actionId)));
     }
 
     static String text(String sqlText, Object... args) throws SQLException {

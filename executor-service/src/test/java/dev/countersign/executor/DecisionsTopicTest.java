@@ -70,7 +70,7 @@ class DecisionsTopicTest {
         send(confirm);
         send(decision(proposal, "confirm", proposal.token));
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "executed".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "executed");
         Thread.sleep(1_000);
         assertThat(Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId))
                 .isEqualTo(1);
@@ -87,7 +87,7 @@ class DecisionsTopicTest {
 
         send(decision(proposal, "cancel", proposal.token));
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "cancelled".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "cancelled");
     }
 
     @Test
@@ -114,7 +114,7 @@ class DecisionsTopicTest {
 
         send(decision(proposal, "confirm", proposal.token).put("channel", "chat")
                 .put("turnId", UUID.randomUUID().toString()));
-        await().atMost(Duration.ofSeconds(15)).until(() -> "executed".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "executed");
     }
 
     @Test
@@ -126,7 +126,7 @@ class DecisionsTopicTest {
         send(poison);
         send(decision(proposal, "confirm", proposal.token));
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "executed".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "executed");
         var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
                 found -> !found.isEmpty(), Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);

@@ -2,7 +2,6 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 
 import java.time.Duration;
@@ -42,7 +41,7 @@ class ExpiryTest {
 
         proposal.send(kafka);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "expired".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "expired");
         var expired = kafka.read(Topics.ACTIONS_OUTCOMES,
                 value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExpired"),
                 found -> !found.isEmpty(), Duration.ofSeconds(15));
@@ -61,8 +60,7 @@ class ExpiryTest {
     void aProposalWithTimeLeftIsNotSwept() throws Exception {
         var proposal = new ProposalMother(tenant, wallet, "12.50");
 
-        proposal.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        proposal.stage(kafka);
         Thread.sleep(1_500);
 
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");

@@ -3,13 +3,11 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.UUID;
 
@@ -80,7 +78,7 @@ class IdempotencyKeyTest {
         proposal.event.put("requestedTtlSeconds", 1);
         proposal.send(kafka);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "expired".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "expired");
         assertThat(Db.text("SELECT retired_because FROM idempotency_keys WHERE action_id = ? AND retired_at"
                 + " IS NOT NULL", proposal.actionId)).isEqualTo("expired");
     }

@@ -1,8 +1,5 @@
 package dev.countersign.executor;
 
-import static org.awaitility.Awaitility.await;
-
-import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -10,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -29,7 +27,7 @@ final class ProposalMother {
         event.put("occurredAt", Instant.now().toString());
         event.put("actionId", actionId.toString());
         event.put("tenantId", tenantId);
-        event.put("tokenHash", ParamsHash.ofToken(token));
+        event.put("tokenHash", ConfirmTokens.hash(token));
         ObjectNode params = (ObjectNode) event.get("params");
         params.put("walletId", walletId.toString());
         params.put("amount", amount);
@@ -56,7 +54,7 @@ final class ProposalMother {
     /** Sends it and waits until the executor has stored it as proposed. */
     ProposalMother stage(KafkaTestClient kafka) throws Exception {
         send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(actionId)));
+        Db.awaitStatus(actionId, "proposed");
         return this;
     }
 

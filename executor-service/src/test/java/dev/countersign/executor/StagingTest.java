@@ -54,7 +54,7 @@ class StagingTest {
 
         proposal.send(kafka);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "proposed");
         assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND token_hash = ?", proposal.actionId,
                 proposal.event.get("tokenHash").asText())).isEqualTo(1);
         assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND (params::text LIKE ? OR summary LIKE ?"
@@ -84,7 +84,7 @@ class StagingTest {
         proposal.send(kafka);
         proposal.send(kafka);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(proposal.actionId)));
+        Db.awaitStatus(proposal.actionId, "proposed");
         var outcomes = kafka.readFor(Topics.ACTIONS_OUTCOMES, value -> value.contains(proposal.actionId.toString()),
                 Duration.ofSeconds(3));
         assertThat(outcomes).hasSize(1);
@@ -123,8 +123,7 @@ class StagingTest {
     @Test
     void aProposalCannotTakeAnotherProposalsId() throws Exception {
         var first = new ProposalMother(tenant, wallet, "12.50");
-        first.send(kafka);
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(first.actionId)));
+        first.stage(kafka);
 
         var impostor = new ProposalMother(tenant, wallet, "999.00");
         impostor.event.put("actionId", first.actionId.toString());
@@ -146,7 +145,7 @@ class StagingTest {
         next.send(kafka);
 
         assertThat(outcomesOf(poisoned.actionId, 1).get(0).get("code").asText()).isEqualTo("validation_failed");
-        await().atMost(Duration.ofSeconds(15)).until(() -> "proposed".equals(Db.status(next.actionId)));
+        Db.awaitStatus(next.actionId, "proposed");
         assertThat(Db.status(poisoned.actionId)).isNull();
     }
 

@@ -10,6 +10,14 @@ public final class TenantIsolation {
 
     public static final String SETTING = "countersign.tenant_id";
 
+    /**
+     * The SQL expression that names the transaction's tenant, bound to {@code parameter} ({@code $1} for the reactive
+     * client, {@code ?} for JDBC).
+     */
+    public static String setTenant(String parameter) {
+        return "set_config('" + SETTING + "', " + parameter + ", true)";
+    }
+
     private TenantIsolation() {
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.json.CanonicalJson;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 
@@ -37,7 +38,7 @@ class CanonicalJsonTest {
 
     @Test
     void tokenHashIsSha256HexOfTheUtf8Token() {
-        assertThat(ParamsHash.ofToken("1"))
+        assertThat(ConfirmTokens.hash("1"))
                 .isEqualTo("6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b");
     }
 }

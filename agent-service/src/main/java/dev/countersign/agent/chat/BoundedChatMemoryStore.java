@@ -1,7 +1,6 @@
 package dev.countersign.agent.chat;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,22 +10,14 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 
 /**
- * Chat history held in this process: at most {@value #MAX_CONVERSATIONS} conversations, the least recently used
+ * Chat history held in this process: at most {@value RecentConversations#MAX} conversations, the least recently used
  * forgotten first (each keeps the last messages the memory window allows). Lost on restart and not shared between
  * replicas: the conversation ledger (a later issue) replaces it.
  */
 @ApplicationScoped
 public class BoundedChatMemoryStore implements ChatMemoryStore {
 
-    static final int MAX_CONVERSATIONS = 10_000;
-
-    private final Map<Object, List<ChatMessage>> conversations = new LinkedHashMap<>(16, 0.75f, true) {
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Object, List<ChatMessage>> eldest) {
-            return size() > MAX_CONVERSATIONS;
-        }
-    };
+    private final Map<Object, List<ChatMessage>> conversations = new RecentConversations<>();
 
     @Override
     public synchronized List<ChatMessage> getMessages(Object memoryId) {

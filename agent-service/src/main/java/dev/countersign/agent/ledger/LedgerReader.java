@@ -46,16 +46,27 @@ public class LedgerReader {
                         }));
     }
 
-    public Uni<Optional<WalletSummary>> wallet(String tenantId, UUID walletId) {
-        return inTenant(tenantId, sql -> sql
-                .preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 AND id = $2")
+    private Uni<Optional<WalletSummary>> wallet(SqlConnection sql, String tenantId, UUID walletId) {
+        return sql.preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 AND id = $2")
                 .execute(Tuple.of(tenantId, walletId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(wallet(rows.iterator().next()))));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(wallet(rows.iterator().next())));
     }
 
     /** The newest transactions first; {@code walletId} null means every wallet of the tenant. */
     public Uni<List<TransactionLine>> recentTransactions(String tenantId, UUID walletId, int limit) {
-        return inTenant(tenantId, sql -> sql.preparedQuery("""
+        return inTenant(tenantId, sql -> recentTransactions(sql, tenantId, walletId, limit));
+    }
+
+    /** One wallet's newest transactions, in one transaction; empty if the tenant has no such wallet. */
+    public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, UUID walletId, int limit) {
+        return inTenant(tenantId, sql -> wallet(sql, tenantId, walletId).flatMap(wallet -> wallet.isEmpty()
+                ? Uni.createFrom().item(Optional.<List<TransactionLine>>empty())
+                : recentTransactions(sql, tenantId, walletId, limit).map(Optional::of)));
+    }
+
+    private Uni<List<TransactionLine>> recentTransactions(SqlConnection sql, String tenantId, UUID walletId,
+            int limit) {
+        return sql.preparedQuery("""
                 SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
                        t.description, t.occurred_on
                 FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
@@ -70,13 +81,13 @@ public class LedgerReader {
                             row.getString("category"), row.getString("description"),
                             row.getLocalDate("occurred_on"))));
                     return lines;
-                }));
+                });
     }
 
     /** One transaction in which the database shows only {@code tenantId}'s rows. */
     private <T> Uni<T> inTenant(String tenantId, Function<SqlConnection, Uni<T>> read) {
         return pool.withTransaction(sql -> sql
-                .preparedQuery("SELECT set_config('" + TenantIsolation.SETTING + "', $1, true)")
+                .preparedQuery("SELECT " + TenantIsolation.setTenant("$1"))
                 .execute(Tuple.of(tenantId))
                 .flatMap(ignored -> read.apply(sql)));
     }

@@ -9,30 +9,22 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.chat.RecentConversations;
 import dev.countersign.contracts.events.ActionOutcome;
 
 /**
  * The latest outcome of each action, per conversation (of one user of one tenant), for the next turn's context.
  * <p>
- * Limits, on purpose for now: held in this process's memory, bounded (the newest {@value #MAX_CONVERSATIONS}
+ * Limits, on purpose for now: held in this process's memory, bounded (the newest {@value RecentConversations#MAX}
  * conversations, {@value #MAX_PER_CONVERSATION} actions each), lost on restart, and only outcomes published after the
  * instance started are known. The conversation ledger (a later issue) replaces it with a durable read.
  */
 @ApplicationScoped
 public class RecentOutcomes {
 
-    static final int MAX_CONVERSATIONS = 10_000;
     static final int MAX_PER_CONVERSATION = 20;
 
-    private final Map<ConversationKey, LinkedHashMap<UUID, ActionOutcome>> byConversation = new LinkedHashMap<>(16,
-            0.75f,
-            true) {
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ConversationKey, LinkedHashMap<UUID, ActionOutcome>> eldest) {
-            return size() > MAX_CONVERSATIONS;
-        }
-    };
+    private final Map<ConversationKey, LinkedHashMap<UUID, ActionOutcome>> byConversation = new RecentConversations<>();
 
     public synchronized void record(ActionOutcome outcome) {
         if (outcome.conversationId() == null || outcome.userId() == null) {

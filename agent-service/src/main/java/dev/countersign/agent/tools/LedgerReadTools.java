@@ -42,11 +42,11 @@ public class LedgerReadTools {
             @P(value = "A wallet name to narrow to; empty for all wallets", required = false) String walletName) {
         UUID walletId = null;
         if (walletName != null && !walletName.isBlank()) {
-            WalletSummary wallet = wallets.resolve(turn.tenantId(), walletName).orElse(null);
-            if (wallet == null) {
-                return wallets.unknownWallet(turn.tenantId(), walletName);
+            WalletResolver.Resolution found = wallets.resolve(turn.tenantId(), walletName);
+            if (found.wallet() == null) {
+                return found.unknown();
             }
-            walletId = wallet.id();
+            walletId = found.wallet().id();
         }
         List<TransactionLine> lines = ledger.recentTransactions(turn.tenantId(), walletId, 20)
                 .await().atMost(LedgerReader.TIMEOUT);

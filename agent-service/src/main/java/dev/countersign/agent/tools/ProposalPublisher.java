@@ -41,12 +41,13 @@ public class ProposalPublisher {
         String token = ConfirmTokens.newToken();
         Instant now = Instant.now();
         String kind = params.definition().kind();
+        String paramsHash = params.hash();
         ActionProposed event = new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, now, actionId,
                 turn.tenantId(), turn.userId(), turn.conversationId(), turn.turnId(), kind, params.normalised(),
-                params.hash(), ConfirmTokens.hash(token), null);
+                paramsHash, ConfirmTokens.hash(token), null);
         var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
         emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);
-        return new ProposalCard(actionId, kind, params.definition().describe(params.normalised()),
-                params.normalised(), params.hash(), token, now, "/api/actions/" + actionId + "/confirm");
+        return new ProposalCard(actionId, kind, params.summary(), params.normalised(), paramsHash, token, now,
+                "/api/actions/" + actionId + "/confirm");
     }
 }

@@ -1,7 +1,6 @@
 package dev.countersign.agent.tools;
 
 import java.time.LocalDate;
-import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -45,10 +44,11 @@ public class ProposalTools {
             @P("The spending category, e.g. coffee, groceries, rent") String category,
             @P(value = "A short note for the ledger", required = false) String description,
             @P(value = "The day of the expense as yyyy-MM-dd; today if omitted", required = false) String occurredOn) {
-        WalletSummary wallet = wallets.resolve(turn.tenantId(), walletName).orElse(null);
-        if (wallet == null) {
-            return wallets.unknownWallet(turn.tenantId(), walletName) + " Nothing was staged.";
+        WalletResolver.Resolution found = wallets.resolve(turn.tenantId(), walletName);
+        if (found.wallet() == null) {
+            return found.unknown() + " Nothing was staged.";
         }
+        WalletSummary wallet = found.wallet();
         ObjectNode params = Json.mapper().createObjectNode()
                 .put("walletId", wallet.id().toString())
                 .put("amount", amount)
@@ -66,10 +66,11 @@ public class ProposalTools {
     public String renameWallet(
             @P("The wallet's current name, as list_wallets shows it") String walletName,
             @P("The new name, at most 60 characters") String newName) {
-        WalletSummary wallet = wallets.resolve(turn.tenantId(), walletName).orElse(null);
-        if (wallet == null) {
-            return wallets.unknownWallet(turn.tenantId(), walletName) + " Nothing was staged.";
+        WalletResolver.Resolution found = wallets.resolve(turn.tenantId(), walletName);
+        if (found.wallet() == null) {
+            return found.unknown() + " Nothing was staged.";
         }
+        WalletSummary wallet = found.wallet();
         ObjectNode params = Json.mapper().createObjectNode()
                 .put("walletId", wallet.id().toString())
                 .put("name", newName);
@@ -80,7 +81,7 @@ public class ProposalTools {
         ValidatedParams validated = ActionCatalogue.validate(kind, params);
         if (!validated.isValid()) {
             return "Not staged, the arguments were refused: %s. Fix them and call the tool again, or ask the user."
-                    .formatted(validated.violations().stream().map(Object::toString).collect(Collectors.joining("; ")));
+                    .formatted(validated.violationsText());
         }
         ProposalCard card;
         try {

@@ -23,21 +23,26 @@ public class WalletResolver {
         return ledger.wallets(tenantId).await().atMost(LedgerReader.TIMEOUT);
     }
 
-    /** Case-insensitive exact match on the name, or the wallet's id. */
-    public Optional<WalletSummary> resolve(String tenantId, String nameOrId) {
-        if (nameOrId == null || nameOrId.isBlank()) {
-            return Optional.empty();
+    /**
+     * Case-insensitive exact match on the name, or the wallet's id, from one read of the tenant's wallets; when nothing
+     * matches, the tool result naming the wallets the model may use instead.
+     */
+    public Resolution resolve(String tenantId, String nameOrId) {
+        List<WalletSummary> all = wallets(tenantId);
+        String wanted = nameOrId == null ? "" : nameOrId.strip().toLowerCase(Locale.ROOT);
+        Optional<WalletSummary> match = wanted.isEmpty()
+                ? Optional.empty()
+                : all.stream().filter(w -> w.name().toLowerCase(Locale.ROOT).equals(wanted)
+                        || w.id().toString().equals(wanted)).findFirst();
+        if (match.isPresent()) {
+            return new Resolution(match.get(), null);
         }
-        String wanted = nameOrId.strip().toLowerCase(Locale.ROOT);
-        return wallets(tenantId).stream()
-                .filter(w -> w.name().toLowerCase(Locale.ROOT).equals(wanted) || w.id().toString().equals(wanted))
-                .findFirst();
+        List<String> names = all.stream().map(WalletSummary::name).toList();
+        return new Resolution(null, "There is no wallet named \"%s\". The user's wallets are: %s."
+                .formatted(nameOrId, names.isEmpty() ? "(none)" : String.join(", ", names)));
     }
 
-    /** The tool result for a wallet that does not exist: what the model may use instead. */
-    public String unknownWallet(String tenantId, String nameOrId) {
-        List<String> names = wallets(tenantId).stream().map(WalletSummary::name).toList();
-        return "There is no wallet named \"%s\". The user's wallets are: %s."
-                .formatted(nameOrId, names.isEmpty() ? "(none)" : String.join(", ", names));
+    /** Either the wallet, or (wallet null) the answer for the model. */
+    public record Resolution(WalletSummary wallet, String unknown) {
     }
 }

@@ -35,8 +35,8 @@ public class TenantTransactions {
 
     /** Runs {@code work} in one transaction of {@code actor.tenantId()}; commits if it succeeds. */
     public <T> Uni<T> run(Actor actor, Function<SqlConnection, Uni<T>> work) {
-        return pool.withTransaction(sql -> sql.preparedQuery("SELECT set_config('" + TenantIsolation.SETTING
-                + "', $1, true), set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true),"
+        return pool.withTransaction(sql -> sql.preparedQuery("SELECT " + TenantIsolation.setTenant("$1")
+                + ", set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true),"
                 + " set_config('countersign.reason', $4, true)")
                 .execute(Tuple.of(actor.tenantId(), actor.userId(), actor.channel(),
                         actor.reason() == null ? "" : actor.reason()))

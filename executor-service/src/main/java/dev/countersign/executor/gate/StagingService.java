@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -96,17 +95,17 @@ public class StagingService {
     private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal) {
         ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
         if (!validated.isValid()) {
-            return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violations().stream()
-                    .map(Object::toString).collect(Collectors.joining("; ")));
+            return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violationsText());
         }
-        if (!validated.hash().equals(proposal.paramsHash())) {
+        String paramsHash = validated.hash();
+        if (!paramsHash.equals(proposal.paramsHash())) {
             return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
                     "paramsHash does not match the canonical hash of the normalised parameters");
         }
         NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
                 proposal.conversationId(), proposal.turnId(), proposal.kind(),
                 validated.definition().tierFor(validated.normalised(), TierPolicy.DEFAULT), validated.normalised(),
-                validated.hash(), proposal.tokenHash(), validated.definition().describe(validated.normalised()));
+                paramsHash, proposal.tokenHash(), validated.summary());
         return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
             if (stored == null) {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,

@@ -1,5 +1,6 @@
 package dev.countersign.contracts.json;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
 
@@ -25,7 +26,8 @@ public final class ConfirmTokens {
         return rawToken != null && !rawToken.isBlank() && rawToken.length() <= MAX_LENGTH;
     }
 
+    /** The only form in which a confirm token is ever stored or sent over Kafka: SHA-256, lower-case hex. */
     public static String hash(String rawToken) {
-        return ParamsHash.ofToken(rawToken);
+        return ParamsHash.sha256Hex(rawToken.getBytes(StandardCharsets.UTF_8));
     }
 }

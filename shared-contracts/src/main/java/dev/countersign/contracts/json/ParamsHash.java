@@ -6,7 +6,7 @@ import java.util.HexFormat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** SHA-256 over canonical JSON, and over confirm tokens; lower-case hex. */
+/** SHA-256 over canonical JSON, lower-case hex (confirm tokens are hashed by {@link ConfirmTokens#hash}). */
 public final class ParamsHash {
 
     private ParamsHash() {
@@ -15,11 +15,6 @@ public final class ParamsHash {
     /** The hash of a parameter object, as proposed and as recomputed before execution. */
     public static String of(JsonNode params) {
         return sha256Hex(CanonicalJson.toBytes(params));
-    }
-
-    /** The only form in which a confirm token is ever stored or sent over Kafka. */
-    public static String ofToken(String rawToken) {
-        return sha256Hex(rawToken.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     public static String sha256Hex(byte[] bytes) {
