@@ -2,18 +2,12 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +21,7 @@ import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.Race;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -151,29 +146,16 @@ class ConfirmTest {
     @Test
     void confirmAndCancelRacingDecideOnceAndTheLoserLearnsTheWinner() throws Exception {
         var proposal = staged("12.50");
-        var start = new CountDownLatch(1);
-        var pool = Executors.newFixedThreadPool(2);
-        try {
-            Future<Response> confirming = pool.submit(() -> {
-                start.await();
-                return confirm(proposal, alice, proposal.token);
-            });
-            Future<Response> cancelling = pool.submit(() -> {
-                start.await();
-                return cancel(proposal, alice, proposal.token);
-            });
-            start.countDown();
-            var answers = List.of(confirming.get(), cancelling.get());
 
-            assertThat(answers).extracting(Response::statusCode).containsExactlyInAnyOrder(200, 409);
-            String finalStatus = Db.status(proposal.actionId);
-            assertThat(finalStatus).isIn("executed", "cancelled");
-            Response loser = answers.stream().filter(r -> r.statusCode() == 409).findFirst().orElseThrow();
-            assertThat(loser.jsonPath().getString("action.status")).isEqualTo(finalStatus);
-            assertThat(ledgerRows(proposal)).isEqualTo("executed".equals(finalStatus) ? 1 : 0);
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Response> answers = Race.together(List.of(() -> confirm(proposal, alice, proposal.token),
+                () -> cancel(proposal, alice, proposal.token)));
+
+        assertThat(answers).extracting(Response::statusCode).containsExactlyInAnyOrder(200, 409);
+        String finalStatus = Db.status(proposal.actionId);
+        assertThat(finalStatus).isIn("executed", "cancelled");
+        Response loser = answers.stream().filter(r -> r.statusCode() == 409).findFirst().orElseThrow();
+        assertThat(loser.jsonPath().getString("action.status")).isEqualTo(finalStatus);
+        assertThat(ledgerRows(proposal)).isEqualTo("executed".equals(finalStatus) ? 1 : 0);
     }
 
     @Test
@@ -370,27 +352,11 @@ class ConfirmTest {
     void simultaneousConfirmsExecuteExactlyOnce() throws Exception {
         var proposal = staged("12.50");
         int contenders = 32;
-        var start = new CountDownLatch(1);
-        var pool = Executors.newFixedThreadPool(contenders);
-        try {
-            List<Future<Integer>> answers = new ArrayList<>();
-            for (int i = 0; i < contenders; i++) {
-                Callable<Integer> call = () -> {
-                    start.await();
-                    return confirm(proposal, alice, proposal.token).statusCode();
-                };
-                answers.add(pool.submit(call));
-            }
-            start.countDown();
-            List<Integer> statuses = new ArrayList<>();
-            for (Future<Integer> answer : answers) {
-                statuses.add(answer.get());
-            }
-            assertThat(statuses).filteredOn(status -> status == 200).hasSize(1);
-            assertThat(statuses).filteredOn(status -> status == 409).hasSize(contenders - 1);
-        } finally {
-            pool.shutdownNow();
-        }
+
+        List<Integer> statuses = Race.times(contenders, () -> confirm(proposal, alice, proposal.token).statusCode());
+
+        assertThat(statuses).filteredOn(status -> status == 200).hasSize(1);
+        assertThat(statuses).filteredOn(status -> status == 409).hasSize(contenders - 1);
         assertThat(ledgerRows(proposal)).isEqualTo(1);
     }
 

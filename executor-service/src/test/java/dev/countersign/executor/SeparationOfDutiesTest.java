@@ -2,21 +2,18 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.Race;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -95,23 +92,10 @@ class SeparationOfDutiesTest {
     void twoLastApprovalsAtOnceExecuteOnce() throws Exception {
         policy(2, false);
         var high = staged("900.00");
-        var start = new CountDownLatch(1);
-        var pool = Executors.newFixedThreadPool(2);
-        try {
-            Future<Response> dave = pool.submit(() -> {
-                start.await();
-                return confirm(high, "dave");
-            });
-            Future<Response> erin = pool.submit(() -> {
-                start.await();
-                return confirm(high, "erin");
-            });
-            start.countDown();
 
-            assertThat(List.of(dave.get().statusCode(), erin.get().statusCode())).containsExactlyInAnyOrder(200, 202);
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Response> answers = Race.together(List.of(() -> confirm(high, "dave"), () -> confirm(high, "erin")));
+
+        assertThat(answers).extracting(Response::statusCode).containsExactlyInAnyOrder(200, 202);
         assertThat(ledgerRows(high)).isEqualTo(1);
     }
 

@@ -3,12 +3,8 @@ package dev.countersign.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -23,30 +19,15 @@ import dev.countersign.devsupport.LocalPostgres;
  */
 class ExternalInfrastructureIT {
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     @Test
     void theStackUsesAnExistingPostgresAndKafka() throws Exception {
-        int postgresPort = freePort();
+        int postgresPort = TestStacks.freePort();
         try (LocalPostgres postgres = LocalPostgres.start(postgresPort, null);
                 LocalKafka kafka = LocalKafka.start(0, null)) {
-            Path data = Files.createTempDirectory("countersign-external");
-            Map<String, String> env = new HashMap<>();
-            env.put("COUNTERSIGN_DATA_DIR", data.toString());
-            env.put("PGHOST", "localhost");
-            env.put("POSTGRES_PORT", String.valueOf(postgresPort));
-            env.put("PGUSER", "postgres");
-            env.put("PGPASSWORD", "postgres");
-            env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-            for (String port : new String[]{"AGENT_PORT", "EXECUTOR_PORT", "DEMO_MODEL_PORT", "DEV_TOKEN_PORT"}) {
-                env.put(port, String.valueOf(freePort()));
-            }
-            StackSettings settings = StackSettings.fromEnvironment(
-                    Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize(), env);
+            StackSettings settings = TestStacks.withExecutors(1, Map.of("PGHOST", "localhost", "POSTGRES_PORT",
+                    String.valueOf(postgresPort), "PGUSER", "postgres", "PGPASSWORD", "postgres",
+                    "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers()));
+            Path data = settings.dataDirectory();
 
             try (LocalStack stack = LocalStack.start(settings)) {
                 assertThat(data.resolve("postgres")).doesNotExist();

@@ -14,9 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -29,6 +28,7 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.Race;
 
 /**
  * The stateful property's model of one tenant's actions: what each should be after every step, the steps themselves
@@ -129,20 +129,14 @@ final class LifecycleModel {
 
     /** {@code n} confirms at once, alternating between the two executor instances: exactly one may win. */
     void concurrentConfirms(Tracked action, int n) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Http.Answer>> answers = new ArrayList<>();
+        List<Callable<Http.Answer>> confirms = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String url = url(i % 2, action, "confirm");
-            answers.add(threads.submit(() -> {
-                start.await();
-                return Http.post(url, alice, Map.of("token", action.token));
-            }));
+            confirms.add(() -> Http.post(url, alice, Map.of("token", action.token)));
         }
-        start.countDown();
         int winners = 0;
         Expected before = action.expected;
-        for (Future<Http.Answer> future : answers) {
-            Http.Answer answer = future.get();
+        for (Http.Answer answer : Race.together(confirms, threads)) {
             if (answer.status() == 200) {
                 winners++;
             } else {

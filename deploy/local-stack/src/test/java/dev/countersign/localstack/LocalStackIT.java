@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,21 +27,12 @@ import dev.countersign.devsupport.testing.KafkaTestClient;
  */
 class LocalStackIT {
 
-    private static Path dataDirectory;
     private static StackSettings settings;
     private static LocalStack stack;
 
     @BeforeAll
     static void startTheStack() throws IOException {
-        dataDirectory = Files.createTempDirectory("countersign-e2e");
-        Map<String, String> env = new HashMap<>();
-        env.put("COUNTERSIGN_DATA_DIR", dataDirectory.toString());
-        for (String port : new String[]{"AGENT_PORT", "EXECUTOR_PORT", "KAFKA_PORT", "POSTGRES_PORT",
-                "DEMO_MODEL_PORT", "DEV_TOKEN_PORT"}) {
-            env.put(port, String.valueOf(freePort()));
-        }
-        settings = StackSettings.fromEnvironment(
-                Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize(), env);
+        settings = TestStacks.withExecutors(1);
         stack = LocalStack.start(settings);
     }
 
@@ -52,12 +40,6 @@ class LocalStackIT {
     static void stopTheStack() {
         if (stack != null) {
             stack.close();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class ShippedArtifactsIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath();
+    private static final Path ROOT = TestStacks.repositoryRoot();
 
     private static List<String> jarNames(String module) throws IOException {
         Path app = ROOT.resolve(module).resolve("target/quarkus-app");

@@ -15,6 +15,11 @@ final class TestStacks {
 
     /** A fresh data directory, free ports everywhere, {@code executorInstances} executors on adjacent ports. */
     static StackSettings withExecutors(int executorInstances) throws IOException {
+        return withExecutors(executorInstances, Map.of());
+    }
+
+    /** Like {@link #withExecutors(int)}, with {@code overrides} on top of the environment it builds. */
+    static StackSettings withExecutors(int executorInstances, Map<String, String> overrides) throws IOException {
         Map<String, String> env = new HashMap<>();
         env.put("COUNTERSIGN_DATA_DIR", Files.createTempDirectory("countersign-it").toString());
         env.put("EXECUTOR_INSTANCES", String.valueOf(executorInstances));
@@ -23,6 +28,7 @@ final class TestStacks {
                 "DEV_TOKEN_PORT"}) {
             env.put(port, String.valueOf(freePort()));
         }
+        env.putAll(overrides);
         return StackSettings.fromEnvironment(repositoryRoot(), env);
     }
 

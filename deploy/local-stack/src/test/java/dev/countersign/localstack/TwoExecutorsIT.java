@@ -7,14 +7,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.devsupport.testing.Race;
 
 /**
  * Two executor-service processes on one database and one broker, under concurrent confirms split between them: every
@@ -45,36 +44,25 @@ class TwoExecutorsIT {
                         + "/api/actions/" + card[0], executor).status() == 200);
             }
 
-            ExecutorService pool = Executors.newFixedThreadPool(CONFIRMS_PER_ACTION);
-            try {
-                for (String[] card : cards) {
-                    CountDownLatch start = new CountDownLatch(1);
-                    List<Future<Http.Answer>> answers = new ArrayList<>();
-                    for (int i = 0; i < CONFIRMS_PER_ACTION; i++) {
-                        String url = stack.executorUrls().get(i % 2) + "/api/actions/" + card[0] + "/confirm";
-                        answers.add(pool.submit(() -> {
-                            start.await();
-                            return Http.post(url, executor, Map.of("token", card[1]));
-                        }));
-                    }
-                    start.countDown();
-                    int executed = 0;
-                    int refused = 0;
-                    for (Future<Http.Answer> answer : answers) {
-                        Http.Answer result = answer.get();
-                        if (result.status() == 200) {
-                            executed++;
-                        } else {
-                            assertThat(result.status()).as(result.text()).isEqualTo(409);
-                            assertThat(result.body().get("action").get("status").asText()).isEqualTo("executed");
-                            refused++;
-                        }
-                    }
-                    assertThat(executed).as("winners for " + card[0]).isEqualTo(1);
-                    assertThat(refused).isEqualTo(CONFIRMS_PER_ACTION - 1);
+            for (String[] card : cards) {
+                List<Callable<Http.Answer>> confirms = new ArrayList<>();
+                for (int i = 0; i < CONFIRMS_PER_ACTION; i++) {
+                    String url = stack.executorUrls().get(i % 2) + "/api/actions/" + card[0] + "/confirm";
+                    confirms.add(() -> Http.post(url, executor, Map.of("token", card[1])));
                 }
-            } finally {
-                pool.shutdownNow();
+                int executed = 0;
+                int refused = 0;
+                for (Http.Answer result : Race.together(confirms)) {
+                    if (result.status() == 200) {
+                        executed++;
+                    } else {
+                        assertThat(result.status()).as(result.text()).isEqualTo(409);
+                        assertThat(result.body().get("action").get("status").asText()).isEqualTo("executed");
+                        refused++;
+                    }
+                }
+                assertThat(executed).as("winners for " + card[0]).isEqualTo(1);
+                assertThat(refused).isEqualTo(CONFIRMS_PER_ACTION - 1);
             }
 
             var ledger = Http.get(stack.agentUrl() + "/api/wallets/" + LocalStack.GLOBEX_OPERATING + "/transactions",
