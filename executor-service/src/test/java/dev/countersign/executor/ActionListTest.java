@@ -14,7 +14,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -24,26 +23,22 @@ import io.quarkus.test.junit.QuarkusTest;
 class ActionListTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
+    private TestTenant tenant;
     private String alice;
     private final List<ProposalMother> staged = new ArrayList<>();
 
     @BeforeEach
     void fiveStagedActions() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        alice = TestProperties.executorBearer(tenant, "alice");
-        UUID wallet;
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
+        alice = tenant.executorBearer("alice");
         for (int i = 0; i < 5; i++) {
-            var proposal = new ProposalMother(tenant, wallet, (i + 1) + ".00");
+            var proposal = new ProposalMother(tenant, (i + 1) + ".00");
             proposal.event.put("conversationId", i < 2 ? "c-a" : "c-b");
             proposal.send(kafka);
             staged.add(proposal);
         }
         await().atMost(Duration.ofSeconds(15)).until(() -> Db.count(
-                "SELECT count(*) FROM actions WHERE tenant_id = ?", tenant) == 5);
+                "SELECT count(*) FROM actions WHERE tenant_id = ?", tenant.id()) == 5);
     }
 
     @Test

@@ -22,17 +22,13 @@ import io.quarkus.test.junit.QuarkusTest;
 class AgentWritesSwitchTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
+    private TestTenant tenant;
     private String admin;
-    private UUID wallet;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        admin = TestProperties.executorBearer(tenant, "alice");
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
+        admin = tenant.executorBearer("alice");
     }
 
     private void switchTo(String mode) {
@@ -50,7 +46,7 @@ class AgentWritesSwitchTest {
     @Test
     void onlyAdminsSwitch() {
         given().contentType("application/json")
-                .header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant, "bob"))
+                .header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant.id(), "bob"))
                 .body("{\"mode\":\"disabled\"}").put("/api/actions/policy/agent-writes")
                 .then().statusCode(403).contentType("application/problem+json").body("code", equalTo("forbidden"));
         given().contentType("application/json").header("Authorization", "Bearer " + admin)
@@ -61,7 +57,7 @@ class AgentWritesSwitchTest {
     @Test
     void aDisabledTenantsProposalsAreRejectedWithAReasonAndTheSwitchIsAudited() throws Exception {
         switchTo("disabled");
-        var refused = new ProposalMother(tenant, wallet, "12.50");
+        var refused = new ProposalMother(tenant, "12.50");
 
         refused.send(kafka);
 
@@ -71,10 +67,10 @@ class AgentWritesSwitchTest {
         assertThat(Db.status(refused.actionId)).isNull();
 
         switchTo("enabled");
-        var accepted = new ProposalMother(tenant, wallet, "12.50");
+        var accepted = new ProposalMother(tenant, "12.50");
         accepted.stage(kafka);
         assertThat(Db.count("SELECT count(*) FROM tenant_policy_history WHERE tenant_id = ? AND changed_by = 'alice'",
-                tenant)).isEqualTo(2);
+                tenant.id())).isEqualTo(2);
     }
 
     @Test
@@ -83,10 +79,10 @@ class AgentWritesSwitchTest {
 
         try (var sql = Db.owner()) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> sql.createStatement().executeUpdate(
-                    "DELETE FROM tenant_policies WHERE tenant_id = '" + tenant + "'"))
+                    "DELETE FROM tenant_policies WHERE tenant_id = '" + tenant.id() + "'"))
                     .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("instead of deleting");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> sql.createStatement().executeUpdate(
-                    "DELETE FROM tenant_policy_history WHERE tenant_id = '" + tenant + "'"))
+                    "DELETE FROM tenant_policy_history WHERE tenant_id = '" + tenant.id() + "'"))
                     .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("append-only");
         }
     }

@@ -17,9 +17,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -28,23 +26,19 @@ import io.restassured.response.ValidatableResponse;
 class BatchConfirmTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
+    private TestTenant tenant;
     private String alice;
-    private UUID wallet;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        alice = TestProperties.executorBearer(tenant, "alice");
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
+        alice = tenant.executorBearer("alice");
     }
 
     private List<ProposalMother> staged(int count, UUID walletId) throws Exception {
         List<ProposalMother> proposals = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            var proposal = new ProposalMother(tenant, walletId, (i + 1) + ".00");
+            var proposal = new ProposalMother(tenant.id(), walletId, (i + 1) + ".00");
             proposal.send(kafka);
             proposals.add(proposal);
         }
@@ -75,7 +69,7 @@ class BatchConfirmTest {
 
     @Test
     void aBatchExecutesEveryActionOnce() throws Exception {
-        var proposals = staged(3, wallet);
+        var proposals = staged(3, tenant.wallet());
 
         confirmBatch(proposals).statusCode(200).body("$", hasSize(3)).body("status", everyItem(equalTo("executed")));
 
@@ -86,7 +80,7 @@ class BatchConfirmTest {
 
     @Test
     void oneWrongTokenStopsTheWholeBatch() throws Exception {
-        var proposals = staged(3, wallet);
+        var proposals = staged(3, tenant.wallet());
 
         confirmBatch(proposals, proposals.get(0).token, "wrong", proposals.get(2).token).statusCode(409)
                 .contentType("application/problem+json").body("code", equalTo("batch_refused"))
@@ -101,7 +95,7 @@ class BatchConfirmTest {
 
     @Test
     void oneWriteThatIsRefusedStopsTheWholeBatchAndFailsNothing() throws Exception {
-        var good = staged(2, wallet);
+        var good = staged(2, tenant.wallet());
         var orphan = staged(1, UUID.randomUUID());
         List<ProposalMother> batch = new ArrayList<>(good);
         batch.addAll(orphan);
@@ -117,7 +111,7 @@ class BatchConfirmTest {
 
     @Test
     void aBatchNamesEachActionOnce() throws Exception {
-        var proposals = staged(1, wallet);
+        var proposals = staged(1, tenant.wallet());
 
         confirmBatch(List.of(proposals.get(0), proposals.get(0))).statusCode(400)
                 .body("code", equalTo("validation_failed"));

@@ -19,7 +19,6 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.Race;
 import dev.countersign.devsupport.testing.TestProperties;
@@ -31,21 +30,17 @@ import io.restassured.response.Response;
 class ConfirmTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
-    private UUID wallet;
+    private TestTenant tenant;
     private String alice;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        alice = TestProperties.executorBearer(tenant, "alice");
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
+        alice = tenant.executorBearer("alice");
     }
 
     private ProposalMother staged(String amount) throws Exception {
-        return ProposalMother.staged(kafka, tenant, wallet, amount);
+        return ProposalMother.staged(kafka, tenant, amount);
     }
 
     private Response confirm(ProposalMother proposal, String bearer, String token) {
@@ -71,7 +66,8 @@ class ConfirmTest {
 
         assertThat(ledgerRows(proposal)).isEqualTo(1);
         assertThat(Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ? AND wallet_id = ?"
-                + " AND amount = 12.50 AND category = 'coffee' AND tenant_id = ?", proposal.actionId, wallet, tenant))
+                + " AND amount = 12.50 AND category = 'coffee' AND tenant_id = ?", proposal.actionId, tenant.wallet(),
+                tenant.id()))
                 .isEqualTo(1);
     }
 
@@ -179,7 +175,7 @@ class ConfirmTest {
     @Test
     void onlyApproversReissueTokens() throws Exception {
         var proposal = staged("12.50");
-        String plainUser = TestProperties.executorBearerWithoutApproval(tenant, "alice");
+        String plainUser = TestProperties.executorBearerWithoutApproval(tenant.id(), "alice");
 
         given().header("Authorization", "Bearer " + plainUser).post("/api/actions/{id}/reissue-token",
                 proposal.actionId).then().statusCode(403).contentType("application/problem+json")
@@ -191,7 +187,7 @@ class ConfirmTest {
     void anotherUserOfTheTenantMayConfirmAndTheMismatchIsRecordedAndCounted() throws Exception {
         var proposal = staged("12.50");
         var ownConfirm = staged("1.00");
-        String bob = TestProperties.executorBearer(tenant, "bob");
+        String bob = tenant.executorBearer("bob");
         double before = actorMismatchCount();
 
         confirm(proposal, bob, proposal.token).then().statusCode(200).body("confirmedBy", equalTo("bob"));
@@ -278,8 +274,8 @@ class ConfirmTest {
     @Test
     void aTokenIssuedForTheAgentCannotConfirmEvenWithTheExecutorAudienceToo() throws Exception {
         var proposal = staged("12.50");
-        String agentToken = TestProperties.agentBearer(tenant, "alice");
-        String bothAudiences = TestProperties.bearer(tenant, "alice", Audiences.AGENT, Audiences.EXECUTOR);
+        String agentToken = TestProperties.agentBearer(tenant.id(), "alice");
+        String bothAudiences = TestProperties.bearer(tenant.id(), "alice", Audiences.AGENT, Audiences.EXECUTOR);
 
         for (String token : List.of(agentToken, bothAudiences)) {
             confirm(proposal, token, proposal.token).then().statusCode(401)
@@ -383,7 +379,7 @@ class ConfirmTest {
 
     @Test
     void aWriteThatIsRefusedFailsTheActionAndWritesNothing() throws Exception {
-        var proposal = new ProposalMother(tenant, UUID.randomUUID(), "12.50");
+        var proposal = new ProposalMother(tenant.id(), UUID.randomUUID(), "12.50");
         proposal.stage(kafka);
 
         confirm(proposal, alice, proposal.token).then().statusCode(409)
@@ -403,10 +399,10 @@ class ConfirmTest {
 
     @Test
     void aConfirmedRenameChangesTheNameAndNothingElse() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "1.00");
+        var proposal = new ProposalMother(tenant, "1.00");
         proposal.event.put("kind", ActionCatalogue.RENAME_WALLET);
         proposal.event.set("params",
-                Json.mapper().createObjectNode().put("walletId", wallet.toString()).put("name", "Everyday"));
+                Json.mapper().createObjectNode().put("walletId", tenant.wallet().toString()).put("name", "Everyday"));
         proposal.rehash();
         proposal.stage(kafka);
 
@@ -417,7 +413,7 @@ class ConfirmTest {
                 .body("result.name", equalTo("Everyday"));
 
         assertThat(Db.count("SELECT count(*) FROM wallets WHERE id = ? AND name = 'Everyday' AND currency = 'EUR'"
-                + " AND version = 2", wallet)).isEqualTo(1);
+                + " AND version = 2", tenant.wallet())).isEqualTo(1);
     }
 
     @Test

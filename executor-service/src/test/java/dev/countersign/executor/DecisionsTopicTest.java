@@ -17,9 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Confirm and cancel relayed by integrations on countersign.actions.decisions, in the golden wire form. */
@@ -28,25 +26,21 @@ import io.quarkus.test.junit.QuarkusTest;
 class DecisionsTopicTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
-    private UUID wallet;
+    private TestTenant tenant;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
     }
 
     private ProposalMother staged() throws Exception {
-        return ProposalMother.staged(kafka, tenant, wallet, "12.50");
+        return ProposalMother.staged(kafka, tenant, "12.50");
     }
 
     private ObjectNode decision(ProposalMother proposal, String decision, String token) {
         ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
         return event.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
-                .put("actionId", proposal.actionId.toString()).put("tenantId", tenant).put("decision", decision)
+                .put("actionId", proposal.actionId.toString()).put("tenantId", tenant.id()).put("decision", decision)
                 .put("token", token).put("paramsHash", proposal.event.get("paramsHash").asText());
     }
 
@@ -74,7 +68,7 @@ class DecisionsTopicTest {
         Thread.sleep(1_000);
         assertThat(Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId))
                 .isEqualTo(1);
-        given().header("Authorization", "Bearer " + TestProperties.executorBearer(tenant, "alice"))
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .get("/api/actions/{id}/history", proposal.actionId)
                 .then().statusCode(200)
                 .body("to", contains("proposed", "confirmed", "executed"))

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 
 import java.time.Duration;
-import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,9 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 @QuarkusTest
@@ -23,20 +20,16 @@ import io.quarkus.test.junit.QuarkusTest;
 class ExpiryTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
-    private UUID wallet;
+    private TestTenant tenant;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
     }
 
     @Test
     void anUndecidedProposalExpiresOnItsOwnAndIsAnnounced() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
         proposal.event.put("requestedTtlSeconds", 1);
 
         proposal.send(kafka);
@@ -48,7 +41,7 @@ class ExpiryTest {
         assertThat(expired).hasSize(1);
         assertThat(ContractFixtures.memberNames(Json.mapper().readTree(expired.get(0))))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_EXPIRED));
-        given().header("Authorization", "Bearer " + TestProperties.executorBearer(tenant, "alice"))
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .get("/api/actions/{id}/history", proposal.actionId)
                 .then().statusCode(200)
                 .body("to", contains("proposed", "expired"))
@@ -58,7 +51,7 @@ class ExpiryTest {
 
     @Test
     void aProposalWithTimeLeftIsNotSwept() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
 
         proposal.stage(kafka);
         Thread.sleep(1_500);

@@ -9,14 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.HexFormat;
-import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** One idempotency key per action, issued and retired by the database (V8). */
@@ -25,22 +22,18 @@ import io.quarkus.test.junit.QuarkusTest;
 class IdempotencyKeyTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
-    private UUID wallet;
+    private TestTenant tenant;
     private String alice;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        alice = TestProperties.executorBearer(tenant, "alice");
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
+        alice = tenant.executorBearer("alice");
     }
 
     @Test
     void theKeyIsDerivedFromTheActionIdAndShownWithTheAction() throws Exception {
-        var proposal = ProposalMother.staged(kafka, tenant, wallet, "12.50");
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
         String expected = "cs1_" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(("countersign/action/" + proposal.actionId).getBytes(StandardCharsets.UTF_8)));
 
@@ -52,7 +45,7 @@ class IdempotencyKeyTest {
 
     @Test
     void anExecutedActionKeepsItsKeyLive() throws Exception {
-        var proposal = ProposalMother.staged(kafka, tenant, wallet, "12.50");
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
 
         decide(proposal, "confirm").then().statusCode(200).body("status", equalTo("executed"));
 
@@ -64,7 +57,7 @@ class IdempotencyKeyTest {
 
     @Test
     void cancellingRetiresTheKey() throws Exception {
-        var proposal = ProposalMother.staged(kafka, tenant, wallet, "12.50");
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
 
         decide(proposal, "cancel").then().statusCode(200);
 
@@ -74,7 +67,7 @@ class IdempotencyKeyTest {
 
     @Test
     void expiryRetiresTheKey() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
         proposal.event.put("requestedTtlSeconds", 1);
         proposal.send(kafka);
 
@@ -85,7 +78,7 @@ class IdempotencyKeyTest {
 
     @Test
     void aRetiredKeyIsNeverRevivedNorDeletedAndTheServiceCannotTouchKeys() throws Exception {
-        var proposal = ProposalMother.staged(kafka, tenant, wallet, "12.50");
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
         decide(proposal, "cancel").then().statusCode(200);
 
         try (var owner = Db.owner()) {

@@ -34,6 +34,11 @@ final class ProposalMother {
         rehash();
     }
 
+    /** An expense in the test tenant's Checking wallet. */
+    ProposalMother(TestTenant tenant, String amount) {
+        this(tenant.id(), tenant.wallet(), amount);
+    }
+
     ObjectNode params() {
         return (ObjectNode) event.get("params");
     }
@@ -56,6 +61,11 @@ final class ProposalMother {
         send(kafka);
         Db.awaitStatus(actionId, "proposed");
         return this;
+    }
+
+    /** A fresh expense in the test tenant's Checking wallet, staged. */
+    static ProposalMother staged(KafkaTestClient kafka, TestTenant tenant, String amount) throws Exception {
+        return new ProposalMother(tenant, amount).stage(kafka);
     }
 
     /** A proposal of a fresh expense, staged. */

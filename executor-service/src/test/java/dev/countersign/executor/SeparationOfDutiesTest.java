@@ -6,12 +6,10 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.Race;
 import dev.countersign.devsupport.testing.TestProperties;
@@ -24,19 +22,15 @@ import io.restassured.response.Response;
 class SeparationOfDutiesTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
-    private UUID wallet;
+    private TestTenant tenant;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
     }
 
     private String as(String user) {
-        return TestProperties.executorBearer(tenant, user);
+        return tenant.executorBearer(user);
     }
 
     private void policy(int approvals, boolean needsOther) {
@@ -46,7 +40,7 @@ class SeparationOfDutiesTest {
     }
 
     private ProposalMother staged(String amount) throws Exception {
-        return ProposalMother.staged(kafka, tenant, wallet, amount);
+        return ProposalMother.staged(kafka, tenant, amount);
     }
 
     private Response confirm(ProposalMother proposal, String user) {
@@ -114,7 +108,7 @@ class SeparationOfDutiesTest {
     @Test
     void onlyAdminsSetTheRules() {
         given().contentType("application/json")
-                .header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant, "bob"))
+                .header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant.id(), "bob"))
                 .body("{\"highApprovals\":3,\"highNeedsOtherApprover\":true}").put("/api/actions/policy/approvals")
                 .then().statusCode(403);
         given().contentType("application/json").header("Authorization", "Bearer " + as("admin"))

@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -24,15 +23,11 @@ import io.quarkus.test.junit.QuarkusTest;
 class StagingTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
-    private String tenant;
-    private UUID wallet;
+    private TestTenant tenant;
 
     @BeforeEach
     void freshTenant() throws Exception {
-        tenant = "t-" + UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-        }
+        tenant = TestTenant.withCheckingWallet();
     }
 
     private List<JsonNode> outcomesOf(UUID actionId, int atLeast) {
@@ -50,7 +45,7 @@ class StagingTest {
 
     @Test
     void aProposalIsStoredAsProposedWithOnlyTheTokenHash() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
 
         proposal.send(kafka);
 
@@ -64,7 +59,7 @@ class StagingTest {
 
     @Test
     void stagingPublishesActionStagedInTheGoldenShape() {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
 
         proposal.send(kafka);
 
@@ -78,7 +73,7 @@ class StagingTest {
 
     @Test
     void aRedeliveredProposalIsStagedOnceAndAnnouncedOnce() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
 
         proposal.send(kafka);
         proposal.send(kafka);
@@ -93,7 +88,7 @@ class StagingTest {
 
     @Test
     void invalidParametersAreRejectedAndNothingIsStored() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
         proposal.params().put("amount", "-5.00");
         proposal.rehash();
 
@@ -110,7 +105,7 @@ class StagingTest {
 
     @Test
     void aHashThatDoesNotMatchTheParametersIsRejected() throws Exception {
-        var proposal = new ProposalMother(tenant, wallet, "12.50");
+        var proposal = new ProposalMother(tenant, "12.50");
         proposal.params().put("amount", "1250.00");
 
         proposal.send(kafka);
@@ -122,10 +117,10 @@ class StagingTest {
 
     @Test
     void aProposalCannotTakeAnotherProposalsId() throws Exception {
-        var first = new ProposalMother(tenant, wallet, "12.50");
+        var first = new ProposalMother(tenant, "12.50");
         first.stage(kafka);
 
-        var impostor = new ProposalMother(tenant, wallet, "999.00");
+        var impostor = new ProposalMother(tenant, "999.00");
         impostor.event.put("actionId", first.actionId.toString());
         impostor.send(kafka);
 
@@ -137,9 +132,9 @@ class StagingTest {
 
     @Test
     void aProposalThePostgresCannotStoreIsRejectedAndDoesNotBlockTheNextOne() throws Exception {
-        var poisoned = new ProposalMother(tenant, wallet, "1.00");
+        var poisoned = new ProposalMother(tenant, "1.00");
         poisoned.event.put("userId", "alice\u0000");
-        var next = new ProposalMother(tenant, wallet, "2.00");
+        var next = new ProposalMother(tenant, "2.00");
 
         poisoned.send(kafka);
         next.send(kafka);
@@ -162,9 +157,9 @@ class StagingTest {
 
     @Test
     void aProposalMayShortenItsWindowButNeverExtendIt() throws Exception {
-        var shorter = new ProposalMother(tenant, wallet, "1.00");
+        var shorter = new ProposalMother(tenant, "1.00");
         shorter.event.put("requestedTtlSeconds", 60);
-        var longer = new ProposalMother(tenant, wallet, "1.00");
+        var longer = new ProposalMother(tenant, "1.00");
         longer.event.put("requestedTtlSeconds", 86_400);
 
         shorter.send(kafka);

@@ -1,0 +1,28 @@
+package dev.countersign.executor;
+
+import java.sql.SQLException;
+import java.util.UUID;
+
+import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.TestProperties;
+
+/**
+ * A tenant of its own for one test, so tests never see each other's rows, with alice's Checking wallet in EUR.
+ *
+ * @param id
+ *            {@code t-<random uuid>}
+ */
+record TestTenant(String id, UUID wallet) {
+
+    static TestTenant withCheckingWallet() throws SQLException {
+        String id = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            return new TestTenant(id, DemoData.createWallet(owner, id, "alice", "Checking", "EUR"));
+        }
+    }
+
+    /** An executor bearer token of {@code user} in this tenant (with the approver and admin groups). */
+    String executorBearer(String user) {
+        return TestProperties.executorBearer(id, user);
+    }
+}
