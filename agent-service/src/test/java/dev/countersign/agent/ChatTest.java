@@ -7,11 +7,10 @@ import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
-import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import jakarta.inject.Inject;
 
@@ -33,8 +32,8 @@ import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.model.ModelReply;
+import dev.countersign.devsupport.model.ModelTurn;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -59,8 +58,7 @@ class ChatTest {
     void freshTenant() throws Exception {
         tenant = "t-" + UUID.randomUUID();
         bearer = TestProperties.agentBearer(tenant, "alice");
-        try (var owner = DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
-                LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)) {
+        try (var owner = TestProperties.ownerConnection()) {
             checking = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
             DemoData.createWallet(owner, tenant, "alice", "Savings", "EUR");
         }
@@ -79,16 +77,19 @@ class ChatTest {
                 .post("/api/conversations/{id}/messages", conversation).then();
     }
 
+    /** Publishes a golden outcome as a fresh event of a fresh action of {@code tenantId}, adjusted; its action id. */
+    private String publishOutcome(String fixture, String tenantId, Consumer<ObjectNode> adjust) {
+        ObjectNode event = (ObjectNode) ContractFixtures.tree(fixture);
+        String actionId = UUID.randomUUID().toString();
+        event.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenantId);
+        adjust.accept(event);
+        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(event));
+        return actionId;
+    }
+
     private static List<String> toolResults() {
-        List<String> results = new ArrayList<>();
-        for (JsonNode request : ScriptedModel.requests()) {
-            for (JsonNode message : request.path("messages")) {
-                if ("tool".equals(message.path("role").asText())) {
-                    results.add(message.path("content").asText());
-                }
-            }
-        }
-        return results;
+        return ScriptedModel.requests().stream().flatMap(request -> new ModelTurn(request).toolResults().stream())
+                .toList();
     }
 
     @Test
@@ -155,30 +156,24 @@ class ChatTest {
 
     @Test
     void anOutcomeOfAnEarlierProposalReachesTheNextTurn() {
-        ObjectNode executed = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_EXECUTED);
-        String actionId = UUID.randomUUID().toString();
-        executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenant)
-                .put("conversationId", "c-4");
-        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
+        String actionId = publishOutcome(ContractFixtures.ACTION_EXECUTED, tenant,
+                event -> event.put("conversationId", "c-4"));
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> !outcomes.of(new ConversationKey(tenant, "alice", "c-4")).isEmpty());
         ScriptedModel.use(turn -> ModelReply.text("Your coffee was added."));
 
         chat("c-4", "did it work?").statusCode(200);
 
-        String system = ScriptedModel.requests().get(0).path("messages").get(0).path("content").asText();
+        String system = new ModelTurn(ScriptedModel.requests().get(0)).systemText();
         assertThat(system).contains(actionId).contains("executed");
     }
 
     @ParameterizedTest
     @CsvSource({"someone-else, alice", "SAME, bob"})
     void outcomesOfAnotherTenantOrAnotherUserDoNotReachThisConversation(String otherTenant, String otherUser) {
-        ObjectNode executed = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_EXECUTED);
-        String actionId = UUID.randomUUID().toString();
         String theirTenant = "SAME".equals(otherTenant) ? tenant : otherTenant;
-        executed.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId)
-                .put("tenantId", theirTenant).put("userId", otherUser).put("conversationId", "c-5");
-        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(executed));
+        String actionId = publishOutcome(ContractFixtures.ACTION_EXECUTED, theirTenant,
+                event -> event.put("userId", otherUser).put("conversationId", "c-5"));
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> !outcomes.of(new ConversationKey(theirTenant, otherUser, "c-5")).isEmpty());
         ScriptedModel.use(turn -> ModelReply.text("Nothing new."));
@@ -193,11 +188,8 @@ class ChatTest {
             ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED,
             ContractFixtures.ACTION_EXPIRED})
     void everyGoldenOutcomeIsUnderstood(String fixture) {
-        ObjectNode event = (ObjectNode) ContractFixtures.tree(fixture);
-        String actionId = UUID.randomUUID().toString();
-        event.put("eventId", UUID.randomUUID().toString()).put("actionId", actionId).put("tenantId", tenant);
-
-        kafka.send(Topics.ACTIONS_OUTCOMES, actionId, Json.write(event));
+        String actionId = publishOutcome(fixture, tenant, event -> {
+        });
 
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> outcomes.of(new ConversationKey(tenant, "alice", "c-fixture-1")).stream()

@@ -3,7 +3,7 @@ package dev.countersign.executor;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
@@ -19,14 +19,12 @@ final class Db {
     }
 
     static Connection owner() throws SQLException {
-        return DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
-                LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD);
+        return TestProperties.ownerConnection();
     }
 
     /** The executor's application role: what the running service connects as, under row-level security. */
     static Connection application() throws SQLException {
-        return DriverManager.getConnection(TestProperties.require(TestProperties.OWNER_JDBC_URL),
-                LocalPostgres.EXECUTOR_ROLE, LocalPostgres.EXECUTOR_PASSWORD);
+        return TestProperties.connectionAs(LocalPostgres.EXECUTOR_ROLE, LocalPostgres.EXECUTOR_PASSWORD);
     }
 
     /** Names the tenant for the rest of the open transaction, as the services do. */
@@ -38,8 +36,7 @@ final class Db {
     }
 
     static Connection reader() throws SQLException {
-        return DriverManager.getConnection(TestProperties.require(TestProperties.READER_JDBC_URL),
-                LocalPostgres.READER_ROLE, LocalPostgres.READER_PASSWORD);
+        return TestProperties.connectionAs(LocalPostgres.READER_ROLE, LocalPostgres.READER_PASSWORD);
     }
 
     static String status(UUID actionId) throws SQLException {
@@ -55,24 +52,35 @@ final class Db {
         await().atMost(Duration.ofSeconds(15)).until(() -> status.equals(status(actionId)));
     }
 
+    /** The first column of the first row, as the owner; null if there is no row. */
     static String text(String sqlText, Object... args) throws SQLException {
-        try (var sql = owner(); var query = sql.prepareStatement(sqlText)) {
-            for (int i = 0; i < args.length; i++) {
-                query.setObject(i + 1, args[i]);
-            }
+        try (var sql = owner(); var query = bound(sql, sqlText, args)) {
             var rows = query.executeQuery();
             return rows.next() ? rows.getString(1) : null;
         }
     }
 
+    /** A count, as the owner. */
     static int count(String sqlText, Object... args) throws SQLException {
-        try (var sql = owner(); var query = sql.prepareStatement(sqlText)) {
-            for (int i = 0; i < args.length; i++) {
-                query.setObject(i + 1, args[i]);
-            }
+        try (var sql = owner()) {
+            return count(sql, sqlText, args);
+        }
+    }
+
+    /** A count, on {@code sql} (whose role and transaction decide what it sees). */
+    static int count(Connection sql, String sqlText, Object... args) throws SQLException {
+        try (var query = bound(sql, sqlText, args)) {
             var rows = query.executeQuery();
             rows.next();
             return rows.getInt(1);
         }
+    }
+
+    private static PreparedStatement bound(Connection sql, String sqlText, Object... args) throws SQLException {
+        PreparedStatement query = sql.prepareStatement(sqlText);
+        for (int i = 0; i < args.length; i++) {
+            query.setObject(i + 1, args[i]);
+        }
+        return query;
     }
 }

@@ -94,9 +94,9 @@ class TenantIsolationTest {
             app.setAutoCommit(false);
             Db.enterTenant(app, mine);
             for (String table : ISOLATED.stream().filter(t -> !t.equals("outbox")).toList()) {
-                assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
+                assertThat(Db.count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
                         .isZero();
-                assertThat(count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
+                assertThat(Db.count(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
                         .isPositive();
             }
             app.rollback();
@@ -112,10 +112,10 @@ class TenantIsolationTest {
         try (var app = Db.application()) {
             app.setAutoCommit(false);
             Db.enterTenant(app, mine);
-            assertThat(count(app, "SELECT count(*) FROM wallets")).isPositive();
+            assertThat(Db.count(app, "SELECT count(*) FROM wallets")).isPositive();
             app.commit();
             // The setting now reads '' on this connection, as on a pooled connection after any tenant's transaction.
-            assertThat(count(app, "SELECT count(*) FROM wallets")).isZero();
+            assertThat(Db.count(app, "SELECT count(*) FROM wallets")).isZero();
             app.rollback();
         } finally {
             try (var owner = Db.owner()) {
@@ -128,10 +128,10 @@ class TenantIsolationTest {
     void aTransactionThatNamesNoTenantSeesNothing() throws Exception {
         try (var app = Db.application(); var reader = Db.reader()) {
             for (String table : ISOLATED.stream().filter(t -> !t.equals("outbox")).toList()) {
-                assertThat(count(app, "SELECT count(*) FROM " + table)).as(table).isZero();
+                assertThat(Db.count(app, "SELECT count(*) FROM " + table)).as(table).isZero();
             }
             for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
-                assertThat(count(reader, "SELECT count(*) FROM " + table)).as(table).isZero();
+                assertThat(Db.count(reader, "SELECT count(*) FROM " + table)).as(table).isZero();
             }
         }
     }
@@ -142,12 +142,12 @@ class TenantIsolationTest {
             reader.setAutoCommit(false);
             Db.enterTenant(reader, mine);
             for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
-                assertThat(count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
+                assertThat(Db.count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
                         .isZero();
-                assertThat(count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
+                assertThat(Db.count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)
                         .isPositive();
             }
-            assertThat(count(reader, "SELECT count(*) FROM actions WHERE tenant_id <> ?", mine)).isZero();
+            assertThat(Db.count(reader, "SELECT count(*) FROM actions WHERE tenant_id <> ?", mine)).isZero();
             reader.rollback();
         }
     }
@@ -174,9 +174,10 @@ class TenantIsolationTest {
         }
         try (var owner = Db.owner()) {
             assertThat(
-                    count(owner, "SELECT count(*) FROM wallets WHERE id = '" + theirWallet + "' AND name = 'Savings'"))
+                    Db.count(owner,
+                            "SELECT count(*) FROM wallets WHERE id = '" + theirWallet + "' AND name = 'Savings'"))
                     .isEqualTo(1);
-            assertThat(count(owner, "SELECT count(*) FROM tenant_policies WHERE tenant_id = ? AND agent_writes ="
+            assertThat(Db.count(owner, "SELECT count(*) FROM tenant_policies WHERE tenant_id = ? AND agent_writes ="
                     + " 'enabled'", theirs)).isEqualTo(1);
         }
     }
@@ -209,17 +210,7 @@ class TenantIsolationTest {
     }
 
     private static int countOf(Connection sql, String table, String tenant) throws SQLException {
-        return count(sql, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", tenant);
+        return Db.count(sql, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", tenant);
     }
 
-    private static int count(Connection sql, String text, Object... args) throws SQLException {
-        try (var query = sql.prepareStatement(text)) {
-            for (int i = 0; i < args.length; i++) {
-                query.setObject(i + 1, args[i]);
-            }
-            var rows = query.executeQuery();
-            rows.next();
-            return rows.getInt(1);
-        }
-    }
 }

@@ -28,34 +28,74 @@ import io.quarkus.security.UnauthorizedException;
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    private static final Problem UNAUTHENTICATED = Problem.of(ErrorCode.UNAUTHENTICATED,
+            "Send a valid bearer token (Authorization: Bearer ...) that names your tenant and user.");
+    private static final Problem FORBIDDEN = Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this.");
+    private static final Problem UNREADABLE_BODY = Problem.of(ErrorCode.VALIDATION_FAILED,
+            "The request body is not valid JSON of the expected shape for this call.");
 
     @ServerExceptionMapper
     public Response problem(ProblemException e) {
-        return respond(e.problem());
+        return answer(e);
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
     public Response unauthenticated(RuntimeException e) {
-        return respond(Problem.of(ErrorCode.UNAUTHENTICATED,
-                "Send a valid bearer token (Authorization: Bearer ...) that names your tenant and user."));
+        return answer(e);
     }
 
     @ServerExceptionMapper
     public Response notFound(NotFoundException e) {
-        return respond(Problem.of(ErrorCode.NOT_FOUND, "No such resource."));
+        return answer(e);
     }
 
     /** What the HTTP layer refuses before a resource runs: wrong method, media type, unreadable body. */
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
+        return answer(e);
+    }
+
+    /** Unreadable JSON bodies; ahead of the JSON extension's own mapper, which answers in plain JSON. */
+    @ServerExceptionMapper(value = {JsonProcessingException.class, JsonParseException.class,
+            MismatchedInputException.class, InvalidFormatException.class}, priority = Priorities.USER - 100)
+    public Response unreadableJson(JsonProcessingException e) {
+        return answer(e);
+    }
+
+    /** Everything else; some exceptions of the HTTP layer arrive here rather than at their own mapper. */
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        return answer(e);
+    }
+
+    /** The one place that decides which problem an exception is; only what no case names is an unexpected error. */
+    private static Response answer(Throwable e) {
+        if (e instanceof ProblemException problem) {
+            return respond(problem.problem());
+        }
+        if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
+            return respond(UNAUTHENTICATED);
+        }
+        if (e instanceof ForbiddenException) {
+            return respond(FORBIDDEN);
+        }
+        if (e instanceof JsonProcessingException) {
+            return respond(UNREADABLE_BODY);
+        }
+        if (e instanceof WebApplicationException web) {
+            return refusedByHttpLayer(web);
+        }
+        return internal(e);
+    }
+
+    private static Response refusedByHttpLayer(WebApplicationException e) {
         int status = e.getResponse().getStatus();
         return switch (status) {
-            case 400 -> respond(Problem.of(ErrorCode.VALIDATION_FAILED,
-                    "The request body is not valid JSON of the expected shape for this call."));
-            case 401 -> unauthenticated(e);
-            case 404 -> notFound(null);
+            case 400 -> respond(UNREADABLE_BODY);
+            case 401 -> respond(UNAUTHENTICATED);
+            case 403 -> respond(FORBIDDEN);
+            case 404 -> respond(Problem.of(ErrorCode.NOT_FOUND, "No such resource."));
             case 405 -> respond(Problem.of(ErrorCode.METHOD_NOT_ALLOWED, "This path does not accept that method."));
-            case 403 -> respond(Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this."));
             case 503 -> respond(Problem.of(ErrorCode.UPSTREAM_UNAVAILABLE, "Try again in a moment."));
             case 415 -> respond(Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
                     "Send the body as JSON with Content-Type application/json.").withStatus(status));
@@ -64,38 +104,6 @@ public class ProblemMappers {
                             "The request was refused (HTTP %d).".formatted(status)).withStatus(status))
                     : internal(e);
         };
-    }
-
-    /** Unreadable JSON bodies; ahead of the JSON extension's own mapper, which answers in plain JSON. */
-    @ServerExceptionMapper(value = {JsonProcessingException.class, JsonParseException.class,
-            MismatchedInputException.class, InvalidFormatException.class}, priority = Priorities.USER - 100)
-    public Response unreadableJson(JsonProcessingException e) {
-        return respond(Problem.of(ErrorCode.VALIDATION_FAILED,
-                "The request body is not valid JSON of the expected shape for this call."));
-    }
-
-    /**
-     * Everything else. Some exceptions of the HTTP layer arrive here rather than at their own mapper, so this one
-     * dispatches on the type again; only what is left is an unexpected error.
-     */
-    @ServerExceptionMapper
-    public Response unexpected(Throwable e) {
-        if (e instanceof ProblemException problem) {
-            return problem(problem);
-        }
-        if (e instanceof ForbiddenException) {
-            return respond(Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this."));
-        }
-        if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
-            return unauthenticated((RuntimeException) e);
-        }
-        if (e instanceof JsonProcessingException json) {
-            return unreadableJson(json);
-        }
-        if (e instanceof WebApplicationException web) {
-            return webApplication(web);
-        }
-        return internal(e);
     }
 
     private static Response internal(Throwable e) {

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.devsupport.model.ModelTurn;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 
 /**
@@ -115,10 +116,9 @@ class LocalStackIT {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
             stack.model().clearRequests();
             chat(alice, "e2e-1", "what happened?");
-            return stack.model().requests().get(0).path("messages").get(0).path("content").asText()
-                    .contains(actionId + " (");
+            return new ModelTurn(stack.model().requests().get(0)).systemText().contains(actionId + " (");
         });
-        String system = stack.model().requests().get(0).path("messages").get(0).path("content").asText();
+        String system = new ModelTurn(stack.model().requests().get(0)).systemText();
         assertThat(system).contains("confirmed by alice and executed");
 
         // After the whole flow the raw confirm token is in no service's log, no table, and no event.

@@ -12,11 +12,6 @@ public record ModelTurn(JsonNode request) {
         return request.path("messages");
     }
 
-    public JsonNode lastMessage() {
-        JsonNode messages = messages();
-        return messages.size() == 0 ? null : messages.get(messages.size() - 1);
-    }
-
     public String lastUserText() {
         JsonNode messages = messages();
         for (int i = messages.size() - 1; i >= 0; i--) {
@@ -33,6 +28,17 @@ public record ModelTurn(JsonNode request) {
         JsonNode messages = messages();
         for (int i = messages.size() - 1; i >= 0 && "tool".equals(messages.get(i).path("role").asText()); i--) {
             results.add(0, messages.get(i).path("content").asText());
+        }
+        return results;
+    }
+
+    /** Every tool result in the request, in order. */
+    public List<String> toolResults() {
+        List<String> results = new ArrayList<>();
+        for (JsonNode message : messages()) {
+            if ("tool".equals(message.path("role").asText())) {
+                results.add(message.path("content").asText());
+            }
         }
         return results;
     }

@@ -43,8 +43,7 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             postgres = LocalPostgres.start(0, null);
             kafka = LocalKafka.start(0, null);
             tokens = DevTokens.generate();
-            System.setProperty(TestProperties.OWNER_JDBC_URL, postgres.jdbcUrl());
-            System.setProperty(TestProperties.READER_JDBC_URL, postgres.jdbcUrl());
+            System.setProperty(TestProperties.JDBC_URL, postgres.jdbcUrl());
             System.setProperty(TestProperties.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
             System.setProperty(TestProperties.PRIVATE_KEY_PEM, tokens.privateKeyPem());
             System.setProperty(TestProperties.PUBLIC_KEY_PEM, tokens.publicKeyPem());

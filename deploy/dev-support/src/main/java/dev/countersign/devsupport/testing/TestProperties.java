@@ -1,20 +1,28 @@
 package dev.countersign.devsupport.testing;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.devsupport.DevTokens;
+import dev.countersign.devsupport.LocalPostgres;
 
 /** Names of the system properties {@link TestInfrastructure} publishes, and helpers that read them. */
 public final class TestProperties {
 
-    public static final String OWNER_JDBC_URL = "countersign.test.owner-jdbc-url";
-    public static final String READER_JDBC_URL = "countersign.test.reader-jdbc-url";
+    /** The test database; every role connects to the same URL. */
+    public static final String JDBC_URL = "countersign.test.jdbc-url";
     public static final String BOOTSTRAP_SERVERS = "countersign.test.bootstrap-servers";
     public static final String PRIVATE_KEY_PEM = "countersign.test.private-key-pem";
     public static final String PUBLIC_KEY_PEM = "countersign.test.public-key-pem";
     public static final String MODEL_PORT = "countersign.test.model-port";
+
+    private static final Duration LIFETIME = Duration.ofMinutes(30);
+    private static DevTokens tokens;
 
     private TestProperties() {
     }
@@ -39,13 +47,28 @@ public final class TestProperties {
 
     /** An executor token of a plain user, without the approver group. */
     public static String executorBearerWithoutApproval(String tenantId, String userId) {
-        return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
-                .mint(tenantId, userId, java.util.List.of(Audiences.EXECUTOR), java.util.List.of(Groups.USER),
-                        Duration.ofMinutes(30));
+        return tokens().mint(tenantId, userId, List.of(Audiences.EXECUTOR), List.of(Groups.USER), LIFETIME);
+    }
+
+    /** A connection to the test database as the schema owner (not under row-level security), for fixtures. */
+    public static Connection ownerConnection() throws SQLException {
+        return connectionAs(LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD);
+    }
+
+    /** A connection to the test database as {@code role}. */
+    public static Connection connectionAs(String role, String password) throws SQLException {
+        return DriverManager.getConnection(require(JDBC_URL), role, password);
     }
 
     public static String bearer(String tenantId, String userId, String... audiences) {
-        return DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM))
-                .mint(tenantId, userId, java.util.List.of(audiences), Duration.ofMinutes(30));
+        return tokens().mint(tenantId, userId, List.of(audiences), LIFETIME);
+    }
+
+    /** The signing keys TestInfrastructure published, read once per class loader. */
+    private static synchronized DevTokens tokens() {
+        if (tokens == null) {
+            tokens = DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM));
+        }
+        return tokens;
     }
 }
