@@ -62,7 +62,7 @@ class BatchConfirmTest {
     private int ledgerRows(List<ProposalMother> proposals) throws Exception {
         int rows = 0;
         for (var proposal : proposals) {
-            rows += Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
+            rows += proposal.ledgerRows();
         }
         return rows;
     }

@@ -44,15 +44,11 @@ class ConfirmTest {
     }
 
     private Response confirm(ProposalMother proposal, String bearer, String token) {
-        var request = given().contentType("application/json").body("{\"token\":\"" + token + "\"}");
-        if (bearer != null) {
-            request.header("Authorization", "Bearer " + bearer);
-        }
-        return request.post("/api/actions/{id}/confirm", proposal.actionId);
+        return proposal.decide("confirm", bearer, token);
     }
 
     private int ledgerRows(ProposalMother proposal) throws Exception {
-        return Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
+        return proposal.ledgerRows();
     }
 
     @Test
@@ -104,8 +100,7 @@ class ConfirmTest {
     }
 
     private Response cancel(ProposalMother proposal, String bearer, String token) {
-        return given().contentType("application/json").header("Authorization", "Bearer " + bearer)
-                .body("{\"token\":\"" + token + "\"}").post("/api/actions/{id}/cancel", proposal.actionId);
+        return proposal.decide("cancel", bearer, token);
     }
 
     @Test

@@ -66,8 +66,7 @@ class DecisionsTopicTest {
 
         Db.awaitStatus(proposal.actionId, "executed");
         Thread.sleep(1_000);
-        assertThat(Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId))
-                .isEqualTo(1);
+        assertThat(proposal.ledgerRows()).isEqualTo(1);
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .get("/api/actions/{id}/history", proposal.actionId)
                 .then().statusCode(200)

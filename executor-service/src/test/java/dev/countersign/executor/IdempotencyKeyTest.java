@@ -107,8 +107,6 @@ class IdempotencyKeyTest {
     }
 
     private io.restassured.response.Response decide(ProposalMother proposal, String decision) {
-        return given().header("Authorization", "Bearer " + alice).contentType("application/json")
-                .body("{\"token\":\"" + proposal.token + "\"}")
-                .post("/api/actions/{id}/" + decision, proposal.actionId);
+        return proposal.decide(decision, alice, proposal.token);
     }
 }

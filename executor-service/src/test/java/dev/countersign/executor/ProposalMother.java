@@ -1,6 +1,10 @@
 package dev.countersign.executor;
 
+import static io.restassured.RestAssured.given;
+
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +15,7 @@ import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import io.restassured.response.Response;
 
 /**
  * Builds proposals from the golden {@code ActionProposed} fixture (so the executor is tested against the wire form the
@@ -61,6 +66,23 @@ final class ProposalMother {
         send(kafka);
         Db.awaitStatus(actionId, "proposed");
         return this;
+    }
+
+    /**
+     * {@code POST /api/actions/{id}/confirm} (or {@code cancel}) with {@code token}, as {@code bearer} (no
+     * Authorization header when null).
+     */
+    Response decide(String decision, String bearer, String token) {
+        var request = given().contentType("application/json").body(Json.write(Map.of("token", token)));
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return request.post("/api/actions/{id}/" + decision, actionId);
+    }
+
+    /** The ledger rows this action wrote (0 or 1). */
+    int ledgerRows() throws SQLException {
+        return Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", actionId);
     }
 
     /** A fresh expense in the test tenant's Checking wallet, staged. */

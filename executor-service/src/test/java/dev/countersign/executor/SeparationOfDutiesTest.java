@@ -44,12 +44,11 @@ class SeparationOfDutiesTest {
     }
 
     private Response confirm(ProposalMother proposal, String user) {
-        return given().contentType("application/json").header("Authorization", "Bearer " + as(user))
-                .body("{\"token\":\"" + proposal.token + "\"}").post("/api/actions/{id}/confirm", proposal.actionId);
+        return proposal.decide("confirm", as(user), proposal.token);
     }
 
     private int ledgerRows(ProposalMother proposal) throws Exception {
-        return Db.count("SELECT count(*) FROM transactions WHERE source_action_id = ?", proposal.actionId);
+        return proposal.ledgerRows();
     }
 
     @Test
