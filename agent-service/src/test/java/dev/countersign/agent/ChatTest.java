@@ -107,8 +107,7 @@ class ChatTest {
         String actionId = reply.getString("proposals[0].actionId");
 
         assertThat(Base64Length.of(token)).isEqualTo(16);
-        var published = kafka.read(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var published = kafka.awaitAny(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId));
         assertThat(published).hasSize(1);
         JsonNode event = Json.mapper().readTree(published.get(0));
         assertThat(event.get("tokenHash").asText()).isEqualTo(ConfirmTokens.hash(token));

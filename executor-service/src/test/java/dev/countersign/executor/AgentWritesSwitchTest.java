@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -61,8 +60,7 @@ class AgentWritesSwitchTest {
 
         refused.send(kafka);
 
-        var outcome = kafka.read(Topics.ACTIONS_OUTCOMES, value -> value.contains(refused.actionId.toString()),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var outcome = kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(refused.actionId.toString()));
         assertThat(outcome).singleElement().asString().contains("ActionRejected").contains("agent_writes_disabled");
         assertThat(Db.status(refused.actionId)).isNull();
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -73,9 +72,8 @@ class ConfirmTest {
 
         confirm(proposal, alice, proposal.token).then().statusCode(200);
 
-        var executed = kafka.read(Topics.ACTIONS_OUTCOMES,
-                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExecuted"),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var executed = kafka.awaitAny(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExecuted"));
         assertThat(executed).hasSize(1);
         JsonNode event = Json.mapper().readTree(executed.get(0));
         assertThat(ContractFixtures.memberNames(event))
@@ -113,9 +111,8 @@ class ConfirmTest {
         cancel(proposal, alice, proposal.token).then().statusCode(409).body("action.status", equalTo("cancelled"));
 
         assertThat(ledgerRows(proposal)).isZero();
-        var cancelled = kafka.read(Topics.ACTIONS_OUTCOMES,
-                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionCancelled"),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var cancelled = kafka.awaitAny(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionCancelled"));
         assertThat(cancelled).hasSize(1);
         assertThat(ContractFixtures.memberNames(Json.mapper().readTree(cancelled.get(0))))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_CANCELLED));
@@ -384,9 +381,8 @@ class ConfirmTest {
                 .body("action.result.error", equalTo("target_not_found"));
 
         assertThat(ledgerRows(proposal)).isZero();
-        var failed = kafka.read(Topics.ACTIONS_OUTCOMES,
-                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionFailed"),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var failed = kafka.awaitAny(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionFailed"));
         assertThat(failed).hasSize(1);
         assertThat(ContractFixtures.memberNames(Json.mapper().readTree(failed.get(0))))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_FAILED));

@@ -4,8 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,9 +33,8 @@ class ExpiryTest {
         proposal.send(kafka);
 
         Db.awaitStatus(proposal.actionId, "expired");
-        var expired = kafka.read(Topics.ACTIONS_OUTCOMES,
-                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExpired"),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var expired = kafka.awaitAny(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(proposal.actionId.toString()) && value.contains("ActionExpired"));
         assertThat(expired).hasSize(1);
         assertThat(ContractFixtures.memberNames(Json.mapper().readTree(expired.get(0))))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_EXPIRED));

@@ -150,8 +150,7 @@ class StagingTest {
 
         kafka.send(Topics.ACTIONS_PROPOSED, marker, "{\"not\": \"a proposal\", \"marker\": \"" + marker + "\"}");
 
-        var parked = kafka.read(Topics.ACTIONS_PROPOSED_DEAD_LETTER, value -> value.contains(marker),
-                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        var parked = kafka.awaitAny(Topics.ACTIONS_PROPOSED_DEAD_LETTER, value -> value.contains(marker));
         assertThat(parked).hasSize(1);
     }
 
