@@ -78,9 +78,14 @@ final class Db {
 
     private static PreparedStatement bound(Connection sql, String sqlText, Object... args) throws SQLException {
         PreparedStatement query = sql.prepareStatement(sqlText);
-        for (int i = 0; i < args.length; i++) {
-            query.setObject(i + 1, args[i]);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                query.setObject(i + 1, args[i]);
+            }
+            return query;
+        } catch (SQLException e) {
+            query.close();
+            throw e;
         }
-        return query;
     }
 }

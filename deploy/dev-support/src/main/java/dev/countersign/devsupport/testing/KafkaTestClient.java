@@ -64,12 +64,12 @@ public final class KafkaTestClient {
         return matching;
     }
 
-    /** Reads for the whole of {@code window}: for asserting that something was published exactly once. */
     /** The records of {@code topic} that pass {@code filter}, waiting up to 15 s for the first. */
     public List<String> awaitAny(String topic, Predicate<String> filter) {
         return read(topic, filter, found -> !found.isEmpty(), Duration.ofSeconds(15));
     }
 
+    /** Reads for the whole of {@code window}: for asserting that something was published exactly once. */
     public List<String> readFor(String topic, Predicate<String> filter, Duration window) {
         return read(topic, filter, records -> false, window);
     }
