@@ -23,7 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.agent.chat.BoundedChatMemoryStore;
 import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.outcomes.RecentOutcomes;
 import dev.countersign.contracts.ContractFixtures;
@@ -51,11 +50,9 @@ class ChatTest {
     @Inject
     RecentOutcomes outcomes;
 
-    @Inject
-    BoundedChatMemoryStore memory;
-
     @BeforeEach
     void freshTenant() throws Exception {
+        ConversationAppender.start();
         tenant = "t-" + UUID.randomUUID();
         bearer = TestProperties.agentBearer(tenant, "alice");
         try (var owner = TestProperties.ownerConnection()) {
@@ -95,7 +92,7 @@ class ChatTest {
     @Test
     void anExpenseIsProposedWithTheTokenOnlyInTheHttpReply() throws Exception {
         modelCalls("propose_expense",
-                "{\"walletName\":\"checking\",\"amount\":\"12.5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
+                "{\"wallet\":\"checking\",\"amount\":\"12.5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
 
         var reply = chat("c-1", "add a 12.50 coffee expense to Checking").statusCode(200)
                 .body("proposals", hasSize(1))
@@ -132,12 +129,12 @@ class ChatTest {
     @Test
     void refusedArgumentsGoBackToTheModelAndNothingIsProposed() {
         modelCalls("propose_expense",
-                "{\"walletName\":\"Checking\",\"amount\":\"-5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
+                "{\"wallet\":\"Checking\",\"amount\":\"-5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
 
         chat("c-2", "add minus five").statusCode(200).body("proposals", empty());
 
         assertThat(toolResults()).singleElement().asString().contains("amount: must be greater than 0")
-                .contains("Not staged");
+                .contains("Refused, nothing was done");
         assertThat(kafka.readFor(Topics.ACTIONS_PROPOSED, value -> value.contains(tenant), Duration.ofSeconds(2)))
                 .isEmpty();
     }
@@ -145,12 +142,12 @@ class ChatTest {
     @Test
     void anUnknownWalletIsAnsweredWithTheWalletsThatExist() {
         modelCalls("propose_expense",
-                "{\"walletName\":\"Holiday\",\"amount\":\"5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
+                "{\"wallet\":\"Holiday\",\"amount\":\"5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
 
         chat("c-3", "add 5 to Holiday").statusCode(200).body("proposals", empty());
 
-        assertThat(toolResults()).singleElement().asString().contains("Checking").contains("Savings")
-                .contains("Nothing was staged");
+        assertThat(toolResults()).singleElement().asString().contains("\"Holiday\" is not one of the allowed values")
+                .contains("Checking").contains("Savings").contains("nothing was done");
     }
 
     @Test
@@ -208,11 +205,12 @@ class ChatTest {
 
         assertThat(ScriptedModel.everythingTheModelSaw()).contains("what was the secret word?")
                 .doesNotContain("heliotrope");
-        // The history lives in the bounded store, under one key per user.
-        assertThat(memory.getMessages(new ConversationKey(tenant, "alice", "c-shared")).toString())
-                .contains("heliotrope");
-        assertThat(memory.getMessages(new ConversationKey(tenant, "bob", "c-shared")).toString())
-                .doesNotContain("heliotrope");
+        // The ledger keeps each user's history under their own key.
+        given().header("Authorization", "Bearer " + bearer).get("/api/conversations/{id}", "c-shared").then()
+                .statusCode(200).body("turns[0].userText", equalTo("my secret word is heliotrope"));
+        given().header("Authorization", "Bearer " + bob).get("/api/conversations/{id}", "c-shared").then()
+                .statusCode(200).body("turns", hasSize(1)).body("turns[0].userText",
+                        equalTo("what was the secret word?"));
     }
 
     @Test

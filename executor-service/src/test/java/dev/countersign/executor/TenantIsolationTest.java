@@ -25,7 +25,8 @@ class TenantIsolationTest {
 
     /** Every table holding tenant rows (the first test proves the list complete); each has the same policy. */
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
-            "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys");
+            "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
+            "conversation_events", "training_plans");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();

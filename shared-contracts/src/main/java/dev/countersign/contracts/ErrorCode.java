@@ -38,6 +38,8 @@ public enum ErrorCode {
     UNSUPPORTED_REQUEST("unsupported_request", 415),
     /** The model endpoint or the broker did not answer in time. */
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
+    /** The catalogue lists the kind, but this executor cannot carry it out (yet): rejected at staging. */
+    KIND_NOT_SUPPORTED("kind_not_supported", 409),
     /** Anything unexpected; details are in the server log under the problem's instance id. */
     INTERNAL("internal_error", 500);
 

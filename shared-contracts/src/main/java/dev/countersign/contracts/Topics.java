@@ -16,6 +16,8 @@ public final class Topics {
     public static final String CONVERSATION_EVENTS = "countersign.conversation.events";
     /** Poison proposals (unreadable JSON) are parked here by the executor's consumer. */
     public static final String ACTIONS_PROPOSED_DEAD_LETTER = ACTIONS_PROPOSED + ".dlq";
+    /** Unreadable or invalid conversation events, parked by the executor's consumer. */
+    public static final String CONVERSATION_EVENTS_DEAD_LETTER = CONVERSATION_EVENTS + ".dlq";
     /** Unreadable or always-failing decisions, with the reason in the record's headers. */
     public static final String ACTIONS_DECISIONS_DEAD_LETTER = ACTIONS_DECISIONS + ".dlq";
 

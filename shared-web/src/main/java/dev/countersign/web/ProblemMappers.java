@@ -68,19 +68,26 @@ public class ProblemMappers {
         return answer(e);
     }
 
-    /** The one place that decides which problem an exception is; only what no case names is an unexpected error. */
     private static Response answer(Throwable e) {
+        return respond(problemOf(e));
+    }
+
+    /**
+     * The one place that decides which problem an exception is; only what no case names is an unexpected error (logged
+     * with an incident id). Public for answers that are not a plain HTTP response, such as an event of a stream.
+     */
+    public static Problem problemOf(Throwable e) {
         if (e instanceof ProblemException problem) {
-            return respond(problem.problem());
+            return problem.problem();
         }
         if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
-            return respond(UNAUTHENTICATED);
+            return UNAUTHENTICATED;
         }
         if (e instanceof ForbiddenException) {
-            return respond(FORBIDDEN);
+            return FORBIDDEN;
         }
         if (e instanceof JsonProcessingException) {
-            return respond(UNREADABLE_BODY);
+            return UNREADABLE_BODY;
         }
         if (e instanceof WebApplicationException web) {
             return refusedByHttpLayer(web);
@@ -88,28 +95,28 @@ public class ProblemMappers {
         return internal(e);
     }
 
-    private static Response refusedByHttpLayer(WebApplicationException e) {
+    private static Problem refusedByHttpLayer(WebApplicationException e) {
         int status = e.getResponse().getStatus();
         return switch (status) {
-            case 400 -> respond(UNREADABLE_BODY);
-            case 401 -> respond(UNAUTHENTICATED);
-            case 403 -> respond(FORBIDDEN);
-            case 404 -> respond(Problem.of(ErrorCode.NOT_FOUND, "No such resource."));
-            case 405 -> respond(Problem.of(ErrorCode.METHOD_NOT_ALLOWED, "This path does not accept that method."));
-            case 503 -> respond(Problem.of(ErrorCode.UPSTREAM_UNAVAILABLE, "Try again in a moment."));
-            case 415 -> respond(Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
-                    "Send the body as JSON with Content-Type application/json.").withStatus(status));
+            case 400 -> UNREADABLE_BODY;
+            case 401 -> UNAUTHENTICATED;
+            case 403 -> FORBIDDEN;
+            case 404 -> Problem.of(ErrorCode.NOT_FOUND, "No such resource.");
+            case 405 -> Problem.of(ErrorCode.METHOD_NOT_ALLOWED, "This path does not accept that method.");
+            case 503 -> Problem.of(ErrorCode.UPSTREAM_UNAVAILABLE, "Try again in a moment.");
+            case 415 -> Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
+                    "Send the body as JSON with Content-Type application/json.").withStatus(status);
             default -> status >= 400 && status < 500
-                    ? respond(Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
-                            "The request was refused (HTTP %d).".formatted(status)).withStatus(status))
+                    ? Problem.of(ErrorCode.UNSUPPORTED_REQUEST,
+                            "The request was refused (HTTP %d).".formatted(status)).withStatus(status)
                     : internal(e);
         };
     }
 
-    private static Response internal(Throwable e) {
+    private static Problem internal(Throwable e) {
         String incident = UUID.randomUUID().toString();
         LOG.errorf(e, "Unexpected error, incident %s", incident);
-        return respond(Problem.of(ErrorCode.INTERNAL, "Something went wrong on our side; incident " + incident + "."));
+        return Problem.of(ErrorCode.INTERNAL, "Something went wrong on our side; incident " + incident + ".");
     }
 
     private static Response respond(Problem problem) {

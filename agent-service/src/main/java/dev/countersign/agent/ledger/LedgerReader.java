@@ -1,98 +1,150 @@
 package dev.countersign.agent.ledger;
 
-import java.time.Duration;
-import java.util.ArrayList;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.contracts.TenantIsolation;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-/**
- * Reads the ledger under the agent's role, which the database allows to SELECT and nothing else. Every read runs in a
- * transaction that names the caller's tenant, so row-level security shows it that tenant's rows only; the queries
- * filter by tenant as well (the indexes lead with it).
- */
+/** Reads wallets and transactions, in the caller's tenant only (see {@link TenantReads}). */
 @ApplicationScoped
 public class LedgerReader {
 
     public static final int MAX_TRANSACTIONS = 50;
-    /** How long a tool waits for a read before it gives up. */
-    public static final Duration TIMEOUT = Duration.ofSeconds(5);
+    public static final int MAX_SUMMARY_ROWS = 100;
 
-    private final Pool pool;
+    private static final String TRANSACTION_COLUMNS = """
+            SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
+                   t.description, t.occurred_on
+            FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
+            """;
 
-    public LedgerReader(Pool pool) {
-        this.pool = pool;
+    private final TenantReads reads;
+
+    public LedgerReader(TenantReads reads) {
+        this.reads = reads;
     }
 
     public Uni<List<WalletSummary>> wallets(String tenantId) {
-        return inTenant(tenantId,
-                sql -> sql
-                        .preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 ORDER BY name, id")
-                        .execute(Tuple.of(tenantId))
-                        .map(rows -> {
-                            List<WalletSummary> wallets = new ArrayList<>();
-                            rows.forEach(row -> wallets.add(wallet(row)));
-                            return wallets;
-                        }));
+        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId));
     }
 
-    private Uni<Optional<WalletSummary>> wallet(SqlConnection sql, String tenantId, UUID walletId) {
-        return sql.preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 AND id = $2")
-                .execute(Tuple.of(tenantId, walletId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(wallet(rows.iterator().next())));
+    private static Uni<List<WalletSummary>> wallets(SqlConnection sql, String tenantId) {
+        return sql.preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 ORDER BY name, id")
+                .execute(Tuple.of(tenantId))
+                .map(rows -> TenantReads.map(rows, LedgerReader::wallet));
     }
 
-    /** The newest transactions first; {@code walletId} null means every wallet of the tenant. */
-    public Uni<List<TransactionLine>> recentTransactions(String tenantId, UUID walletId, int limit) {
-        return inTenant(tenantId, sql -> recentTransactions(sql, tenantId, walletId, limit));
+    /**
+     * What a turn's tool schemas are built from, in one transaction: the tenant's wallets, and its categories (those
+     * used in its ledger, then the catalogue's defaults).
+     */
+    public Uni<TenantFacts> facts(String tenantId) {
+        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId).flatMap(wallets -> sql
+                .preparedQuery("""
+                        SELECT category FROM transactions WHERE tenant_id = $1 AND deleted_at IS NULL
+                        GROUP BY category ORDER BY count(*) DESC, category LIMIT $2""")
+                .execute(Tuple.of(tenantId, TenantFacts.MAX_CATEGORIES))
+                .map(rows -> new TenantFacts(wallets, TenantFacts.withDefaults(
+                        TenantReads.map(rows, row -> row.getString("category")),
+                        ActionCatalogue.DEFAULT_CATEGORIES)))));
     }
 
     /** One wallet's newest transactions, in one transaction; empty if the tenant has no such wallet. */
     public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, UUID walletId, int limit) {
-        return inTenant(tenantId, sql -> wallet(sql, tenantId, walletId).flatMap(wallet -> wallet.isEmpty()
-                ? Uni.createFrom().item(Optional.<List<TransactionLine>>empty())
-                : recentTransactions(sql, tenantId, walletId, limit).map(Optional::of)));
+        TransactionQuery query = new TransactionQuery(walletId, null, null, null, List.of(), limit);
+        return reads.inTenant(tenantId, sql -> sql
+                .preparedQuery("SELECT id FROM wallets WHERE tenant_id = $1 AND id = $2")
+                .execute(Tuple.of(tenantId, walletId))
+                .flatMap(wallet -> wallet.size() == 0
+                        ? Uni.createFrom().item(Optional.<List<TransactionLine>>empty())
+                        : transactions(sql, tenantId, query).map(Optional::of)));
     }
 
-    private Uni<List<TransactionLine>> recentTransactions(SqlConnection sql, String tenantId, UUID walletId,
-            int limit) {
-        return sql.preparedQuery("""
-                SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
-                       t.description, t.occurred_on
-                FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-                WHERE t.tenant_id = $1 AND ($2::uuid IS NULL OR t.wallet_id = $2)
+    public List<TransactionLine> transactions(String tenantId, TransactionQuery query) {
+        return reads.inTenant(tenantId, sql -> transactions(sql, tenantId, query)).await().atMost(TenantReads.TIMEOUT);
+    }
+
+    private static Uni<List<TransactionLine>> transactions(SqlConnection sql, String tenantId, TransactionQuery q) {
+        return sql.preparedQuery(TRANSACTION_COLUMNS + """
+                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND ($2::uuid IS NULL OR t.wallet_id = $2)
+                  AND ($3::text IS NULL OR t.category = $3)
+                  AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)
+                  AND NOT EXISTS (SELECT 1 FROM unnest($6::text[]) word
+                                  WHERE coalesce(t.description, '') NOT ILIKE '%' || word || '%'
+                                    AND t.category NOT ILIKE '%' || word || '%')
                 ORDER BY t.occurred_on DESC, t.created_at DESC
-                LIMIT $3""")
-                .execute(Tuple.of(tenantId, walletId, Math.min(Math.max(limit, 1), MAX_TRANSACTIONS)))
-                .map(rows -> {
-                    List<TransactionLine> lines = new ArrayList<>();
-                    rows.forEach(row -> lines.add(new TransactionLine(row.getUUID("id"), row.getUUID("wallet_id"),
-                            row.getString("wallet_name"), row.getString("amount"), row.getString("currency"),
-                            row.getString("category"), row.getString("description"),
-                            row.getLocalDate("occurred_on"))));
-                    return lines;
-                });
+                LIMIT $7""")
+                .execute(Tuple.from(new Object[]{tenantId, q.walletId(), q.category(), q.from(), q.to(),
+                        q.words().toArray(String[]::new),
+                        Math.min(Math.max(q.limit(), 1), MAX_TRANSACTIONS)}))
+                .map(rows -> TenantReads.map(rows, LedgerReader::transaction));
     }
 
-    /** One transaction in which the database shows only {@code tenantId}'s rows. */
-    private <T> Uni<T> inTenant(String tenantId, Function<SqlConnection, Uni<T>> read) {
-        return pool.withTransaction(sql -> sql
-                .preparedQuery("SELECT " + TenantIsolation.setTenant("$1"))
-                .execute(Tuple.of(tenantId))
-                .flatMap(ignored -> read.apply(sql)));
+    /** Totals per period and category (and currency: wallets may differ), newest period first. */
+    public List<SpendingLine> spending(String tenantId, SpendingQuery q) {
+        return reads.list(tenantId, """
+                SELECT date_trunc($2, t.occurred_on::timestamp)::date AS period_start, t.category, w.currency,
+                       sum(t.amount)::text AS total, count(*) AS transactions
+                FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
+                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND ($3::uuid IS NULL OR t.wallet_id = $3)
+                  AND ($4::text IS NULL OR t.category = $4)
+                  AND ($5::date IS NULL OR t.occurred_on >= $5) AND ($6::date IS NULL OR t.occurred_on <= $6)
+                GROUP BY 1, 2, 3
+                ORDER BY 1 DESC, sum(t.amount) DESC, 2
+                LIMIT $7""",
+                Tuple.from(new Object[]{tenantId, q.period().name().toLowerCase(java.util.Locale.ROOT),
+                        q.walletId(), q.category(), q.from(), q.to(), MAX_SUMMARY_ROWS}),
+                row -> new SpendingLine(row.getLocalDate("period_start"), row.getString("category"),
+                        row.getString("currency"), row.getString("total"), row.getLong("transactions")));
     }
 
     private static WalletSummary wallet(Row row) {
         return new WalletSummary(row.getUUID("id"), row.getString("name"), row.getString("currency"));
+    }
+
+    private static TransactionLine transaction(Row row) {
+        return new TransactionLine(row.getUUID("id"), row.getUUID("wallet_id"), row.getString("wallet_name"),
+                row.getString("amount"), row.getString("currency"), row.getString("category"),
+                row.getString("description"), row.getLocalDate("occurred_on"));
+    }
+
+    /**
+     * @param words
+     *            each must appear in the note or the category (ignoring case); letters and digits only (see
+     *            {@link #words}); empty for no search
+     */
+    public record TransactionQuery(UUID walletId, String category, LocalDate from, LocalDate to, List<String> words,
+            int limit) {
+    }
+
+    public record SpendingQuery(Period period, UUID walletId, String category, LocalDate from, LocalDate to) {
+    }
+
+    public enum Period {
+        DAY, WEEK, MONTH, YEAR
+    }
+
+    public record SpendingLine(LocalDate periodStart, String category, String currency, String total,
+            long transactions) {
+    }
+
+    /**
+     * Free text as search words: everything but letters and digits separates words, so no word can be a pattern
+     * ({@code %} and {@code _} never reach ILIKE). At most 8 words.
+     */
+    public static List<String> words(String text) {
+        if (text == null) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(text.split("[^\\p{L}\\p{N}]+")).filter(word -> !word.isEmpty()).limit(8)
+                .toList();
     }
 }

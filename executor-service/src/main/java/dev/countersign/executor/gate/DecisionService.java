@@ -205,8 +205,8 @@ public class DecisionService {
         }
         ActionExecutor executor = executors.forKind(action.kind()).orElse(null);
         if (executor == null) {
-            // Unreachable while ExecutorRegistry refuses to start without an executor for every catalogue kind.
-            return fail(sql, action, ErrorCode.INTERNAL, "this executor cannot run " + action.kind());
+            // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
+            return fail(sql, action, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + action.kind());
         }
         // A savepoint lets a refused write roll back alone while the failure itself is still recorded.
         return sql.query("SAVEPOINT " + SAVEPOINT).execute()

@@ -45,10 +45,12 @@ public class StagingService {
     private final OutboxWriter outbox;
     private final ActionsConfig config;
     private final TenantPolicyRepository policies;
+    private final ExecutorRegistry executors;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
-            OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies) {
+            OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors) {
         this.policies = policies;
+        this.executors = executors;
         this.transactions = transactions;
         this.actions = actions;
         this.processed = processed;
@@ -96,6 +98,10 @@ public class StagingService {
         ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
         if (!validated.isValid()) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violationsText());
+        }
+        if (executors.forKind(proposal.kind()).isEmpty()) {
+            return reject(sql, proposal, ErrorCode.KIND_NOT_SUPPORTED,
+                    "this executor cannot carry out %s yet".formatted(proposal.kind()));
         }
         String paramsHash = validated.hash();
         if (!paramsHash.equals(proposal.paramsHash())) {

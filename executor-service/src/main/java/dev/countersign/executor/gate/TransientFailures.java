@@ -13,7 +13,7 @@ import io.vertx.pgclient.PgException;
  * password, times out). The first must not block the records behind it; the second is retried for as long as it lasts,
  * because dead-lettering valid proposals during an outage would lose them from the user's point of view.
  */
-final class TransientFailures {
+public final class TransientFailures {
 
     private TransientFailures() {
     }
@@ -22,7 +22,7 @@ final class TransientFailures {
      * Retries {@code work} with back-off (100 ms to 5 s) for as long as its failures are transient, logging each; a
      * failure that is not transient passes through at once.
      */
-    static <T> Uni<T> retryWhileTransient(Uni<T> work, Logger log, String what) {
+    public static <T> Uni<T> retryWhileTransient(Uni<T> work, Logger log, String what) {
         return work
                 .onFailure(TransientFailures::isTransient)
                 .invoke(failure -> log.warnf("%s failed, retrying: %s", what, failure.getMessage()))

@@ -1,5 +1,6 @@
 package dev.countersign.contracts.catalogue;
 
+import static dev.countersign.contracts.catalogue.ParamSpec.optional;
 import static dev.countersign.contracts.catalogue.ParamSpec.optionalText;
 import static dev.countersign.contracts.catalogue.ParamSpec.required;
 import static dev.countersign.contracts.catalogue.ParamSpec.requiredText;
@@ -27,6 +28,16 @@ public final class ActionCatalogue {
 
     public static final String CREATE_TRANSACTION = "ledger.transaction.create";
     public static final String RENAME_WALLET = "ledger.wallet.rename";
+    public static final String EDIT_TRANSACTION = "ledger.transaction.edit";
+    public static final String DELETE_TRANSACTION = "ledger.transaction.delete";
+    public static final String DRAFT_PLAN = "training.plan.draft";
+    public static final String REVISE_PLAN = "training.plan.revise";
+    public static final String SEND_MAIL = "mail.send";
+    public static final String CREATE_TICKET = "ticket.create";
+
+    /** Spending categories every tenant may use, besides those already in its ledger. */
+    public static final List<String> DEFAULT_CATEGORIES = List.of("groceries", "coffee", "eating out", "rent",
+            "utilities", "transport", "health", "entertainment", "shopping", "travel", "other");
 
     private static final Map<String, ActionDefinition> DEFINITIONS = new LinkedHashMap<>();
 
@@ -61,6 +72,91 @@ public final class ActionCatalogue {
                 (params, policy) -> Tier.MEDIUM,
                 params -> "Rename wallet %s to \"%s\"".formatted(
                         params.get("walletId").asText(), params.get("name").asText())));
+        register(new ActionDefinition(
+                EDIT_TRANSACTION,
+                "ledger",
+                "Change fields of one of the user's transactions. Only the listed fields can change.",
+                List.of(
+                        required("transactionId", ParamType.UUID, "The transaction to change."),
+                        optional("amount", ParamType.MONEY, "The new amount, positive, at most two decimals."),
+                        optionalText("category", 40, "The new spending category."),
+                        optionalText("description", 200, "The new note."),
+                        optional("occurredOn", ParamType.DATE, "The new day of the expense, yyyy-MM-dd.")),
+                Set.of("amount", "category", "description", "occurredOn"),
+                (params, policy) -> params.hasNonNull("amount")
+                        && new BigDecimal(params.get("amount").asText()).compareTo(policy.highImpactThreshold()) >= 0
+                                ? Tier.HIGH
+                                : Tier.MEDIUM,
+                params -> "Change transaction %s: %s".formatted(params.get("transactionId").asText(),
+                        changes(params, "amount", "category", "description", "occurredOn"))));
+        register(new ActionDefinition(
+                DELETE_TRANSACTION,
+                "ledger",
+                "Delete one of the user's transactions.",
+                List.of(required("transactionId", ParamType.UUID, "The transaction to delete.")),
+                Set.of(),
+                (params, policy) -> Tier.HIGH,
+                params -> "Delete transaction " + params.get("transactionId").asText()));
+        register(new ActionDefinition(
+                DRAFT_PLAN,
+                "training",
+                "Create a new training plan as a draft. Only the user can make a plan active, in the app.",
+                List.of(
+                        requiredText("name", 80, "The plan's name."),
+                        optionalText("goal", 200, "What the plan works towards."),
+                        required("startsOn", ParamType.DATE, "The first day of the plan, yyyy-MM-dd."),
+                        requiredText("schedule", 2000, "The workouts, one per line, e.g. 'Mon: 5 km easy run'.")),
+                Set.of(),
+                (params, policy) -> Tier.LOW,
+                params -> "Draft training plan \"%s\" from %s".formatted(params.get("name").asText(),
+                        params.get("startsOn").asText())));
+        register(new ActionDefinition(
+                REVISE_PLAN,
+                "training",
+                "Change a draft training plan. Active and archived plans cannot be revised.",
+                List.of(
+                        required("planId", ParamType.UUID, "The draft plan to change."),
+                        optionalText("name", 80, "The new name."),
+                        optionalText("goal", 200, "The new goal."),
+                        optional("startsOn", ParamType.DATE, "The new first day, yyyy-MM-dd."),
+                        optionalText("schedule", 2000, "The new workouts, one per line.")),
+                Set.of("name", "goal", "startsOn", "schedule"),
+                (params, policy) -> Tier.LOW,
+                params -> "Revise draft plan %s: %s".formatted(params.get("planId").asText(),
+                        changes(params, "name", "goal", "startsOn", "schedule"))));
+        register(new ActionDefinition(
+                SEND_MAIL,
+                "external",
+                "E-mail the requestor of a support case.",
+                List.of(
+                        required("caseId", ParamType.UUID, "The case whose requestor gets the e-mail."),
+                        requiredText("subject", 150, "The subject line."),
+                        requiredText("body", 5000, "The message text.")),
+                Set.of(),
+                (params, policy) -> Tier.HIGH,
+                params -> "E-mail the requestor of case %s: \"%s\"".formatted(params.get("caseId").asText(),
+                        params.get("subject").asText())));
+        register(new ActionDefinition(
+                CREATE_TICKET,
+                "external",
+                "Create a ticket in the external ticket system.",
+                List.of(
+                        requiredText("title", 150, "The ticket's title."),
+                        requiredText("description", 5000, "What the ticket is about.")),
+                Set.of(),
+                (params, policy) -> Tier.HIGH,
+                params -> "Create a ticket: \"%s\"".formatted(params.get("title").asText())));
+    }
+
+    /** "field to value" for each of {@code fields} present in the parameters. */
+    private static String changes(JsonNode params, String... fields) {
+        List<String> changes = new ArrayList<>();
+        for (String field : fields) {
+            if (params.hasNonNull(field)) {
+                changes.add("%s to \"%s\"".formatted(field, params.get(field).asText()));
+            }
+        }
+        return String.join(", ", changes);
     }
 
     private ActionCatalogue() {
@@ -113,8 +209,17 @@ public final class ActionCatalogue {
                     .ifOk(normal -> normalised.put(spec.name(), normal))
                     .ifError(message -> violations.add(new Violation(spec.name(), message)));
         }
+        if (!definition.editableFields().isEmpty()
+                && definition.editableFields().stream().noneMatch(normalised::hasNonNull)
+                && definition.editableFields().stream().noneMatch(raw::hasNonNull)) {
+            violations.add(new Violation("params", "change at least one of " + sorted(definition.editableFields())));
+        }
         return violations.isEmpty()
                 ? new ValidatedParams(definition, normalised, List.of())
                 : new ValidatedParams(definition, null, List.copyOf(violations));
+    }
+
+    private static List<String> sorted(Set<String> names) {
+        return names.stream().sorted().toList();
     }
 }

@@ -12,6 +12,10 @@ public record ParamSpec(String name, ParamType type, boolean required, int maxLe
         return new ParamSpec(name, type, true, 0, description);
     }
 
+    public static ParamSpec optional(String name, ParamType type, String description) {
+        return new ParamSpec(name, type, false, 0, description);
+    }
+
     public static ParamSpec requiredText(String name, int maxLength, String description) {
         return new ParamSpec(name, ParamType.TEXT, true, maxLength, description);
     }

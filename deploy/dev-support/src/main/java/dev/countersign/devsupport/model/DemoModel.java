@@ -14,10 +14,10 @@ import dev.countersign.contracts.json.Json;
  * <ul>
  * <li>"add a 12.50 coffee expense to Checking" - proposes an expense</li>
  * <li>"rename wallet Checking to Everyday" - proposes a rename</li>
- * <li>"how much did I spend", "show my transactions in Checking" - reads recent transactions</li>
- * <li>"list my wallets" - reads wallets</li>
- * <li>"delete the last transaction", "draft a training plan", "email the requestor" - used when the agent offers a tool
- * for them; otherwise it says that this build has no such tool</li>
+ * <li>"how much did I spend" - a monthly spending summary; "show my transactions (in Checking)" - finds them</li>
+ * <li>"list my wallets", "what is pending?", "what is my training?" - reads</li>
+ * <li>"draft a training plan" - proposes a fixed demo plan; "delete transaction &lt;uuid&gt;" - proposes deleting
+ * it</li>
  * </ul>
  * Every text it produces starts with {@link #LABEL}. It is not a language model and does not pretend to be one.
  */
@@ -31,6 +31,9 @@ public final class DemoModel implements ModelBrain {
     private static final Pattern RENAME_WALLET = Pattern.compile(
             "rename (?:my )?(?:wallet )?([\\p{L}\\d ]+?) (?:wallet )?to ([\\p{L}\\d ]+?)[.!]?$",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern DELETE_TRANSACTION = Pattern.compile(
+            "delete (?:the )?transaction ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern TRANSACTIONS_IN = Pattern.compile(
             "transactions (?:in|of|for) (?:my )?([\\p{L}\\d ]+?)[?.!]?$",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
@@ -47,41 +50,51 @@ public final class DemoModel implements ModelBrain {
 
         Matcher expense = ADD_EXPENSE.matcher(text);
         if (expense.find() && turn.offersTool("propose_expense")) {
-            return call("propose_expense", "walletName", expense.group(3).strip(),
+            return call("propose_expense", "wallet", expense.group(3).strip(),
                     "amount", expense.group(1).replace(',', '.'),
                     "category", expense.group(2).strip().toLowerCase(Locale.ROOT),
                     "description", capitalise(expense.group(2).strip()),
                     "occurredOn", LocalDate.now().toString());
         }
         Matcher rename = RENAME_WALLET.matcher(text);
-        if (rename.find() && turn.offersTool("rename_wallet")) {
-            return call("rename_wallet", "walletName", rename.group(1).strip(),
-                    "newName", rename.group(2).strip());
+        if (rename.find() && turn.offersTool("propose_wallet_rename")) {
+            return call("propose_wallet_rename", "wallet", rename.group(1).strip(),
+                    "name", rename.group(2).strip());
         }
         Matcher transactionsIn = TRANSACTIONS_IN.matcher(text);
-        if (transactionsIn.find() && turn.offersTool("recent_transactions")) {
-            return call("recent_transactions", "walletName",
-                    transactionsIn.group(1).strip());
+        if (transactionsIn.find() && turn.offersTool("find_transactions")) {
+            return call("find_transactions", "wallet", transactionsIn.group(1).strip());
         }
-        if ((lower.contains("spend") || lower.contains("spent") || lower.contains("transactions"))
-                && turn.offersTool("recent_transactions")) {
-            return call("recent_transactions", "walletName", "");
+        if ((lower.contains("spend") || lower.contains("spent")) && turn.offersTool("spending_summary")) {
+            return call("spending_summary", "period", "month");
+        }
+        if (lower.contains("transactions") && turn.offersTool("find_transactions")) {
+            return call("find_transactions");
         }
         if (lower.contains("wallet") && turn.offersTool("list_wallets")) {
             return call("list_wallets");
         }
-        if (lower.contains("delete") && lower.contains("transaction")) {
-            return toolOrExplain(turn, "propose_delete_last_transaction", "delete a transaction");
+        Matcher delete = DELETE_TRANSACTION.matcher(text);
+        if (delete.find() && turn.offersTool("propose_transaction_delete")) {
+            return call("propose_transaction_delete", "transactionId", delete.group(1).toLowerCase(Locale.ROOT));
         }
-        if (lower.contains("training plan")) {
-            return toolOrExplain(turn, "draft_training_plan", "draft a training plan");
+        if (lower.contains("training plan") && lower.contains("draft")
+                && turn.offersTool("propose_plan_draft")) {
+            return call("propose_plan_draft", "name", "Base building", "goal", "Run 10 km comfortably",
+                    "startsOn", LocalDate.now().plusDays(1).toString(),
+                    "schedule", "Mon: 5 km easy run\nWed: 30 min intervals\nSat: 10 km long run");
         }
-        if (lower.contains("email") && lower.contains("requestor")) {
-            return toolOrExplain(turn, "propose_email_requestor", "email a requestor");
+        if (lower.contains("training") && turn.offersTool("training_plans")) {
+            return call("training_plans");
+        }
+        if ((lower.contains("pending") || lower.contains("waiting")) && turn.offersTool("pending_actions")) {
+            return call("pending_actions");
         }
         return ModelReply.text(LABEL + " I am the offline demo model and only understand a few requests: "
                 + "\"add a 12.50 coffee expense to Checking\", \"rename wallet Checking to Everyday\", "
-                + "\"how much did I spend?\", \"list my wallets\". Set OPENAI_BASE_URL to use a real model.");
+                + "\"how much did I spend?\", \"show my transactions\", \"list my wallets\", \"draft a training plan\","
+                + " \"what is my training?\", \"what is pending?\", \"delete transaction <id>\". Set OPENAI_BASE_URL to"
+                + " use a real model.");
     }
 
     /** Tool results may arrive JSON-encoded (a quoted string); show their text. */
@@ -94,13 +107,6 @@ public final class DemoModel implements ModelBrain {
             }
         }
         return result;
-    }
-
-    private static ModelReply toolOrExplain(ModelTurn turn, String tool, String what) {
-        if (turn.offersTool(tool)) {
-            return call(tool);
-        }
-        return ModelReply.text(LABEL + " This build of the agent has no tool to " + what + "; nothing was done.");
     }
 
     private static ModelReply call(String tool, String... namesAndValues) {

@@ -3,7 +3,16 @@ package dev.countersign.devsupport.model;
 import java.util.List;
 
 /** What a model server answers: either text, or one or more tool calls with their JSON arguments. */
-public record ModelReply(String text, List<ToolCall> toolCalls) {
+public record ModelReply(String text, List<ToolCall> toolCalls, String rawBody) {
+
+    public ModelReply(String text, List<ToolCall> toolCalls) {
+        this(text, toolCalls, null);
+    }
+
+    /** A 200 answer whose body is {@code body} as is: for testing a model endpoint that returns garbage. */
+    public static ModelReply raw(String body) {
+        return new ModelReply(null, List.of(), body);
+    }
 
     public record ToolCall(String name, String argumentsJson) {
     }

@@ -97,7 +97,8 @@ public final class ModelServer implements AutoCloseable {
                 JsonHttp.send(exchange, 500, "{\"error\":{\"message\":\"model script failed\"}}");
                 return;
             }
-            JsonHttp.send(exchange, 200, Json.write(completion(request, reply)));
+            JsonHttp.send(exchange, 200,
+                    reply.rawBody() != null ? reply.rawBody() : Json.write(completion(request, reply)));
         }
     }
 

@@ -43,7 +43,7 @@ class DemoModelTest {
         assertThat(reply.toolCalls()).singleElement().extracting(ModelReply.ToolCall::name)
                 .isEqualTo("propose_expense");
         var args = arguments(reply);
-        assertThat(args.get("walletName").asText()).isEqualTo("Checking");
+        assertThat(args.get("wallet").asText()).isEqualTo("Checking");
         assertThat(args.get("amount").asText()).isEqualTo("12.50");
         assertThat(args.get("category").asText()).isEqualTo("coffee");
     }
@@ -57,26 +57,35 @@ class DemoModelTest {
 
     @Test
     void aRenameSentenceBecomesARenameCall() throws Exception {
-        var reply = model.respond(turn("rename wallet Checking to Everyday", List.of("rename_wallet")));
+        var reply = model.respond(turn("rename wallet Checking to Everyday", List.of("propose_wallet_rename")));
 
         var args = arguments(reply);
-        assertThat(args.get("walletName").asText()).isEqualTo("Checking");
-        assertThat(args.get("newName").asText()).isEqualTo("Everyday");
+        assertThat(args.get("wallet").asText()).isEqualTo("Checking");
+        assertThat(args.get("name").asText()).isEqualTo("Everyday");
     }
 
     @Test
-    void aSpendingQuestionReadsTransactions() {
-        var reply = model.respond(turn("How much did I spend?", List.of("recent_transactions", "list_wallets")));
+    void aSpendingQuestionAsksForTheMonthlySummary() throws Exception {
+        var reply = model.respond(turn("How much did I spend?", List.of("spending_summary", "list_wallets")));
 
-        assertThat(reply.toolCalls()).extracting(ModelReply.ToolCall::name).containsExactly("recent_transactions");
+        assertThat(reply.toolCalls()).extracting(ModelReply.ToolCall::name).containsExactly("spending_summary");
+        assertThat(arguments(reply).get("period").asText()).isEqualTo("month");
     }
 
     @Test
-    void aRequestWithoutAMatchingToolIsDeclinedAndLabelled() {
+    void aDeleteNamesTheTransactionById() throws Exception {
+        var reply = model.respond(turn("delete transaction 123E4567-E89B-12D3-A456-426614174000",
+                List.of("propose_transaction_delete")));
+
+        assertThat(arguments(reply).get("transactionId").asText()).isEqualTo("123e4567-e89b-12d3-a456-426614174000");
+    }
+
+    @Test
+    void aRequestItDoesNotUnderstandIsAnsweredWithWhatItDoesAndLabelled() {
         var reply = model.respond(turn("delete the last transaction", List.of("propose_expense")));
 
         assertThat(reply.toolCalls()).isEmpty();
-        assertThat(reply.text()).startsWith(DemoModel.LABEL).contains("no tool").contains("nothing was done");
+        assertThat(reply.text()).startsWith(DemoModel.LABEL).contains("only understand a few requests");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.countersign.agent.tools;
+package dev.countersign.agent.tools.propose;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
+import dev.countersign.agent.turn.TurnScope;
 import dev.countersign.contracts.api.ProposalCard;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
@@ -36,14 +37,15 @@ public class ProposalPublisher {
         this.timeout = config.publishTimeout();
     }
 
-    public ProposalCard publish(TurnContext turn, ValidatedParams params) {
+    public ProposalCard publish(TurnScope turn, ValidatedParams params) {
         UUID actionId = UUID.randomUUID();
         String token = ConfirmTokens.newToken();
         Instant now = Instant.now();
         String kind = params.definition().kind();
         String paramsHash = params.hash();
         ActionProposed event = new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, now, actionId,
-                turn.tenantId(), turn.userId(), turn.conversationId(), turn.turnId(), kind, params.normalised(),
+                turn.tenantId(), turn.userId(), turn.conversation().conversationId(), turn.turnId(), kind,
+                params.normalised(),
                 paramsHash, ConfirmTokens.hash(token), null);
         var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
         emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);

@@ -1,4 +1,4 @@
-package dev.countersign.agent.tools;
+package dev.countersign.agent.tools.propose;
 
 import java.time.Duration;
 

@@ -1,0 +1,45 @@
+package dev.countersign.agent.actions;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.agent.ledger.TenantReads;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Reads the user's actions as executor-service stored them (the reader role may see the columns a person may see, never
+ * the token hash). Proposals the executor rejected are never stored; the model learns of them from the outcomes.
+ */
+@ApplicationScoped
+public class ActionReader {
+
+    public static final int MAX_ACTIONS = 20;
+
+    private final TenantReads reads;
+
+    public ActionReader(TenantReads reads) {
+        this.reads = reads;
+    }
+
+    /** The user's actions, those still waiting for a decision first, then the newest. */
+    public List<ActionLine> actions(String tenantId, String userId, boolean pendingOnly) {
+        return reads.list(tenantId, """
+                SELECT id, kind, tier, status, summary, proposed_at, expires_at
+                FROM actions
+                WHERE tenant_id = $1 AND requested_by = $2 AND (NOT $3 OR status = 'proposed')
+                ORDER BY status = 'proposed' DESC, proposed_at DESC
+                LIMIT $4""",
+                Tuple.of(tenantId, userId, pendingOnly, MAX_ACTIONS),
+                row -> new ActionLine(row.getUUID("id"), row.getString("kind"), row.getString("tier"),
+                        row.getString("status"), row.getString("summary"),
+                        row.getOffsetDateTime("proposed_at").toInstant(),
+                        row.getOffsetDateTime("expires_at").toInstant()));
+    }
+
+    public record ActionLine(UUID id, String kind, String tier, String status, String summary, Instant proposedAt,
+            Instant expiresAt) {
+    }
+}

@@ -1,0 +1,142 @@
+package dev.countersign.agent.chat;
+
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.sse.Sse;
+import jakarta.ws.rs.sse.SseEventSink;
+
+import dev.countersign.agent.conversation.ConversationLedger;
+import dev.countersign.agent.turn.TurnListener;
+import dev.countersign.agent.turn.TurnRunner;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ChatReply;
+import dev.countersign.contracts.api.ChatRequest;
+import dev.countersign.contracts.api.ConversationView;
+import dev.countersign.contracts.api.ProposalCard;
+import dev.countersign.contracts.events.TurnRecorded;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.ProblemException;
+import dev.countersign.web.ProblemMappers;
+import io.quarkus.security.Authenticated;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * Conversations of the calling user. A turn blocks a worker thread while the model thinks; the streamed variant sends
+ * progress as server-sent events ({@code tool}, {@code proposal}, then {@code reply} with the whole {@link ChatReply},
+ * or {@code problem}). The model's answer itself is not streamed token by token: the reply event carries it whole.
+ */
+@Path("/api/conversations")
+@Authenticated
+public class ConversationResource {
+
+    private static final Pattern CONVERSATION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private final TurnRunner turns;
+    private final ConversationLedger ledger;
+    private final CurrentUser user;
+
+    public ConversationResource(TurnRunner turns, ConversationLedger ledger, CurrentUser user) {
+        this.turns = turns;
+        this.ledger = ledger;
+        this.user = user;
+    }
+
+    /** A new conversation id. Nothing is stored until its first turn. */
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response create() {
+        String id = "c-" + UUID.randomUUID();
+        return Response.created(URI.create("/api/conversations/" + id))
+                .entity(new ConversationView(id, List.of())).build();
+    }
+
+    @GET
+    @Path("/{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public ConversationView get(@PathParam("id") String conversationId) {
+        List<TurnRecorded> recorded = ledger.turns(key(conversationId), ConversationView.MAX_TURNS);
+        if (recorded.isEmpty()) {
+            throw new ProblemException(ErrorCode.NOT_FOUND, "You have no conversation with this id.");
+        }
+        return new ConversationView(conversationId, recorded);
+    }
+
+    @POST
+    @Path("/{id}/messages")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public ChatReply send(@PathParam("id") String conversationId, ChatRequest request) {
+        ConversationKey conversation = key(conversationId);
+        return turns.run(conversation, validText(request), TurnListener.NONE);
+    }
+
+    @POST
+    @Path("/{id}/messages")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Blocking
+    public void stream(@PathParam("id") String conversationId, ChatRequest request, @Context SseEventSink sink,
+            @Context Sse sse) {
+        try (sink) {
+            ConversationKey conversation = key(conversationId);
+            String text = validText(request);
+            TurnListener progress = new TurnListener() {
+
+                @Override
+                public void toolAnswered(String tool) {
+                    send(sink, sse, "tool", Json.mapper().createObjectNode().put("tool", tool));
+                }
+
+                @Override
+                public void proposed(ProposalCard card) {
+                    send(sink, sse, "proposal", card);
+                }
+            };
+            send(sink, sse, "reply", turns.run(conversation, text, progress));
+        } catch (RuntimeException e) {
+            send(sink, sse, "problem", ProblemMappers.problemOf(e));
+        }
+    }
+
+    private static void send(SseEventSink sink, Sse sse, String name, Object data) {
+        if (!sink.isClosed()) {
+            sink.send(sse.newEventBuilder().name(name).mediaType(MediaType.APPLICATION_JSON_TYPE)
+                    .data(Json.write(data)).build());
+        }
+    }
+
+    private ConversationKey key(String conversationId) {
+        if (!CONVERSATION_ID.matcher(conversationId).matches()) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "A conversation id is 1 to 64 letters, digits, '-' or '_'.");
+        }
+        return new ConversationKey(user.tenantId(), user.userId(), conversationId);
+    }
+
+    private static String validText(ChatRequest request) {
+        if (request == null || request.text() == null || request.text().isBlank()
+                || request.text().length() > ChatRequest.MAX_LENGTH) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Send {\"text\": \"...\"} with 1 to %d characters.".formatted(ChatRequest.MAX_LENGTH));
+        }
+        if (request.mode() != null && !ChatRequest.ACT.equals(request.mode())) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, ChatRequest.PLAN.equals(request.mode())
+                    ? "Plan mode is not available in this version yet; send mode \"act\" or leave it out."
+                    : "mode must be \"act\" (the default) or \"plan\".");
+        }
+        return request.text();
+    }
+}

@@ -1,0 +1,22 @@
+package dev.countersign.agent.conversation;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+@ConfigMapping(prefix = "countersign.conversations")
+public interface ConversationsConfig {
+
+    /** How many earlier turns of a conversation a turn shows the model. */
+    @WithDefault("20")
+    int historyTurns();
+
+    /** How long publishing a finished turn may wait for the broker's acknowledgement. */
+    @WithDefault("PT5S")
+    Duration publishTimeout();
+
+    /** How long a reply waits for the executor to append its turn to the ledger. */
+    @WithDefault("PT3S")
+    Duration ledgerWait();
+}

@@ -1,0 +1,139 @@
+package dev.countersign.agent.tools.propose;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.agent.tools.AgentTool;
+import dev.countersign.agent.tools.ArgumentRefused;
+import dev.countersign.agent.tools.Schemas;
+import dev.countersign.agent.tools.ToolArguments;
+import dev.countersign.agent.turn.TurnScope;
+import dev.countersign.contracts.api.ProposalCard;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
+import dev.countersign.contracts.catalogue.ParamSpec;
+import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.contracts.json.Json;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+
+/**
+ * A tool that proposes one catalogue kind and does nothing else: its arguments are the kind's parameters as the
+ * catalogue lists them (so an edit tool offers exactly the editable fields), except that a wallet and a category are
+ * picked from the turn's enums. It validates against the catalogue, publishes {@code ActionProposed}, and tells the
+ * model the action is staged, not done. No tool has a status argument.
+ */
+public abstract class ProposeTool implements AgentTool {
+
+    static final String WALLET_ID = "walletId";
+
+    private static final Logger LOG = Logger.getLogger(ProposeTool.class);
+
+    private final ProposalPublisher publisher;
+    private final String name;
+    private final ActionDefinition definition;
+
+    protected ProposeTool(ProposalPublisher publisher, String name, String kind) {
+        this.publisher = publisher;
+        this.name = name;
+        this.definition = ActionCatalogue.find(kind).orElseThrow();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public String kind() {
+        return definition.kind();
+    }
+
+    /** Parameters the tool fills in itself when the model leaves them out; none by default. */
+    protected void addDefaults(ObjectNode params) {
+    }
+
+    /** Whether the model may leave out this required parameter, because {@link #addDefaults} fills it. */
+    protected boolean hasDefault(ParamSpec spec) {
+        return false;
+    }
+
+    @Override
+    public ToolSpecification specification(TurnScope scope) {
+        JsonObjectSchema.Builder schema = Schemas.object();
+        List<String> required = new ArrayList<>();
+        for (ParamSpec spec : definition.params()) {
+            String argument = argumentName(spec);
+            if (WALLET_ID.equals(spec.name())) {
+                Schemas.wallet(schema, scope, spec.description());
+            } else if (Schemas.CATEGORY.equals(spec.name())) {
+                Schemas.category(schema, scope, spec.description());
+            } else {
+                schema.addStringProperty(argument, describe(spec));
+            }
+            if (spec.required() && !hasDefault(spec)) {
+                required.add(argument);
+            }
+        }
+        return Schemas.tool(name, definition.description() + " Stages it for the user to confirm in the app; nothing"
+                + " is changed until they do.", schema.required(required).build());
+    }
+
+    @Override
+    public String call(ToolArguments arguments, TurnScope scope) {
+        arguments.onlyDeclared(definition.params().stream().map(ProposeTool::argumentName).toList());
+        ObjectNode params = Json.mapper().createObjectNode();
+        for (ParamSpec spec : definition.params()) {
+            if (WALLET_ID.equals(spec.name())) {
+                java.util.UUID wallet = Schemas.walletId(arguments, scope);
+                if (wallet != null) {
+                    params.put(WALLET_ID, wallet.toString());
+                }
+            } else if (Schemas.CATEGORY.equals(spec.name())) {
+                arguments.oneOf(Schemas.CATEGORY, scope.categories()).ifPresent(c -> params.put(spec.name(), c));
+            } else {
+                arguments.text(spec.name()).ifPresent(value -> params.put(spec.name(), value));
+            }
+        }
+        addDefaults(params);
+        ValidatedParams validated = ActionCatalogue.validate(definition.kind(), params);
+        if (!validated.isValid()) {
+            throw new ArgumentRefused(validated.violationsText().replace(WALLET_ID, Schemas.WALLET));
+        }
+        return stage(validated, scope);
+    }
+
+    private String stage(ValidatedParams validated, TurnScope scope) {
+        ProposalCard card;
+        try {
+            card = publisher.publish(scope, validated);
+        } catch (RuntimeException e) {
+            LOG.warnf("Publishing a %s proposal failed: %s", definition.kind(), e.toString());
+            // The broker may have taken the event without acknowledging it in time: then it is staged, but nobody
+            // holds its token, so it can only expire. Say exactly that much.
+            return "Staging could not be completed for a technical reason. Nothing was changed, and the user has"
+                    + " nothing to confirm. Tell the user it did not work and that they can try again; do not claim"
+                    + " it was staged or done.";
+        }
+        scope.addProposal(card);
+        return ("Staged action %s for the user's confirmation: %s. It is NOT applied: it waits until the user"
+                + " confirms it in the app, and may expire or be refused. Tell the user it is waiting for their"
+                + " confirmation; never say it is done.").formatted(card.actionId(), card.summary());
+    }
+
+    private static String argumentName(ParamSpec spec) {
+        return WALLET_ID.equals(spec.name()) ? Schemas.WALLET : spec.name();
+    }
+
+    private static String describe(ParamSpec spec) {
+        return switch (spec.type()) {
+            case UUID -> spec.description() + " A UUID.";
+            case MONEY -> spec.description() + " A decimal such as 12.50, as a string.";
+            case DATE -> spec.description();
+            case TEXT -> spec.description() + " At most %d characters.".formatted(spec.maxLength());
+        };
+    }
+}

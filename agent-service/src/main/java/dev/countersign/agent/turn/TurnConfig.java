@@ -1,0 +1,19 @@
+package dev.countersign.agent.turn;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The budget of one turn. */
+@ConfigMapping(prefix = "countersign.turn")
+public interface TurnConfig {
+
+    /** Wall clock from the request to the last model answer; a model call is abandoned when it runs out. */
+    @WithDefault("PT40S")
+    Duration wallClock();
+
+    /** Model responses that call tools; one more that asks for tools ends the turn. */
+    @WithDefault("8")
+    int maxToolRounds();
+}

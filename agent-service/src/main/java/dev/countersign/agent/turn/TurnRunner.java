@@ -1,0 +1,223 @@
+package dev.countersign.agent.turn;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.conversation.ConversationLedger;
+import dev.countersign.agent.conversation.ConversationsConfig;
+import dev.countersign.agent.conversation.TurnRecorder;
+import dev.countersign.agent.ledger.LedgerReader;
+import dev.countersign.agent.ledger.TenantFacts;
+import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.agent.outcomes.RecentOutcomes;
+import dev.countersign.agent.tools.ToolBox;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ChatReply;
+import dev.countersign.contracts.api.ProposalCard;
+import dev.countersign.contracts.events.ActionOutcome;
+import dev.countersign.contracts.events.TurnRecorded;
+import dev.countersign.contracts.events.TurnRecorded.Ending;
+import dev.countersign.web.ProblemException;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+
+/**
+ * One act-mode turn: the earlier turns from the ledger, the model, its tool calls answered by the {@link ToolBox},
+ * under a budget of wall clock and tool rounds; then the turn is recorded in the conversation ledger. A turn never ends
+ * half-staged: each proposal is published whole (or not at all) before the next call, and every proposal published
+ * reaches the person's reply, whatever stops the turn.
+ */
+@ApplicationScoped
+public class TurnRunner {
+
+    static final String BUDGET_REACHED = "Stopped: budget reached (%s).";
+    static final String NOT_RUN = "Not run: the turn's budget was reached; nothing was done by this call.";
+
+    private static final Logger LOG = Logger.getLogger(TurnRunner.class);
+
+    private final ChatModel model;
+    private final ToolBox tools;
+    private final LedgerReader ledger;
+    private final ConversationLedger conversations;
+    private final TurnRecorder recorder;
+    private final RecentOutcomes outcomes;
+    private final TurnConfig budget;
+    private final ConversationsConfig history;
+    private final ExecutorService modelCalls = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "model-call");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public TurnRunner(ChatModel model, ToolBox tools, LedgerReader ledger, ConversationLedger conversations,
+            TurnRecorder recorder, RecentOutcomes outcomes, TurnConfig budget, ConversationsConfig history) {
+        this.model = model;
+        this.tools = tools;
+        this.ledger = ledger;
+        this.conversations = conversations;
+        this.recorder = recorder;
+        this.outcomes = outcomes;
+        this.budget = budget;
+        this.history = history;
+    }
+
+    @PreDestroy
+    void stop() {
+        modelCalls.shutdownNow();
+    }
+
+    public ChatReply run(ConversationKey conversation, String text, TurnListener listener) {
+        Instant deadline = Instant.now().plus(budget.wallClock());
+        UUID turnId = UUID.randomUUID();
+        TenantFacts facts = ledger.facts(conversation.tenantId()).await().atMost(TenantReads.TIMEOUT);
+        TurnScope scope = new TurnScope(conversation, turnId, facts.wallets(), facts.categories());
+
+        List<ChatMessage> messages = new ArrayList<>();
+        messages.add(SystemMessage.from(SystemPrompt.text(LocalDate.now(), updates(conversation))));
+        conversations.turns(conversation, history.historyTurns()).forEach(t -> messages.addAll(TurnMessages.replay(t)));
+        messages.add(UserMessage.from(text));
+        List<ToolSpecification> specifications = tools.specifications(scope);
+
+        List<TurnRecorded.ToolRound> rounds = new ArrayList<>();
+        String reply = null;
+        Ending ending = null;
+        while (ending == null) {
+            Duration remaining = Duration.between(Instant.now(), deadline);
+            AiMessage answer;
+            try {
+                answer = ask(messages, specifications, remaining);
+            } catch (TimeoutException e) {
+                if (rounds.isEmpty()) {
+                    throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE, ("The model did not answer within"
+                            + " the turn's budget of %s. Nothing was staged or changed; try again in a moment.")
+                            .formatted(budget.wallClock()));
+                }
+                ending = Ending.BUDGET_REACHED;
+                reply = BUDGET_REACHED.formatted("the turn's time ran out") + done(rounds, scope);
+                break;
+            } catch (RuntimeException e) {
+                LOG.warnf("The model failed in turn %s of conversation %s: %s", turnId,
+                        conversation.conversationId(), e.toString());
+                if (rounds.isEmpty()) {
+                    throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                            "The model did not answer. Nothing was staged or changed; try again in a moment.");
+                }
+                ending = Ending.MODEL_FAILED;
+                reply = "The model stopped before it finished answering." + done(rounds, scope);
+                break;
+            }
+            if (!answer.hasToolExecutionRequests()) {
+                ending = Ending.ANSWERED;
+                reply = answer.text() == null || answer.text().isBlank()
+                        ? "(The model gave no answer.)" + done(rounds, scope)
+                        : answer.text();
+            } else if (rounds.size() == budget.maxToolRounds()) {
+                ending = Ending.BUDGET_REACHED;
+                reply = BUDGET_REACHED.formatted("at most %d tool rounds per turn".formatted(budget.maxToolRounds()))
+                        + done(rounds, scope);
+            } else {
+                messages.add(answer);
+                TurnRecorded.ToolRound round = answerCalls(answer, scope, deadline, messages, listener);
+                rounds.add(round);
+                if (round.calls().stream().anyMatch(call -> NOT_RUN.equals(call.result()))) {
+                    ending = Ending.BUDGET_REACHED;
+                    reply = BUDGET_REACHED.formatted("the turn's time ran out") + done(rounds, scope);
+                }
+            }
+        }
+        TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
+                conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
+                dev.countersign.contracts.api.ChatRequest.ACT, text, rounds, reply, scope.proposals().stream()
+                        .map(card -> new TurnRecorded.ProposalRef(card.actionId(), card.kind(), card.summary(),
+                                card.paramsHash()))
+                        .toList(),
+                ending);
+        boolean recorded = recorder.record(turn);
+        return new ChatReply(conversation.conversationId(), turnId, reply, scope.proposals(), ending.name(),
+                recorded);
+    }
+
+    private TurnRecorded.ToolRound answerCalls(AiMessage answer, TurnScope scope, Instant deadline,
+            List<ChatMessage> messages, TurnListener listener) {
+        List<TurnRecorded.ToolCall> calls = new ArrayList<>();
+        for (ToolExecutionRequest call : answer.toolExecutionRequests()) {
+            int before = scope.proposals().size();
+            String result = Instant.now().isBefore(deadline) ? tools.answer(call, scope) : NOT_RUN;
+            messages.add(ToolExecutionResultMessage.from(call, result));
+            calls.add(new TurnRecorded.ToolCall(call.id(), call.name(), call.arguments(), result));
+            listener.toolAnswered(call.name());
+            scope.proposals().subList(before, scope.proposals().size()).forEach(listener::proposed);
+        }
+        return new TurnRecorded.ToolRound(calls);
+    }
+
+    /** Asks the model, giving up when the turn's wall clock runs out (the HTTP call is abandoned, not awaited). */
+    private AiMessage ask(List<ChatMessage> messages, List<ToolSpecification> specifications, Duration remaining)
+            throws TimeoutException {
+        if (remaining.isNegative() || remaining.isZero()) {
+            throw new TimeoutException();
+        }
+        ChatRequest request = ChatRequest.builder().messages(List.copyOf(messages))
+                .toolSpecifications(specifications).build();
+        Future<AiMessage> answer = modelCalls.submit(() -> model.chat(request).aiMessage());
+        try {
+            return answer.get(remaining.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            answer.cancel(true);
+            throw new IllegalStateException("interrupted while waiting for the model", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime
+                    ? runtime
+                    : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** What the turn did, for a reply the model did not write. */
+    private static String done(List<TurnRecorded.ToolRound> rounds, TurnScope scope) {
+        List<String> ran = rounds.stream().flatMap(round -> round.calls().stream())
+                .filter(call -> !NOT_RUN.equals(call.result())).map(TurnRecorded.ToolCall::tool).toList();
+        List<ProposalCard> staged = scope.proposals();
+        String tools = ran.isEmpty() ? " No tool ran." : " Tools that ran: " + String.join(", ", ran) + ".";
+        String proposals = staged.isEmpty()
+                ? " Nothing was staged or changed."
+                : " Staged for your confirmation (not applied): " + staged.stream().map(ProposalCard::summary)
+                        .collect(Collectors.joining("; ")) + ". Nothing else was changed.";
+        return tools + proposals;
+    }
+
+    private String updates(ConversationKey conversation) {
+        List<ActionOutcome> recent = outcomes.of(conversation);
+        if (recent.isEmpty()) {
+            return "(none)";
+        }
+        return recent.stream().map(o -> "- " + o.describe()).collect(Collectors.joining("\n"));
+    }
+}

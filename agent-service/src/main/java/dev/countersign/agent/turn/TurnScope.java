@@ -1,0 +1,104 @@
+package dev.countersign.agent.turn;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.ledger.WalletSummary;
+import dev.countersign.contracts.api.ProposalCard;
+
+/**
+ * One turn's facts: who is talking, in which conversation, the tenant's live wallets and categories (read once when the
+ * turn starts; the tool schemas offer exactly these), and the proposal cards staged so far. The cards hold the raw
+ * confirm tokens: they go into the reply to the person, never into a tool result the model reads. Used by one thread at
+ * a time (a turn runs its tool calls one after another).
+ */
+public final class TurnScope {
+
+    private final ConversationKey conversation;
+    private final UUID turnId;
+    private final List<WalletSummary> wallets;
+    private final Map<String, WalletSummary> walletsByLabel;
+    private final List<String> categories;
+    private final List<ProposalCard> proposals = new ArrayList<>();
+
+    public TurnScope(ConversationKey conversation, UUID turnId, List<WalletSummary> wallets, List<String> categories) {
+        this.conversation = conversation;
+        this.turnId = turnId;
+        this.wallets = List.copyOf(wallets);
+        this.walletsByLabel = label(wallets);
+        this.categories = List.copyOf(categories);
+    }
+
+    public ConversationKey conversation() {
+        return conversation;
+    }
+
+    public String tenantId() {
+        return conversation.tenantId();
+    }
+
+    public String userId() {
+        return conversation.userId();
+    }
+
+    public UUID turnId() {
+        return turnId;
+    }
+
+    public List<WalletSummary> wallets() {
+        return wallets;
+    }
+
+    /**
+     * The labels the model picks a wallet by: its name, or, where two wallets share a name, the name with the start of
+     * the id, so each label means one wallet.
+     */
+    public List<String> walletLabels() {
+        return List.copyOf(walletsByLabel.keySet());
+    }
+
+    public WalletSummary walletLabelled(String label) {
+        WalletSummary wallet = walletsByLabel.get(label);
+        if (wallet == null) {
+            throw new IllegalArgumentException("No wallet labelled " + label);
+        }
+        return wallet;
+    }
+
+    public String labelOf(UUID walletId) {
+        return walletsByLabel.entrySet().stream().filter(e -> e.getValue().id().equals(walletId))
+                .map(Map.Entry::getKey).findFirst().orElse(walletId.toString());
+    }
+
+    private static Map<String, WalletSummary> label(List<WalletSummary> wallets) {
+        Map<String, Long> sameName = wallets.stream()
+                .collect(Collectors.groupingBy(w -> w.name().toLowerCase(Locale.ROOT), Collectors.counting()));
+        Map<String, WalletSummary> labelled = new LinkedHashMap<>();
+        for (WalletSummary wallet : wallets) {
+            boolean shared = sameName.get(wallet.name().toLowerCase(Locale.ROOT)) > 1;
+            labelled.put(shared
+                    ? "%s (%s)".formatted(wallet.name(), wallet.id().toString().substring(0, 8))
+                    : wallet.name(), wallet);
+        }
+        return labelled;
+    }
+
+    /** The tenant's spending categories: those in its ledger, and the catalogue's defaults. */
+    public List<String> categories() {
+        return categories;
+    }
+
+    public void addProposal(ProposalCard card) {
+        proposals.add(card);
+    }
+
+    public List<ProposalCard> proposals() {
+        return List.copyOf(proposals);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.countersign.agent;
+
+import static dev.countersign.agent.AgentFixtures.lastToolResults;
+import static dev.countersign.agent.AgentFixtures.script;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.startsWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.devsupport.model.ModelBrain;
+import dev.countersign.devsupport.model.ModelReply;
+import dev.countersign.devsupport.model.ModelReply.ToolCall;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/** The wall-clock budget (2 s here instead of 40 s) and a tool that throws. */
+@QuarkusTest
+@AgentTestResources
+@TestProfile(TurnBudgetTest.ShortBudget.class)
+class TurnBudgetTest {
+
+    public static class ShortBudget implements QuarkusTestProfile {
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("countersign.turn.wall-clock", "PT2S", "countersign.test.exploding-tool", "true");
+        }
+    }
+
+    private AgentFixtures fixtures;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        fixtures = new AgentFixtures();
+    }
+
+    /** Sleeps past the budget, then answers. */
+    private static ModelBrain slow() {
+        return turn -> {
+            try {
+                Thread.sleep(4_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ModelReply.text("Too late.");
+        };
+    }
+
+    /** Answers {@code first}, then is slow on every later request. */
+    private static ModelBrain fastThenSlow(ModelReply first) {
+        AtomicInteger calls = new AtomicInteger();
+        ModelBrain slow = slow();
+        return turn -> calls.getAndIncrement() == 0 ? first : slow.respond(turn);
+    }
+
+    @Test
+    void aSlowModelIsAClearErrorWithinTheBudgetNotAHungRequest() {
+        ScriptedModel.use(slow());
+        Instant start = Instant.now();
+
+        fixtures.chat("c-slow", "hello").statusCode(503).body("code", equalTo("upstream_unavailable"))
+                .body("detail", startsWith("The model did not answer within the turn's budget of PT2S."));
+
+        assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofMillis(3_500));
+    }
+
+    @Test
+    void pastTheBudgetThePersonGetsWhatWasDoneAndNothingHalfStaged() {
+        ScriptedModel.use(fastThenSlow(ModelReply.toolCall("propose_expense",
+                "{\"wallet\":\"Checking\",\"amount\":\"3.50\",\"category\":\"coffee\"}")));
+
+        fixtures.chat("c-budget", "add coffee").statusCode(200).body("ending", equalTo("BUDGET_REACHED"))
+                .body("reply", startsWith("Stopped: budget reached (the turn's time ran out)."))
+                .body("proposals", hasSize(1)).body("proposals[0].kind", equalTo("ledger.transaction.create"));
+    }
+
+    @Test
+    void aToolThatThrowsTellsTheModelItFailedAndTheTurnGoesOn() {
+        ScriptedModel.use(script(ModelReply.toolCalls(new ToolCall(ExplodingTool.NAME, "{}"),
+                new ToolCall("list_wallets", "{}")), ModelReply.text("That did not work.")));
+
+        fixtures.chat("c-explode", "try it").statusCode(200).body("reply", equalTo("That did not work."));
+
+        assertThat(lastToolResults().get(0)).isEqualTo("The tool exploding_tool failed for a technical reason;"
+                + " nothing was done by this call. Do not claim it succeeded: tell the user it did not work and"
+                + " that they can try again.");
+        assertThat(lastToolResults().get(1)).contains("Checking");
+    }
+}

@@ -1,0 +1,51 @@
+package dev.countersign.executor.ledger;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.gate.ActionExecutor;
+import dev.countersign.executor.gate.ExecutionRefused;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * {@code ledger.transaction.delete}: marks the transaction deleted (by this action); the row stays for the audit trail
+ * and every ledger read leaves it out. The executor role has no DELETE privilege at all.
+ */
+@ApplicationScoped
+public class DeleteTransactionExecutor implements ActionExecutor {
+
+    @Override
+    public String kind() {
+        return ActionCatalogue.DELETE_TRANSACTION;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+        String transactionId = action.params().get("transactionId").asText();
+        return sql.preparedQuery("""
+                UPDATE transactions SET deleted_at = now(), deleted_by_action = $3, version = version + 1
+                WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL
+                RETURNING amount::text AS amount, category, occurred_on""")
+                .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id()))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
+                                "transaction %s does not exist in this tenant".formatted(transactionId));
+                    }
+                    var row = rows.iterator().next();
+                    return (JsonNode) Json.mapper().createObjectNode().put("transactionId", transactionId)
+                            .put("deleted", true).put("amount", row.getString("amount"))
+                            .put("category", row.getString("category"))
+                            .put("occurredOn", row.getLocalDate("occurred_on").toString());
+                });
+    }
+}

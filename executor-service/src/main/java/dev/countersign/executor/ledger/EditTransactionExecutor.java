@@ -1,0 +1,79 @@
+package dev.countersign.executor.ledger;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.gate.ActionExecutor;
+import dev.countersign.executor.gate.ExecutionRefused;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * {@code ledger.transaction.edit}: sets the fields the proposal names (the catalogue's editable fields only) and keeps
+ * the others; the result records the values before and after.
+ * <p>
+ * Limit: it edits the row as it is at execution, not as it was when the person approved; comparing the row's version
+ * with the one seen at staging ({@code target_changed}) belongs to the domains change.
+ */
+@ApplicationScoped
+public class EditTransactionExecutor implements ActionExecutor {
+
+    @Override
+    public String kind() {
+        return ActionCatalogue.EDIT_TRANSACTION;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+        JsonNode params = action.params();
+        String transactionId = params.get("transactionId").asText();
+        return sql.preparedQuery("""
+                UPDATE transactions t SET amount = coalesce($3, t.amount), category = coalesce($4, t.category),
+                       description = coalesce($5, t.description), occurred_on = coalesce($6, t.occurred_on),
+                       version = t.version + 1
+                FROM (SELECT id, amount, category, description, occurred_on FROM transactions
+                      WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL FOR UPDATE) previous
+                WHERE t.id = previous.id
+                RETURNING previous.amount::text AS previous_amount, previous.category AS previous_category,
+                          previous.description AS previous_description, previous.occurred_on AS previous_occurred_on,
+                          t.amount::text AS amount, t.category, t.description, t.occurred_on, t.version""")
+                .execute(Tuple.from(new Object[]{UUID.fromString(transactionId), action.tenantId(),
+                        params.hasNonNull("amount") ? new BigDecimal(params.get("amount").asText()) : null,
+                        text(params, "category"), text(params, "description"),
+                        params.hasNonNull("occurredOn") ? LocalDate.parse(params.get("occurredOn").asText()) : null}))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
+                                "transaction %s does not exist in this tenant".formatted(transactionId));
+                    }
+                    Row row = rows.iterator().next();
+                    ObjectNode result = Json.mapper().createObjectNode().put("transactionId", transactionId)
+                            .put("version", row.getLong("version"));
+                    result.putObject("before").put("amount", row.getString("previous_amount"))
+                            .put("category", row.getString("previous_category"))
+                            .put("description", row.getString("previous_description"))
+                            .put("occurredOn", row.getLocalDate("previous_occurred_on").toString());
+                    result.putObject("after").put("amount", row.getString("amount"))
+                            .put("category", row.getString("category"))
+                            .put("description", row.getString("description"))
+                            .put("occurredOn", row.getLocalDate("occurred_on").toString());
+                    return (JsonNode) result;
+                });
+    }
+
+    private static String text(JsonNode params, String name) {
+        return params.hasNonNull(name) ? params.get(name).asText() : null;
+    }
+}

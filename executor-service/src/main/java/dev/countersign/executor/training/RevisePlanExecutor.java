@@ -1,0 +1,59 @@
+package dev.countersign.executor.training;
+
+import java.time.LocalDate;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.gate.ActionExecutor;
+import dev.countersign.executor.gate.ExecutionRefused;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * {@code training.plan.revise}: changes the named fields of one of the requester's drafts. An active or archived plan,
+ * or another user's, is not a draft of theirs and is refused as not found.
+ */
+@ApplicationScoped
+public class RevisePlanExecutor implements ActionExecutor {
+
+    @Override
+    public String kind() {
+        return ActionCatalogue.REVISE_PLAN;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+        JsonNode params = action.params();
+        String planId = params.get("planId").asText();
+        return sql.preparedQuery("""
+                UPDATE training_plans SET name = coalesce($4, name), goal = coalesce($5, goal),
+                       starts_on = coalesce($6, starts_on), schedule = coalesce($7, schedule),
+                       version = version + 1, updated_at = now()
+                WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'
+                RETURNING version""")
+                .execute(Tuple.from(new Object[]{UUID.fromString(planId), action.tenantId(), action.requestedBy(),
+                        text(params, "name"), text(params, "goal"),
+                        params.hasNonNull("startsOn") ? LocalDate.parse(params.get("startsOn").asText()) : null,
+                        text(params, "schedule")}))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
+                                "plan %s is not a draft of this user".formatted(planId));
+                    }
+                    return (JsonNode) Json.mapper().createObjectNode().put("planId", planId)
+                            .put("version", rows.iterator().next().getLong("version"));
+                });
+    }
+
+    private static String text(JsonNode params, String name) {
+        return params.hasNonNull(name) ? params.get(name).asText() : null;
+    }
+}
