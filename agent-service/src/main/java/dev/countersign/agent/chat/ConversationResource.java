@@ -14,8 +14,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
-import jakarta.ws.rs.sse.SseEventSink;
 
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.turn.TurnListener;
@@ -31,7 +31,8 @@ import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import dev.countersign.web.ProblemMappers;
 import io.quarkus.security.Authenticated;
-import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 /**
  * Conversations of the calling user. A turn blocks a worker thread while the model thinks; the streamed variant sends
@@ -87,35 +88,42 @@ public class ConversationResource {
     @Path("/{id}/messages")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Blocking
-    public void stream(@PathParam("id") String conversationId, ChatRequest request, @Context SseEventSink sink,
+    public Multi<OutboundSseEvent> stream(@PathParam("id") String conversationId, ChatRequest request,
             @Context Sse sse) {
-        try (sink) {
-            ConversationKey conversation = key(conversationId);
-            String text = validText(request);
+        // The caller and the request are checked here, on the request's thread; the turn runs on a worker.
+        ConversationKey conversation;
+        String text;
+        try {
+            conversation = key(conversationId);
+            text = validText(request);
+        } catch (ProblemException e) {
+            return Multi.createFrom().item(event(sse, "problem", e.problem()));
+        }
+        return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
             TurnListener progress = new TurnListener() {
 
                 @Override
                 public void toolAnswered(String tool) {
-                    send(sink, sse, "tool", Json.mapper().createObjectNode().put("tool", tool));
+                    events.emit(event(sse, "tool", Json.mapper().createObjectNode().put("tool", tool)));
                 }
 
                 @Override
                 public void proposed(ProposalCard card) {
-                    send(sink, sse, "proposal", card);
+                    events.emit(event(sse, "proposal", card));
                 }
             };
-            send(sink, sse, "reply", turns.run(conversation, text, progress));
-        } catch (RuntimeException e) {
-            send(sink, sse, "problem", ProblemMappers.problemOf(e));
-        }
+            try {
+                events.emit(event(sse, "reply", turns.run(conversation, text, progress)));
+            } catch (RuntimeException e) {
+                events.emit(event(sse, "problem", ProblemMappers.problemOf(e)));
+            }
+            events.complete();
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
-    private static void send(SseEventSink sink, Sse sse, String name, Object data) {
-        if (!sink.isClosed()) {
-            sink.send(sse.newEventBuilder().name(name).mediaType(MediaType.APPLICATION_JSON_TYPE)
-                    .data(Json.write(data)).build());
-        }
+    private static OutboundSseEvent event(Sse sse, String name, Object data) {
+        return sse.newEventBuilder().name(name).mediaType(MediaType.APPLICATION_JSON_TYPE).data(Json.write(data))
+                .build();
     }
 
     private ConversationKey key(String conversationId) {

@@ -1,0 +1,163 @@
+package dev.countersign.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.countersign.contracts.Topics;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgException;
+
+/**
+ * Proof that agent-service cannot write: these tests fail if someone adds write code to its process. They read what
+ * ships (the compiled classes of agent-service and of the shared modules in its process), the database's answer to the
+ * agent's own credentials, and the topics its configuration produces to.
+ */
+@QuarkusTest
+@AgentTestResources
+class BoundaryTest {
+
+    /** SQL that writes or changes the schema or privileges, as it would appear in a query string. */
+    static final Pattern WRITING_SQL = Pattern.compile("(?i)\\b(INSERT\\s+INTO|UPDATE\\s+[\\w.\"]+\\s+(\\w+\\s+)?SET"
+            + "|DELETE\\s+FROM|MERGE\\s+INTO|TRUNCATE\\s+(TABLE\\s+)?[\\w.\"]+|ALTER\\s+(TABLE|ROLE|SCHEMA|SYSTEM"
+            + "|DEFAULT|INDEX|SEQUENCE|FUNCTION|VIEW|DATABASE|POLICY)|CREATE\\s+(TABLE|INDEX|ROLE|USER|SCHEMA"
+            + "|FUNCTION|VIEW|TRIGGER|SEQUENCE|EXTENSION|DATABASE|POLICY|TEMP|TEMPORARY|UNLOGGED|OR\\s+REPLACE)"
+            + "|GRANT\\s+(ALL|SELECT|INSERT|UPDATE|DELETE|USAGE|EXECUTE|CONNECT|CREATE|TRUNCATE)\\b)");
+    /** Types through which a process could call another service over HTTP, or produce to Kafka directly. */
+    static final List<String> FORBIDDEN_TYPES = List.of("dev/countersign/executor/", "java/net/http/HttpClient",
+            "java/net/HttpURLConnection", "java/net/URL;", "io/vertx/core/http/HttpClient", "io/vertx/ext/web/client",
+            "io/vertx/mutiny/ext/web/client", "io/vertx/mutiny/core/http/HttpClient", "jakarta/ws/rs/client/",
+            "org/eclipse/microprofile/rest/client/", "org/apache/kafka/clients/producer/");
+
+    @Inject
+    Pool pool;
+
+    /** Every class file in a directory or jar, with its bytes as Latin-1 text (where constant strings are legible). */
+    static List<ClassText> classesIn(Path location) throws IOException {
+        List<ClassText> classes = new ArrayList<>();
+        if (Files.isDirectory(location)) {
+            try (Stream<Path> files = Files.walk(location)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                    classes.add(new ClassText(location.relativize(file).toString(),
+                            new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)));
+                }
+            }
+        } else {
+            try (JarFile jar = new JarFile(location.toFile())) {
+                for (var entry : jar.stream().filter(e -> e.getName().endsWith(".class")).toList()) {
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        classes.add(new ClassText(entry.getName(),
+                                new String(in.readAllBytes(), StandardCharsets.ISO_8859_1)));
+                    }
+                }
+            }
+        }
+        return classes;
+    }
+
+    /** The shared module's classes on the test's class path (its jar, or its classes directory in the reactor). */
+    static Path sharedModule(String artifactId) {
+        return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(entry -> entry.contains(artifactId) && !entry.contains("tests"))
+                .map(Path::of).findFirst()
+                .orElseThrow(() -> new AssertionError(artifactId + " is not on the class path"));
+    }
+
+    /** The shipped classes of this process: agent-service's own, shared-contracts', shared-web's. */
+    static List<ClassText> shippedClasses() throws IOException {
+        List<ClassText> classes = new ArrayList<>(classesIn(Path.of("target", "classes")));
+        classes.addAll(classesIn(sharedModule("shared-contracts")));
+        classes.addAll(classesIn(sharedModule("shared-web")));
+        return classes;
+    }
+
+    static Set<String> violations(List<ClassText> classes) {
+        Set<String> found = new TreeSet<>();
+        for (ClassText type : classes) {
+            var sql = WRITING_SQL.matcher(type.text());
+            while (sql.find()) {
+                found.add(type.name() + ": SQL " + sql.group());
+            }
+            for (String forbidden : FORBIDDEN_TYPES) {
+                if (type.text().contains(forbidden)) {
+                    found.add(type.name() + ": refers to " + forbidden);
+                }
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void noShippedClassWritesSqlCallsAnotherServiceOrProducesToKafkaDirectly() throws Exception {
+        List<ClassText> shipped = shippedClasses();
+
+        assertThat(shipped).extracting(ClassText::name).contains("dev/countersign/agent/turn/TurnRunner.class")
+                .anyMatch(name -> name.endsWith("catalogue/ActionCatalogue.class"))
+                .anyMatch(name -> name.endsWith("web/ProblemMappers.class"));
+        assertThat(violations(shipped)).isEmpty();
+        assertThatThrownBy(() -> Class.forName("dev.countersign.executor.gate.DecisionService"))
+                .isInstanceOf(ClassNotFoundException.class);
+    }
+
+    @Test
+    void theScanFindsWriteCodeWhereThereIsSome() throws Exception {
+        List<ClassText> planted = classesIn(Path.of("target", "test-classes")).stream()
+                .filter(c -> c.name().endsWith("PlantedWriter.class")).toList();
+
+        assertThat(planted).hasSize(1);
+        assertThat(violations(planted)).anyMatch(v -> v.contains("SQL INSERT INTO"))
+                .anyMatch(v -> v.contains("SQL UPDATE wallets SET")).anyMatch(v -> v.contains("SQL DELETE FROM"))
+                .anyMatch(v -> v.contains("SQL GRANT ALL")).anyMatch(v -> v.contains("java/net/http/HttpClient"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "INSERT INTO wallets (id, tenant_id, owner_id, name, currency) VALUES (gen_random_uuid(), 't', 'u', 'x', 'EUR')",
+            "UPDATE transactions SET amount = 1",
+            "DELETE FROM actions"})
+    void theAgentsOwnDatabaseCredentialsCannotWrite(String statement) {
+        assertThatThrownBy(() -> pool.query(statement).execute().await().atMost(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(PgException.class,
+                        e -> assertThat(e.getSqlState()).as(e.getMessage()).isEqualTo("42501"));
+    }
+
+    @Test
+    void theAgentProducesOnlyToTheProposalsAndConversationTopics() {
+        var config = ConfigProvider.getConfig();
+        Set<String> produced = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith("mp.messaging.outgoing.") && name.endsWith(".connector")) {
+                String channel = name.substring("mp.messaging.outgoing.".length(),
+                        name.length() - ".connector".length());
+                produced.add(config.getOptionalValue("mp.messaging.outgoing." + channel + ".topic", String.class)
+                        .orElse(channel));
+            }
+        }
+
+        assertThat(produced).containsExactlyInAnyOrder(Topics.ACTIONS_PROPOSED, Topics.CONVERSATION_EVENTS);
+    }
+
+    record ClassText(String name, String text) {
+    }
+}
