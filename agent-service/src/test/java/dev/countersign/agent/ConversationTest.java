@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -80,7 +82,7 @@ class ConversationTest {
     }
 
     @Test
-    void noConfirmTokenEverReachesTheModelOrTheLedgerAcrossSeveralProposals() {
+    void noConfirmTokenEverReachesTheModelOrTheLedgerAcrossSeveralProposals() throws Exception {
         List<String> tokens = new ArrayList<>();
         for (int turn = 1; turn <= 3; turn++) {
             ScriptedModel.use(script(ModelReply.toolCalls(new ToolCall("propose_expense", EXPENSE.formatted(turn)),
@@ -96,6 +98,8 @@ class ConversationTest {
                 Duration.ofSeconds(1));
         assertThat(ledger).hasSize(3).allSatisfy(event -> tokens.forEach(token -> assertThat(event)
                 .doesNotContain(token)));
+        assertThat(ContractFixtures.memberNames(Json.mapper().readTree(ledger.get(0))))
+                .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.TURN_RECORDED));
         String history = given().header("Authorization", "Bearer " + fixtures.bearer)
                 .get("/api/conversations/{id}", "c-tokens").then().statusCode(200).extract().asString();
         assertThat(tokens).allSatisfy(token -> assertThat(history).doesNotContain(token));

@@ -44,6 +44,14 @@ final class ProposalMother {
         this(tenant.id(), tenant.wallet(), amount);
     }
 
+    /** A proposal of {@code kind} with exactly {@code params}, by the fixture's user (alice) in {@code tenant}. */
+    ProposalMother(TestTenant tenant, String kind, ObjectNode params) {
+        this(tenant, "1.00");
+        event.put("kind", kind);
+        event.set("params", params);
+        rehash();
+    }
+
     ObjectNode params() {
         return (ObjectNode) event.get("params");
     }

@@ -46,6 +46,14 @@ class TenantIsolationTest {
                         .executeUpdate("INSERT INTO tenant_policies (tenant_id, agent_writes, updated_by)"
                                 + " VALUES ('" + tenant + "', 'enabled', 'admin')");
             }
+            for (String tenant : List.of(mine, theirs)) {
+                owner.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id, user_id, name,"
+                        + " starts_on, schedule) VALUES (gen_random_uuid(), '" + tenant + "', 'alice', 'Base',"
+                        + " current_date, 'Mon: run')");
+                owner.createStatement().executeUpdate("INSERT INTO conversation_events (event_id, tenant_id, user_id,"
+                        + " conversation_id, type, occurred_at, payload) VALUES (gen_random_uuid(), '" + tenant
+                        + "', 'alice', 'c-1', 'TurnRecorded', now(), '{}')");
+            }
             for (var wallet : List.of(List.of(mine, myWallet), List.of(theirs, theirWallet))) {
                 owner.createStatement().executeUpdate("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
                         + " category, occurred_on) VALUES (gen_random_uuid(), '%s', '%s', 4.20, 'groceries',"

@@ -23,6 +23,7 @@ public final class ContractFixtures {
     public static final String ACTION_CANCELLED = "action-cancelled.json";
     public static final String ACTION_EXPIRED = "action-expired.json";
     public static final String ACTION_DECIDED = "action-decided.json";
+    public static final String TURN_RECORDED = "turn-recorded.json";
 
     private ContractFixtures() {
     }

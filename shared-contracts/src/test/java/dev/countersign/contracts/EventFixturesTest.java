@@ -15,6 +15,7 @@ import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.contracts.events.ActionStaged;
+import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.CanonicalJson;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
@@ -27,6 +28,17 @@ class EventFixturesTest {
 
         assertThat(CanonicalJson.toString(Json.tree(event)))
                 .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED)));
+    }
+
+    @Test
+    void aRecordedTurnRoundTripsWithoutLosingAMember() {
+        TurnRecorded turn = Json.read(ContractFixtures.text(ContractFixtures.TURN_RECORDED), TurnRecorded.class);
+
+        assertThat(turn.ending()).isEqualTo(TurnRecorded.Ending.ANSWERED);
+        assertThat(turn.rounds()).singleElement().extracting(round -> round.calls().get(0).tool())
+                .isEqualTo("propose_expense");
+        assertThat(CanonicalJson.toString(Json.tree(turn)))
+                .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(ContractFixtures.TURN_RECORDED)));
     }
 
     @ParameterizedTest

@@ -1,0 +1,95 @@
+package dev.countersign.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The conversation ledger: turns consumed from Kafka, appended once, bad records parked, the table append-only. */
+@QuarkusTest
+@ExecutorTestResources
+class ConversationLedgerTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private String tenant;
+
+    @BeforeEach
+    void freshTenant() {
+        tenant = "t-" + UUID.randomUUID();
+    }
+
+    /** The golden turn, as a fresh event of this test's tenant. */
+    private ObjectNode turn(String conversationId) {
+        ObjectNode turn = (ObjectNode) ContractFixtures.tree(ContractFixtures.TURN_RECORDED);
+        return turn.put("eventId", UUID.randomUUID().toString()).put("turnId", UUID.randomUUID().toString())
+                .put("tenantId", tenant).put("conversationId", conversationId);
+    }
+
+    private int rows(String conversationId) throws SQLException {
+        return Db.count("SELECT count(*) FROM conversation_events WHERE tenant_id = ? AND conversation_id = ?",
+                tenant, conversationId);
+    }
+
+    @Test
+    void aTurnIsAppendedOnceEvenWhenDeliveredTwiceAndKeepsItsPayload() throws Exception {
+        ObjectNode turn = turn("c-1");
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-1", Json.write(turn));
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-1", Json.write(turn));
+        ObjectNode next = turn("c-1");
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-1", Json.write(next));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> rows("c-1") == 2);
+        assertThat(Db.text("SELECT string_agg(turn_id::text, ',' ORDER BY position) FROM conversation_events"
+                + " WHERE tenant_id = ?", tenant)).isEqualTo(turn.get("turnId").asText() + ","
+                        + next.get("turnId").asText());
+        assertThat(Db.text("SELECT payload ->> 'userText' FROM conversation_events WHERE event_id = ?::uuid",
+                turn.get("eventId").asText())).isEqualTo("add a 12.50 coffee expense to Checking");
+    }
+
+    @Test
+    void unreadableAndInvalidTurnsGoToTheDeadLetterTopicAndAreNotAppended() throws Exception {
+        String marker = UUID.randomUUID().toString();
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-x", "{\"not a turn\": \"" + marker + "\"");
+        ObjectNode badId = turn("c-2").put("conversationId", "no spaces allowed " + marker);
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-2", Json.write(badId));
+
+        assertThat(kafka.read(Topics.CONVERSATION_EVENTS_DEAD_LETTER, value -> value.contains(marker),
+                found -> found.size() == 2, Duration.ofSeconds(15))).hasSize(2);
+        assertThat(Db.count("SELECT count(*) FROM conversation_events WHERE tenant_id = ?", tenant)).isZero();
+    }
+
+    @Test
+    void theApplicationRoleCanAppendButNeitherChangeNorDeleteTheLedger() throws Exception {
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-3", Json.write(turn("c-3")));
+        await().atMost(Duration.ofSeconds(15)).until(() -> rows("c-3") == 1);
+
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant);
+            for (String statement : new String[]{"UPDATE conversation_events SET payload = '{}'",
+                    "DELETE FROM conversation_events"}) {
+                var savepoint = app.setSavepoint();
+                assertThatThrownBy(() -> app.createStatement().executeUpdate(statement)).as(statement)
+                        .isInstanceOfSatisfying(SQLException.class,
+                                e -> assertThat(e.getSQLState()).isEqualTo("42501"));
+                app.rollback(savepoint);
+            }
+            app.rollback();
+        }
+        assertThat(rows("c-3")).isEqualTo(1);
+    }
+}

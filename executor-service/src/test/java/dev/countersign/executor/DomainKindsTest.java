@@ -1,0 +1,138 @@
+package dev.countersign.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.sql.SQLException;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The kinds beyond creating expenses and renaming wallets: each staged from Kafka and confirmed over HTTP. */
+@QuarkusTest
+@ExecutorTestResources
+class DomainKindsTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private TestTenant tenant;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+    }
+
+    private UUID transaction(String amount, String category, String description) throws SQLException {
+        UUID id = UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
+                    + " category, description, occurred_on) VALUES ('%s', '%s', '%s', %s, '%s', '%s', '2026-11-01')")
+                    .formatted(id, tenant.id(), tenant.wallet(), amount, category, description));
+        }
+        return id;
+    }
+
+    private UUID plan(String status) throws SQLException {
+        UUID id = UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("INSERT INTO training_plans (id, tenant_id, user_id, name,"
+                    + " starts_on, schedule, status) VALUES ('%s', '%s', 'alice', 'Base', current_date, 'Mon: run',"
+                    + " '%s')").formatted(id, tenant.id(), status));
+        }
+        return id;
+    }
+
+    private static ObjectNode params() {
+        return Json.mapper().createObjectNode();
+    }
+
+    private ProposalMother staged(String kind, ObjectNode params) throws Exception {
+        return new ProposalMother(tenant, kind, params).stage(kafka);
+    }
+
+    private io.restassured.response.ValidatableResponse confirm(ProposalMother proposal) {
+        return proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then();
+    }
+
+    @Test
+    void anEditChangesOnlyTheFieldsItNamesAndRecordsBeforeAndAfter() throws Exception {
+        UUID coffee = transaction("3.50", "coffee", "flat white");
+        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+                .put("amount", "4.00").put("category", "tea"));
+
+        confirm(edit).statusCode(200).body("status", equalTo("executed")).body("tier", equalTo("medium"))
+                .body("result.before.amount", equalTo("3.50")).body("result.after.amount", equalTo("4.00"))
+                .body("result.after.description", equalTo("flat white"));
+
+        assertThat(Db.text("SELECT amount || ' ' || category || ' ' || description FROM transactions WHERE id = ?",
+                coffee)).isEqualTo("4.00 tea flat white");
+    }
+
+    @Test
+    void aDeleteMarksTheRowAndASecondDeleteFindsNothing() throws Exception {
+        UUID coffee = transaction("3.50", "coffee", "flat white");
+        var first = staged(ActionCatalogue.DELETE_TRANSACTION, params().put("transactionId", coffee.toString()));
+        var second = staged(ActionCatalogue.DELETE_TRANSACTION, params().put("transactionId", coffee.toString()));
+
+        confirm(first).statusCode(200).body("status", equalTo("executed")).body("tier", equalTo("high"));
+        confirm(second).statusCode(409).body("code", equalTo("target_not_found"));
+
+        assertThat(Db.text("SELECT deleted_by_action::text FROM transactions WHERE id = ?", coffee))
+                .isEqualTo(first.actionId.toString());
+        assertThat(Db.status(second.actionId)).isEqualTo("failed");
+    }
+
+    @Test
+    void aDraftPlanIsCreatedAsADraftOfTheRequesterAndOnlyDraftsCanBeRevised() throws Exception {
+        var draft = staged(ActionCatalogue.DRAFT_PLAN, params().put("name", "Base building")
+                .put("startsOn", "2026-12-01").put("schedule", "Mon: 5 km easy"));
+        confirm(draft).statusCode(200).body("status", equalTo("executed")).body("tier", equalTo("low"));
+        assertThat(Db.text("SELECT status || ' ' || user_id FROM training_plans WHERE id = ?", draft.actionId))
+                .isEqualTo("draft alice");
+
+        var revise = staged(ActionCatalogue.REVISE_PLAN, params().put("planId", draft.actionId.toString())
+                .put("schedule", "Mon: 6 km easy"));
+        confirm(revise).statusCode(200).body("status", equalTo("executed"));
+        assertThat(Db.text("SELECT schedule FROM training_plans WHERE id = ?", draft.actionId))
+                .isEqualTo("Mon: 6 km easy");
+
+        UUID active = plan("active");
+        var reviseActive = staged(ActionCatalogue.REVISE_PLAN, params().put("planId", active.toString())
+                .put("name", "Sneaky"));
+        confirm(reviseActive).statusCode(409).body("code", equalTo("target_not_found"));
+        assertThat(Db.text("SELECT name FROM training_plans WHERE id = ?", active)).isEqualTo("Base");
+    }
+
+    @Test
+    void theDatabaseAllowsOneActivePlanPerUserWhateverTheApplicationDoes() throws Exception {
+        plan("active");
+        UUID second = plan("draft");
+
+        try (var owner = Db.owner()) {
+            assertThatThrownBy(() -> owner.createStatement()
+                    .executeUpdate("UPDATE training_plans SET status = 'active' WHERE id = '" + second + "'"))
+                    .isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+        }
+    }
+
+    @Test
+    void kindsThisExecutorCannotRunAreRejectedAtStagingNotOfferedForConfirmation() throws Exception {
+        var mail = new ProposalMother(tenant, ActionCatalogue.SEND_MAIL, params()
+                .put("caseId", UUID.randomUUID().toString()).put("subject", "Hi").put("body", "Hello"));
+        mail.send(kafka);
+
+        var rejected = kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(mail.actionId.toString()));
+        assertThat(rejected).singleElement().asString().contains("ActionRejected").contains("kind_not_supported");
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", mail.actionId)).isZero();
+    }
+}
