@@ -13,14 +13,16 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.TestProperties;
 
 /**
- * Plays executor-service's one part the agent's tests need: appending published turns to the conversation ledger, so
- * these tests run in one JVM against the real broker and database. The executor's own consumer is tested in
- * executor-service, and both services together (two agent replicas) in deploy/local-stack.
+ * Plays executor-service's one part the agent's tests need: appending published turns, and the outcomes of actions
+ * proposed in a conversation, to the conversation ledger, so these tests run in one JVM against the real broker and
+ * database. The executor's own writers are tested in executor-service, and both services together (two agent replicas)
+ * in deploy/local-stack.
  */
 final class ConversationAppender {
 
@@ -38,6 +40,31 @@ final class ConversationAppender {
         thread.start();
     }
 
+    private static void append(PreparedStatement insert, UUID eventId, String tenantId, String userId,
+            String conversationId, UUID turnId, String type, String payload) throws java.sql.SQLException {
+        insert.setString(1, eventId.toString());
+        insert.setString(2, tenantId);
+        insert.setString(3, userId);
+        insert.setString(4, conversationId);
+        insert.setString(5, turnId == null ? null : turnId.toString());
+        insert.setString(6, type);
+        insert.setString(7, payload);
+        insert.executeUpdate();
+    }
+
+    /** Waits until an event with this id, or an outcome of the action with this id, is in the ledger. */
+    static void awaitAppended(String id) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> {
+            try (Connection owner = TestProperties.ownerConnection();
+                    PreparedStatement query = owner.prepareStatement(
+                            "SELECT 1 FROM conversation_events WHERE event_id::text = ? OR payload ->> 'actionId' = ?")) {
+                query.setString(1, id);
+                query.setString(2, id);
+                return query.executeQuery().next();
+            }
+        });
+    }
+
     private static void run() {
         try (var consumer = new KafkaConsumer<String, String>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestProperties.require(TestProperties.BOOTSTRAP_SERVERS),
@@ -49,18 +76,21 @@ final class ConversationAppender {
                         INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, turn_id,
                                                          type, occurred_at, payload)
                         VALUES (?::uuid, ?, ?, ?, ?::uuid, ?, now(), ?::jsonb) ON CONFLICT (event_id) DO NOTHING""")) {
-            consumer.subscribe(List.of(Topics.CONVERSATION_EVENTS));
+            consumer.subscribe(List.of(Topics.CONVERSATION_EVENTS, Topics.ACTIONS_OUTCOMES));
             while (true) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
-                    TurnRecorded turn = Json.read(record.value(), TurnRecorded.class);
-                    insert.setString(1, turn.eventId().toString());
-                    insert.setString(2, turn.tenantId());
-                    insert.setString(3, turn.userId());
-                    insert.setString(4, turn.conversationId());
-                    insert.setString(5, turn.turnId().toString());
-                    insert.setString(6, TurnRecorded.TYPE);
-                    insert.setString(7, record.value());
-                    insert.executeUpdate();
+                    if (record.topic().equals(Topics.CONVERSATION_EVENTS)) {
+                        TurnRecorded turn = Json.read(record.value(), TurnRecorded.class);
+                        append(insert, turn.eventId(), turn.tenantId(), turn.userId(), turn.conversationId(),
+                                turn.turnId(), TurnRecorded.TYPE, record.value());
+                    } else {
+                        ActionOutcome outcome = Json.read(record.value(), ActionOutcome.class);
+                        if (outcome.userId() != null && outcome.conversationId() != null) {
+                            append(insert, outcome.eventId(), outcome.tenantId(), outcome.userId(),
+                                    outcome.conversationId(), null, outcome.getClass().getSimpleName(),
+                                    record.value());
+                        }
+                    }
                 }
             }
         } catch (Exception e) {

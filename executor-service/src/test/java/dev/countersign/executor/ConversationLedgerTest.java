@@ -61,6 +61,27 @@ class ConversationLedgerTest {
     }
 
     @Test
+    void everyOutcomeOfAConversationsActionIsAppendedInTheTransactionThatCausedIt() throws Exception {
+        TestTenant withWallet = TestTenant.withCheckingWallet();
+        var proposal = new ProposalMother(withWallet, "12.50");
+        String conversation = proposal.event.get("conversationId").asText();
+        proposal.stage(kafka);
+        proposal.decide("confirm", withWallet.executorBearer("alice"), proposal.token).then().statusCode(200);
+        var refused = new ProposalMother(withWallet, "-1");
+        refused.send(kafka);
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> Db.count("SELECT count(*) FROM conversation_events"
+                + " WHERE tenant_id = ? AND payload ->> 'actionId' = ?", withWallet.id(),
+                refused.actionId.toString()) == 1);
+        assertThat(Db.text("SELECT string_agg(type, ',' ORDER BY position) FROM conversation_events"
+                + " WHERE tenant_id = ? AND conversation_id = ? AND payload ->> 'actionId' = ?", withWallet.id(),
+                conversation, proposal.actionId.toString())).isEqualTo("ActionStaged,ActionExecuted");
+        assertThat(Db.text("SELECT type || ' ' || (payload ->> 'code') FROM conversation_events"
+                + " WHERE payload ->> 'actionId' = ?", refused.actionId.toString()))
+                .isEqualTo("ActionRejected validation_failed");
+    }
+
+    @Test
     void unreadableAndInvalidTurnsGoToTheDeadLetterTopicAndAreNotAppended() throws Exception {
         String marker = UUID.randomUUID().toString();
         kafka.send(Topics.CONVERSATION_EVENTS, "c-x", "{\"not a turn\": \"" + marker + "\"");

@@ -6,19 +6,25 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.jboss.logging.Logger;
+
 import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.MalformedEventException;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Reads the conversation ledger that executor-service appends to (table {@code conversation_events}), through the
- * read-only role and the tenant's row-level security. Any replica reads the same history: nothing of a conversation is
- * kept in this process.
+ * Reads the conversation ledger that executor-service appends to (table {@code conversation_events}: the turns agent
+ * replicas publish, and the outcomes of the actions they proposed), through the read-only role and the tenant's
+ * row-level security. Any replica reads the same history: nothing of a conversation is kept in this process.
  */
 @ApplicationScoped
 public class ConversationLedger {
+
+    private static final Logger LOG = Logger.getLogger(ConversationLedger.class);
 
     private final TenantReads reads;
 
@@ -39,6 +45,33 @@ public class ConversationLedger {
         List<TurnRecorded> oldestFirst = new java.util.ArrayList<>(newestFirst);
         Collections.reverse(oldestFirst);
         return oldestFirst;
+    }
+
+    /**
+     * The latest outcome of each action proposed in the conversation, newest first, at most {@code max} actions. The
+     * executor appends them in the transaction that changes the action, so one action's outcomes are in order.
+     */
+    public List<ActionOutcome> outcomes(ConversationKey conversation, int max) {
+        List<String> payloads = reads.list(conversation.tenantId(), """
+                SELECT payload FROM (
+                    SELECT DISTINCT ON (payload ->> 'actionId') payload::text AS payload, position
+                    FROM conversation_events
+                    WHERE tenant_id = $1 AND user_id = $2 AND conversation_id = $3 AND type <> $4
+                    ORDER BY payload ->> 'actionId', position DESC) latest
+                ORDER BY position DESC
+                LIMIT $5""",
+                Tuple.of(conversation.tenantId(), conversation.userId(), conversation.conversationId(),
+                        TurnRecorded.TYPE, max),
+                row -> row.getString("payload"));
+        List<ActionOutcome> outcomes = new java.util.ArrayList<>();
+        for (String payload : payloads) {
+            try {
+                outcomes.add(Json.read(payload, ActionOutcome.class));
+            } catch (MalformedEventException e) {
+                LOG.warnf("Skipped an outcome this version cannot read: %s", e.getMessage());
+            }
+        }
+        return outcomes;
     }
 
     public boolean contains(String tenantId, UUID eventId) {

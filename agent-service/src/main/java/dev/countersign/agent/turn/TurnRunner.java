@@ -26,7 +26,6 @@ import dev.countersign.agent.conversation.TurnRecorder;
 import dev.countersign.agent.ledger.LedgerReader;
 import dev.countersign.agent.ledger.TenantFacts;
 import dev.countersign.agent.ledger.TenantReads;
-import dev.countersign.agent.outcomes.RecentOutcomes;
 import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ChatReply;
@@ -55,6 +54,8 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 public class TurnRunner {
 
     static final String BUDGET_REACHED = "Stopped: budget reached (%s).";
+    /** How many actions of the conversation the system prompt reports on (the newest). */
+    static final int MAX_OUTCOMES = 20;
     static final String NOT_RUN = "Not run: the turn's budget was reached; nothing was done by this call.";
 
     private static final Logger LOG = Logger.getLogger(TurnRunner.class);
@@ -64,7 +65,6 @@ public class TurnRunner {
     private final LedgerReader ledger;
     private final ConversationLedger conversations;
     private final TurnRecorder recorder;
-    private final RecentOutcomes outcomes;
     private final TurnConfig budget;
     private final ConversationsConfig history;
     private final ExecutorService modelCalls = Executors.newCachedThreadPool(runnable -> {
@@ -74,13 +74,12 @@ public class TurnRunner {
     });
 
     public TurnRunner(ChatModel model, ToolBox tools, LedgerReader ledger, ConversationLedger conversations,
-            TurnRecorder recorder, RecentOutcomes outcomes, TurnConfig budget, ConversationsConfig history) {
+            TurnRecorder recorder, TurnConfig budget, ConversationsConfig history) {
         this.model = model;
         this.tools = tools;
         this.ledger = ledger;
         this.conversations = conversations;
         this.recorder = recorder;
-        this.outcomes = outcomes;
         this.budget = budget;
         this.history = history;
     }
@@ -214,7 +213,7 @@ public class TurnRunner {
     }
 
     private String updates(ConversationKey conversation) {
-        List<ActionOutcome> recent = outcomes.of(conversation);
+        List<ActionOutcome> recent = conversations.outcomes(conversation, MAX_OUTCOMES);
         if (recent.isEmpty()) {
             return "(none)";
         }

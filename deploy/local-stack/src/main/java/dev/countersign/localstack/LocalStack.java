@@ -103,19 +103,23 @@ public final class LocalStack implements AutoCloseable {
 
         seedDemoData();
 
-        say("agent-service");
-        Map<String, String> agent = new HashMap<>(common);
-        agent.put("AGENT_PORT", String.valueOf(settings.agentPort()));
-        agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
-        agent.put("OPENAI_BASE_URL", modelUrl);
-        if (settings.openAiApiKey() != null) {
-            agent.put("OPENAI_API_KEY", settings.openAiApiKey());
+        for (int instance = 0; instance < settings.agentInstances(); instance++) {
+            int port = settings.agentPort() + instance;
+            String name = instance == 0 ? "agent-service" : "agent-service-" + (instance + 1);
+            say(name);
+            Map<String, String> agent = new HashMap<>(common);
+            agent.put("AGENT_PORT", String.valueOf(port));
+            agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
+            agent.put("OPENAI_BASE_URL", modelUrl);
+            if (settings.openAiApiKey() != null) {
+                agent.put("OPENAI_API_KEY", settings.openAiApiKey());
+            }
+            if (settings.openAiModel() != null) {
+                agent.put("OPENAI_MODEL", settings.openAiModel());
+            }
+            started.push(ServiceProcess.start(name, jar("agent-service"), agent,
+                    settings.logDirectory().resolve(name + ".log"), port));
         }
-        if (settings.openAiModel() != null) {
-            agent.put("OPENAI_MODEL", settings.openAiModel());
-        }
-        started.push(ServiceProcess.start("agent-service", jar("agent-service"), agent,
-                settings.logDirectory().resolve("agent-service.log"), settings.agentPort()));
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), tokens);
         started.push(tokenServer);
@@ -145,6 +149,12 @@ public final class LocalStack implements AutoCloseable {
 
     public String executorUrl() {
         return "http://localhost:" + settings.executorPort();
+    }
+
+    /** Every agent instance's URL (one unless {@code AGENT_INSTANCES} asked for more). */
+    public java.util.List<String> agentUrls() {
+        return java.util.stream.IntStream.range(0, settings.agentInstances())
+                .mapToObj(i -> "http://localhost:" + (settings.agentPort() + i)).toList();
     }
 
     /** Every executor instance's URL (one unless {@code EXECUTOR_INSTANCES} asked for more). */

@@ -8,6 +8,8 @@ import java.util.Map;
  *
  * @param dataDirectory
  *            PostgreSQL data, Kafka logs, the dev signing key and the service logs; survives restarts
+ * @param agentInstances
+ *            how many agent-service processes to run; instance i listens on agentPort + i
  * @param executorInstances
  *            how many executor-service processes to run; instance i listens on executorPort + i
  * @param kafkaBootstrapServers
@@ -22,6 +24,7 @@ public record StackSettings(
         Path repositoryRoot,
         Path dataDirectory,
         int agentPort,
+        int agentInstances,
         int executorPort,
         int executorInstances,
         int kafkaPort,
@@ -41,6 +44,7 @@ public record StackSettings(
                 repositoryRoot,
                 Path.of(env.getOrDefault("COUNTERSIGN_DATA_DIR", repositoryRoot.resolve(".countersign").toString())),
                 port(env, "AGENT_PORT", 8080),
+                port(env, "AGENT_INSTANCES", 1),
                 port(env, "EXECUTOR_PORT", 8081),
                 port(env, "EXECUTOR_INSTANCES", 1),
                 port(env, "KAFKA_PORT", 9092),

@@ -24,7 +24,8 @@ final class TestStacks {
         env.put("COUNTERSIGN_DATA_DIR", Files.createTempDirectory("countersign-it").toString());
         env.put("EXECUTOR_INSTANCES", String.valueOf(executorInstances));
         env.put("EXECUTOR_PORT", String.valueOf(freePortPair()));
-        for (String port : new String[]{"AGENT_PORT", "KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
+        env.put("AGENT_PORT", String.valueOf(freePortPair()));
+        for (String port : new String[]{"KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
                 "DEV_TOKEN_PORT"}) {
             env.put(port, String.valueOf(freePort()));
         }

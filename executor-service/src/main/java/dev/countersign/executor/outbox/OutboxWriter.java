@@ -1,7 +1,10 @@
 package dev.countersign.executor.outbox;
 
+import java.time.ZoneOffset;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.json.Json;
@@ -11,16 +14,29 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Appends an event to the outbox inside the caller's transaction, so the event exists if and only if the state change
- * it reports was committed. {@link OutboxRelay} publishes it afterwards.
+ * it reports was committed. {@link OutboxRelay} publishes it afterwards. An outcome of an action proposed in a
+ * conversation is also appended to that conversation's ledger ({@code conversation_events}), in the same statement:
+ * agent-service reads it from there for the next turn, on any replica, after any restart.
  */
 @ApplicationScoped
 public class OutboxWriter {
 
     public Uni<Void> append(SqlClient sql, ActionOutcome event) {
-        return sql.preparedQuery("INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload)"
-                + " VALUES ($1, $2, $3, $4, $5)")
-                .execute(Tuple.of(event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
-                        event.actionId().toString(), Json.write(event)))
+        String payload = Json.write(event);
+        // PostgreSQL stores no NUL in text or jsonb: such an outcome (of a proposal rejected for it) reaches the
+        // topic only, never the ledger, so its transaction still commits.
+        boolean toLedger = Identifiers.isPrintableId(event.userId())
+                && Identifiers.isPrintableId(event.conversationId()) && !payload.contains("\\u0000");
+        return sql.preparedQuery("""
+                WITH ledger AS (
+                    INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, type,
+                                                     occurred_at, payload)
+                    SELECT $1, $2, $6, $7, $8, $9, $5::text::jsonb WHERE $6::text IS NOT NULL AND $7::text IS NOT NULL
+                    ON CONFLICT (event_id) DO NOTHING)
+                INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""")
+                .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
+                        event.actionId().toString(), payload, toLedger ? event.userId() : null, event.conversationId(),
+                        event.getClass().getSimpleName(), event.occurredAt().atOffset(ZoneOffset.UTC)}))
                 .replaceWithVoid();
     }
 }

@@ -52,7 +52,7 @@ public final class DemoModel implements ModelBrain {
         if (expense.find() && turn.offersTool("propose_expense")) {
             return call("propose_expense", "wallet", expense.group(3).strip(),
                     "amount", expense.group(1).replace(',', '.'),
-                    "category", expense.group(2).strip().toLowerCase(Locale.ROOT),
+                    "category", offeredCategory(turn, expense.group(2).strip().toLowerCase(Locale.ROOT)),
                     "description", capitalise(expense.group(2).strip()),
                     "occurredOn", LocalDate.now().toString());
         }
@@ -107,6 +107,18 @@ public final class DemoModel implements ModelBrain {
             }
         }
         return result;
+    }
+
+    /**
+     * The word as the category if the tool offers it (its enum of the tenant's categories), else "other" when offered:
+     * a model picks from the schema it is given.
+     */
+    private static String offeredCategory(ModelTurn turn, String word) {
+        List<String> offered = turn.enumOf("propose_expense", "category");
+        if (offered.isEmpty() || offered.contains(word)) {
+            return word;
+        }
+        return offered.contains("other") ? "other" : word;
     }
 
     private static ModelReply call(String tool, String... namesAndValues) {

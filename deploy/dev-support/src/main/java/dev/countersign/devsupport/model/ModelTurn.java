@@ -58,6 +58,18 @@ public record ModelTurn(JsonNode request) {
         return names;
     }
 
+    /** The allowed values of {@code argument} in the schema of {@code tool}; empty if it is not an enum. */
+    public List<String> enumOf(String tool, String argument) {
+        List<String> values = new ArrayList<>();
+        for (JsonNode offered : request.path("tools")) {
+            if (offered.path("function").path("name").asText().equals(tool)) {
+                offered.path("function").path("parameters").path("properties").path(argument).path("enum")
+                        .forEach(value -> values.add(value.asText()));
+            }
+        }
+        return values;
+    }
+
     public boolean offersTool(String name) {
         return toolNames().contains(name);
     }

@@ -49,6 +49,15 @@ class DemoModelTest {
     }
 
     @Test
+    void aCategoryTheToolDoesNotOfferBecomesOther() throws Exception {
+        ModelTurn turn = turn("add a 3.20 tea expense to Savings", List.of("propose_expense"));
+        ((ObjectNode) turn.request().path("tools").get(0).path("function")).putObject("parameters")
+                .putObject("properties").putObject("category").putArray("enum").add("coffee").add("other");
+
+        assertThat(arguments(model.respond(turn)).get("category").asText()).isEqualTo("other");
+    }
+
+    @Test
     void aDecimalCommaIsReadAsAPoint() throws Exception {
         var reply = model.respond(turn("add 3,20 tea expense to Savings", List.of("propose_expense")));
 
