@@ -134,6 +134,23 @@ class ConversationTest {
     }
 
     @Test
+    void badInputIsAProblemBeforeAnyStreamStartsAndControlCharactersAreRefused() {
+        ScriptedModel.use(script(ModelReply.text("never asked")));
+        given().contentType("application/json").accept("text/event-stream")
+                .header("Authorization", "Bearer " + fixtures.bearer).body("{\"text\":\" \"}")
+                .post("/api/conversations/{id}/messages", "c-bad").then().statusCode(400)
+                .contentType("application/problem+json").body("code", equalTo("validation_failed"));
+        given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
+                .body("{\"text\":\"hello\\u0000world\"}").post("/api/conversations/{id}/messages", "c-bad").then()
+                .statusCode(400).body("code", equalTo("validation_failed"))
+                .body("detail", startsWith("The text must not contain control characters"));
+        given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
+                .body("{\"text\":\"hi\"}").post("/api/conversations/{id}/messages", "bad id!").then()
+                .statusCode(400).body("code", equalTo("validation_failed"));
+        assertThat(ScriptedModel.requests()).isEmpty();
+    }
+
+    @Test
     void planModeIsRefusedUntilItExistsAndAnUnknownModeIsInvalid() {
         given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
                 .body("{\"text\":\"which categories grew?\",\"mode\":\"plan\"}")

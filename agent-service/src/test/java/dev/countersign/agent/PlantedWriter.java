@@ -7,6 +7,7 @@ final class PlantedWriter {
     static final String UPDATE = "UPDATE wallets SET name = $1";
     static final String DELETE = "DELETE FROM actions";
     static final String GRANT = "GRANT ALL ON actions TO PUBLIC";
+    static final String REDIRECT = "withTopic";
 
     private PlantedWriter() {
     }

@@ -138,6 +138,23 @@ class ToolsTest {
     }
 
     @Test
+    void weeklyTotalsAndACategoryInAnotherCaseAreCounted() throws Exception {
+        LocalDate monday = TODAY.with(java.time.DayOfWeek.MONDAY);
+        fixtures.transaction(fixtures.checking, "3.50", "Coffee", null, monday);
+        fixtures.transaction(fixtures.checking, "2.00", "coffee", null, monday.plusDays(1));
+        fixtures.transaction(fixtures.checking, "5.00", "coffee", null, monday.minusWeeks(1));
+        ScriptedModel.use(script(ModelReply.toolCalls(
+                new ToolCall("spending_summary", "{\"period\":\"week\",\"category\":\"coffee\"}"),
+                new ToolCall("find_transactions", "{\"category\":\"coffee\"}"))));
+
+        fixtures.chat("c-week", "coffee per week?").statusCode(200);
+
+        assertThat(lastToolResults().get(0)).contains(monday + " coffee: 5.50 EUR (2 transactions)")
+                .contains(monday.minusWeeks(1) + " coffee: 5.00 EUR (1 transactions)");
+        assertThat(lastToolResults().get(1)).contains("3.50").contains("2.00").contains("5.00");
+    }
+
+    @Test
     void plansAndPendingActionsAreTheUsersOwn() throws Exception {
         fixtures.plan("alice", "Marathon block", "active", "Mon: 10 km");
         fixtures.plan("alice", "Spring draft", "draft", "Tue: intervals");

@@ -76,6 +76,22 @@ class TurnRobustnessTest {
     }
 
     @Test
+    void atMostTenCallsOfOneResponseRunTheRestAreAnsweredNotRun() {
+        ToolCall[] calls = new ToolCall[12];
+        for (int i = 0; i < calls.length; i++) {
+            calls[i] = new ToolCall("propose_expense", EXPENSE);
+        }
+        ScriptedModel.use(script(ModelReply.toolCalls(calls), ModelReply.text("Ten are staged.")));
+
+        fixtures.chat("c-many", "add twelve coffees").statusCode(200).body("proposals", hasSize(10));
+
+        assertThat(lastToolResults()).hasSize(12);
+        assertThat(lastToolResults().subList(0, 10)).allSatisfy(result -> assertThat(result).startsWith("Staged"));
+        assertThat(lastToolResults().subList(10, 12)).allSatisfy(result -> assertThat(result)
+                .startsWith("Not run: at most 10 tool calls per response; nothing was done"));
+    }
+
+    @Test
     void aModelThatAnswersGarbageIsAClearErrorWhenNothingWasDone() {
         // Every request, the client's retry included, gets the same garbage.
         ScriptedModel.use(scriptThenAlways(ModelReply.raw("<html>502 Bad Gateway</html>")));

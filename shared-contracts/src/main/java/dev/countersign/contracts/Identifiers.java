@@ -5,6 +5,14 @@ public final class Identifiers {
 
     public static final int MAX_LENGTH = 128;
 
+    private static final java.util.regex.Pattern CONVERSATION_ID = java.util.regex.Pattern
+            .compile("[A-Za-z0-9_-]{1,64}");
+
+    /** A conversation id as the agent's API accepts it: 1 to 64 letters, digits, '-' or '_'. */
+    public static boolean isConversationId(String id) {
+        return id != null && CONVERSATION_ID.matcher(id).matches();
+    }
+
     private Identifiers() {
     }
 

@@ -3,7 +3,6 @@ package dev.countersign.agent.chat;
 import java.net.URI;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -21,6 +20,7 @@ import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.turn.TurnListener;
 import dev.countersign.agent.turn.TurnRunner;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ChatReply;
 import dev.countersign.contracts.api.ChatRequest;
 import dev.countersign.contracts.api.ConversationView;
@@ -42,8 +42,6 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 @Path("/api/conversations")
 @Authenticated
 public class ConversationResource {
-
-    private static final Pattern CONVERSATION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final TurnRunner turns;
     private final ConversationLedger ledger;
@@ -90,15 +88,10 @@ public class ConversationResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     public Multi<OutboundSseEvent> stream(@PathParam("id") String conversationId, ChatRequest request,
             @Context Sse sse) {
-        // The caller and the request are checked here, on the request's thread; the turn runs on a worker.
-        ConversationKey conversation;
-        String text;
-        try {
-            conversation = key(conversationId);
-            text = validText(request);
-        } catch (ProblemException e) {
-            return Multi.createFrom().item(event(sse, "problem", e.problem()));
-        }
+        // The caller and the request are checked here, before the stream starts, so bad input is a 4xx problem; the
+        // turn runs on a worker, and what fails during it arrives as a problem event.
+        ConversationKey conversation = key(conversationId);
+        String text = validText(request);
         return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
             TurnListener progress = new TurnListener() {
 
@@ -127,7 +120,7 @@ public class ConversationResource {
     }
 
     private ConversationKey key(String conversationId) {
-        if (!CONVERSATION_ID.matcher(conversationId).matches()) {
+        if (!Identifiers.isConversationId(conversationId)) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "A conversation id is 1 to 64 letters, digits, '-' or '_'.");
         }
@@ -139,6 +132,11 @@ public class ConversationResource {
                 || request.text().length() > ChatRequest.MAX_LENGTH) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"text\": \"...\"} with 1 to %d characters.".formatted(ChatRequest.MAX_LENGTH));
+        }
+        if (request.text().codePoints().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t'
+                && c != '\r')) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "The text must not contain control characters other than line breaks and tabs.");
         }
         if (request.mode() != null && !ChatRequest.ACT.equals(request.mode())) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, ChatRequest.PLAN.equals(request.mode())

@@ -41,8 +41,9 @@ public class ConversationLedger {
                 LIMIT $5""",
                 Tuple.of(conversation.tenantId(), conversation.userId(), conversation.conversationId(),
                         TurnRecorded.TYPE, max),
-                row -> Json.read(row.getString("payload"), TurnRecorded.class));
+                row -> readable(row.getString("payload")));
         List<TurnRecorded> oldestFirst = new java.util.ArrayList<>(newestFirst);
+        oldestFirst.removeIf(java.util.Objects::isNull);
         Collections.reverse(oldestFirst);
         return oldestFirst;
     }
@@ -72,6 +73,16 @@ public class ConversationLedger {
             }
         }
         return outcomes;
+    }
+
+    /** A recorded turn, or null (logged) if this version cannot read it: one bad row must not end a conversation. */
+    private static TurnRecorded readable(String payload) {
+        try {
+            return Json.read(payload, TurnRecorded.class);
+        } catch (MalformedEventException e) {
+            LOG.warnf("Skipped a recorded turn this version cannot read: %s", e.getMessage());
+            return null;
+        }
     }
 
     public boolean contains(String tenantId, UUID eventId) {

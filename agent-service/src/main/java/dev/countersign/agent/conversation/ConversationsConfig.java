@@ -12,6 +12,13 @@ public interface ConversationsConfig {
     @WithDefault("20")
     int historyTurns();
 
+    /**
+     * At most this many characters of recorded turns (as JSON) are replayed, newest first: a rough bound on the model's
+     * context, not a token count.
+     */
+    @WithDefault("40000")
+    int historyChars();
+
     /** How long publishing a finished turn may wait for the broker's acknowledgement. */
     @WithDefault("PT5S")
     Duration publishTimeout();

@@ -75,7 +75,7 @@ public class LedgerReader {
     private static Uni<List<TransactionLine>> transactions(SqlConnection sql, String tenantId, TransactionQuery q) {
         return sql.preparedQuery(TRANSACTION_COLUMNS + """
                 WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND ($2::uuid IS NULL OR t.wallet_id = $2)
-                  AND ($3::text IS NULL OR t.category = $3)
+                  AND ($3::text IS NULL OR lower(t.category) = lower($3))
                   AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)
                   AND NOT EXISTS (SELECT 1 FROM unnest($6::text[]) word
                                   WHERE coalesce(t.description, '') NOT ILIKE '%' || word || '%'
@@ -88,14 +88,18 @@ public class LedgerReader {
                 .map(rows -> TenantReads.map(rows, LedgerReader::transaction));
     }
 
-    /** Totals per period and category (and currency: wallets may differ), newest period first. */
+    /**
+     * Totals per period and category (compared in lower case, as the tools offer them) and currency (wallets may
+     * differ), newest period first.
+     */
     public List<SpendingLine> spending(String tenantId, SpendingQuery q) {
         return reads.list(tenantId, """
-                SELECT date_trunc($2, t.occurred_on::timestamp)::date AS period_start, t.category, w.currency,
+                SELECT date_trunc($2, t.occurred_on::timestamp)::date AS period_start, lower(t.category) AS category,
+                       w.currency,
                        sum(t.amount)::text AS total, count(*) AS transactions
                 FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
                 WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND ($3::uuid IS NULL OR t.wallet_id = $3)
-                  AND ($4::text IS NULL OR t.category = $4)
+                  AND ($4::text IS NULL OR lower(t.category) = lower($4))
                   AND ($5::date IS NULL OR t.occurred_on >= $5) AND ($6::date IS NULL OR t.occurred_on <= $6)
                 GROUP BY 1, 2, 3
                 ORDER BY 1 DESC, sum(t.amount) DESC, 2

@@ -8,7 +8,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,10 +23,6 @@ public final class ToolArguments {
 
     public ToolArguments(ObjectNode json) {
         this.json = json;
-    }
-
-    public ObjectNode json() {
-        return json;
     }
 
     /** Refuses any member not in {@code declared}. */
@@ -63,10 +58,6 @@ public final class ToolArguments {
         return Optional.of(value.asText().strip());
     }
 
-    public String requiredText(String name) {
-        return text(name).orElseThrow(() -> new ArgumentRefused(name + " is required"));
-    }
-
     /** One of {@code allowed}, matched ignoring case, returned as spelled in {@code allowed}. */
     public Optional<String> oneOf(String name, List<String> allowed) {
         Optional<String> given = text(name);
@@ -86,21 +77,6 @@ public final class ToolArguments {
             } catch (DateTimeParseException e) {
                 throw new ArgumentRefused("%s \"%s\" is not a date in the form yyyy-MM-dd".formatted(name, text));
             }
-        });
-    }
-
-    public Optional<UUID> uuid(String name) {
-        return text(name).map(text -> {
-            try {
-                UUID id = UUID.fromString(text);
-                if (id.toString().equals(text.toLowerCase(Locale.ROOT))) {
-                    return id;
-                }
-            } catch (IllegalArgumentException e) {
-                // refused below
-            }
-            throw new ArgumentRefused("%s \"%s\" is not a UUID (like 123e4567-e89b-12d3-a456-426614174000)"
-                    .formatted(name, text));
         });
     }
 

@@ -9,11 +9,18 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "countersign.turn")
 public interface TurnConfig {
 
-    /** Wall clock from the request to the last model answer; a model call is abandoned when it runs out. */
+    /**
+     * Wall clock from the start of the turn to the last model answer; a model call is abandoned when it runs out (see
+     * TurnRunner for what a request can add to it).
+     */
     @WithDefault("PT40S")
     Duration wallClock();
 
     /** Model responses that call tools; one more that asks for tools ends the turn. */
     @WithDefault("8")
     int maxToolRounds();
+
+    /** Tool calls answered per model response; the rest get a "not run" result. */
+    @WithDefault("10")
+    int maxCallsPerRound();
 }

@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -33,6 +35,7 @@ import dev.countersign.contracts.api.ProposalCard;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.events.TurnRecorded.Ending;
+import dev.countersign.contracts.json.Json;
 import dev.countersign.web.ProblemException;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
@@ -47,8 +50,14 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 /**
  * One act-mode turn: the earlier turns from the ledger, the model, its tool calls answered by the {@link ToolBox},
  * under a budget of wall clock and tool rounds; then the turn is recorded in the conversation ledger. A turn never ends
- * half-staged: each proposal is published whole (or not at all) before the next call, and every proposal published
- * reaches the person's reply, whatever stops the turn.
+ * half-staged: each proposal is published whole (or not at all) before the next call, and every proposal the broker
+ * acknowledged reaches the person's reply, whatever stops the turn (one it did not acknowledge in time is reported as
+ * not staged; if the broker took it anyway, nobody holds its token and it expires).
+ * <p>
+ * The wall clock runs from the start of the turn to the last model answer; a tool call that started before it ran out
+ * finishes (at most the read or publish timeout, 5 s), and recording the turn adds at most the publish timeout and the
+ * ledger wait. So a request lasts at most about wall clock + 5 s + 5 s + 3 s. At most {@value #MAX_CONCURRENT_CALLS}
+ * model calls run at once per instance; an abandoned call holds its thread until the client's own timeout.
  */
 @ApplicationScoped
 public class TurnRunner {
@@ -57,6 +66,9 @@ public class TurnRunner {
     /** How many actions of the conversation the system prompt reports on (the newest). */
     static final int MAX_OUTCOMES = 20;
     static final String NOT_RUN = "Not run: the turn's budget was reached; nothing was done by this call.";
+    static final String TOO_MANY_CALLS = "Not run: at most %d tool calls per response; nothing was done by this"
+            + " call. Call it again in your next response if it is still needed.";
+    static final int MAX_CONCURRENT_CALLS = 64;
 
     private static final Logger LOG = Logger.getLogger(TurnRunner.class);
 
@@ -67,11 +79,12 @@ public class TurnRunner {
     private final TurnRecorder recorder;
     private final TurnConfig budget;
     private final ConversationsConfig history;
-    private final ExecutorService modelCalls = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "model-call");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService modelCalls = new ThreadPoolExecutor(0, MAX_CONCURRENT_CALLS, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "model-call");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     public TurnRunner(ChatModel model, ToolBox tools, LedgerReader ledger, ConversationLedger conversations,
             TurnRecorder recorder, TurnConfig budget, ConversationsConfig history) {
@@ -82,6 +95,10 @@ public class TurnRunner {
         this.recorder = recorder;
         this.budget = budget;
         this.history = history;
+        if (budget.maxToolRounds() < 1 || budget.maxCallsPerRound() < 1) {
+            throw new IllegalStateException(
+                    "countersign.turn.max-tool-rounds and max-calls-per-round must be at least 1");
+        }
     }
 
     @PreDestroy
@@ -97,7 +114,7 @@ public class TurnRunner {
 
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(SystemMessage.from(SystemPrompt.text(LocalDate.now(), updates(conversation))));
-        conversations.turns(conversation, history.historyTurns()).forEach(t -> messages.addAll(TurnMessages.replay(t)));
+        earlierTurns(conversation).forEach(t -> messages.addAll(TurnMessages.replay(t)));
         messages.add(UserMessage.from(text));
         List<ToolSpecification> specifications = tools.specifications(scope);
 
@@ -134,7 +151,7 @@ public class TurnRunner {
                 reply = answer.text() == null || answer.text().isBlank()
                         ? "(The model gave no answer.)" + done(rounds, scope)
                         : answer.text();
-            } else if (rounds.size() == budget.maxToolRounds()) {
+            } else if (rounds.size() >= budget.maxToolRounds()) {
                 ending = Ending.BUDGET_REACHED;
                 reply = BUDGET_REACHED.formatted("at most %d tool rounds per turn".formatted(budget.maxToolRounds()))
                         + done(rounds, scope);
@@ -150,7 +167,7 @@ public class TurnRunner {
         }
         TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
                 conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
-                dev.countersign.contracts.api.ChatRequest.ACT, text, rounds, reply, scope.proposals().stream()
+                dev.countersign.contracts.api.ChatRequest.ACT, text, rounds, storable(reply), scope.proposals().stream()
                         .map(card -> new TurnRecorded.ProposalRef(card.actionId(), card.kind(), card.summary(),
                                 card.paramsHash()))
                         .toList(),
@@ -163,11 +180,18 @@ public class TurnRunner {
     private TurnRecorded.ToolRound answerCalls(AiMessage answer, TurnScope scope, Instant deadline,
             List<ChatMessage> messages, TurnListener listener) {
         List<TurnRecorded.ToolCall> calls = new ArrayList<>();
+        int answered = 0;
         for (ToolExecutionRequest call : answer.toolExecutionRequests()) {
             int before = scope.proposals().size();
-            String result = Instant.now().isBefore(deadline) ? tools.answer(call, scope) : NOT_RUN;
+            String result;
+            if (answered++ >= budget.maxCallsPerRound()) {
+                result = TOO_MANY_CALLS.formatted(budget.maxCallsPerRound());
+            } else {
+                result = Instant.now().isBefore(deadline) ? tools.answer(call, scope) : NOT_RUN;
+            }
             messages.add(ToolExecutionResultMessage.from(call, result));
-            calls.add(new TurnRecorded.ToolCall(call.id(), call.name(), call.arguments(), result));
+            calls.add(new TurnRecorded.ToolCall(storable(call.id()), storable(call.name()), storable(call.arguments()),
+                    result));
             listener.toolAnswered(call.name());
             scope.proposals().subList(before, scope.proposals().size()).forEach(listener::proposed);
         }
@@ -182,7 +206,13 @@ public class TurnRunner {
         }
         ChatRequest request = ChatRequest.builder().messages(List.copyOf(messages))
                 .toolSpecifications(specifications).build();
-        Future<AiMessage> answer = modelCalls.submit(() -> model.chat(request).aiMessage());
+        Future<AiMessage> answer;
+        try {
+            answer = modelCalls.submit(() -> model.chat(request).aiMessage());
+        } catch (RejectedExecutionException e) {
+            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "Too many conversations are waiting for the model; nothing was changed. Try again in a moment.");
+        }
         try {
             return answer.get(remaining.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -197,6 +227,29 @@ public class TurnRunner {
                     ? runtime
                     : new IllegalStateException(e.getCause());
         }
+    }
+
+    /**
+     * The newest turns of the conversation, oldest first: at most {@code history-turns}, and no more than
+     * {@code history-chars} characters of recorded turns (the newest turn always counts, however long).
+     */
+    private List<TurnRecorded> earlierTurns(ConversationKey conversation) {
+        List<TurnRecorded> all = conversations.turns(conversation, history.historyTurns());
+        int chars = 0;
+        int first = all.size();
+        while (first > 0) {
+            chars += Json.write(all.get(first - 1)).length();
+            if (chars > history.historyChars() && first < all.size()) {
+                break;
+            }
+            first--;
+        }
+        return all.subList(first, all.size());
+    }
+
+    /** PostgreSQL stores no NUL in jsonb; what the model sent is recorded with it replaced. */
+    private static String storable(String text) {
+        return text == null ? null : text.replace('\u0000', '\uFFFD');
     }
 
     /** What the turn did, for a reply the model did not write. */

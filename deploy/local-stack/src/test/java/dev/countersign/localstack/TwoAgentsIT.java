@@ -52,7 +52,7 @@ class TwoAgentsIT {
                     Map.of("token", card.get("confirmToken").asText()));
             assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
 
-            // The outcome reaches a turn on either replica (each consumes every outcome).
+            // The outcome reaches a turn on either replica (the executor appended it to the conversation's ledger).
             for (String replica : replicas) {
                 await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(300)).until(() -> {
                     stack.model().clearRequests();

@@ -1,7 +1,6 @@
 package dev.countersign.executor.conversation;
 
 import java.time.ZoneOffset;
-import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -21,9 +20,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class ConversationLedger {
 
-    /** The agent's own limit on a conversation id. */
-    private static final Pattern CONVERSATION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
     private final TenantTransactions transactions;
 
     public ConversationLedger(TenantTransactions transactions) {
@@ -35,7 +31,7 @@ public class ConversationLedger {
         if (!Identifiers.isPrintableId(turn.tenantId()) || !Identifiers.isPrintableId(turn.userId())) {
             return "tenantId and userId must be 1 to 128 printable characters";
         }
-        if (!CONVERSATION_ID.matcher(turn.conversationId()).matches()) {
+        if (!Identifiers.isConversationId(turn.conversationId())) {
             return "conversationId must be 1 to 64 letters, digits, '-' or '_'";
         }
         if (turn.schemaVersion() != TurnRecorded.SCHEMA_VERSION) {

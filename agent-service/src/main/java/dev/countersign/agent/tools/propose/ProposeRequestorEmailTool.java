@@ -3,9 +3,17 @@ package dev.countersign.agent.tools.propose;
 import jakarta.inject.Singleton;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import io.quarkus.arc.lookup.LookupIfProperty;
 
-/** Proposes {@link ActionCatalogue#SEND_MAIL}: an e-mail to a case's requestor. */
+/**
+ * Proposes {@link ActionCatalogue#SEND_MAIL}: an e-mail to a case's requestor.
+ * <p>
+ * Offered only where {@code countersign.tools.external-writes=true}: executor-service rejects this kind at staging
+ * ({@code kind_not_supported}) until its executor exists, so by default the model is not offered a tool whose card
+ * could never be confirmed.
+ */
 @Singleton
+@LookupIfProperty(name = "countersign.tools.external-writes", stringValue = "true")
 public class ProposeRequestorEmailTool extends ProposeTool {
 
     public ProposeRequestorEmailTool(ProposalPublisher publisher) {

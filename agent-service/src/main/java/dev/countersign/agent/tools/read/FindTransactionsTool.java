@@ -39,7 +39,8 @@ public class FindTransactionsTool implements AgentTool {
         Schemas.category(schema, scope, "Only this category; omit for all.");
         Schemas.date(schema, "from", "The earliest day, inclusive; omit for no lower bound.");
         Schemas.date(schema, "to", "The latest day, inclusive; omit for no upper bound.");
-        schema.addStringProperty("text", "Words to look for in the note or category (letters, digits, spaces).");
+        schema.addStringProperty("text",
+                "Words that must all appear in the note or category; only letters and digits count.");
         schema.addIntegerProperty("limit", "How many to return, 1 to %d; 20 if omitted."
                 .formatted(LedgerReader.MAX_TRANSACTIONS));
         return Schemas.tool(name(), "Find the user's transactions, newest first, with their ids.", schema.build());
