@@ -95,6 +95,29 @@ class ActionCatalogueTest {
     }
 
     @Test
+    void aScheduleKeepsItsLinesButNoOtherControlCharacters() throws Exception {
+        var ok = ActionCatalogue.validate(ActionCatalogue.DRAFT_PLAN, Json.mapper().readTree(
+                "{\"name\":\"Base\",\"startsOn\":\"2026-12-01\",\"schedule\":\"Mon: run\\r\\nWed: swim\"}"));
+        var bell = ActionCatalogue.validate(ActionCatalogue.DRAFT_PLAN, Json.mapper().readTree(
+                "{\"name\":\"Base\",\"startsOn\":\"2026-12-01\",\"schedule\":\"Mon: run\\u0007\"}"));
+        var nameWithLines = ActionCatalogue.validate(ActionCatalogue.DRAFT_PLAN, Json.mapper().readTree(
+                "{\"name\":\"Ba\\nse\",\"startsOn\":\"2026-12-01\",\"schedule\":\"Mon: run\"}"));
+
+        assertThat(ok.normalised().get("schedule").asText()).isEqualTo("Mon: run\nWed: swim");
+        assertThat(bell.violationsText()).contains("schedule: must not contain control characters other than");
+        assertThat(nameWithLines.violationsText()).contains("name: must not contain control characters");
+    }
+
+    @Test
+    void anEditMustChangeSomething() throws Exception {
+        var nothing = ActionCatalogue.validate(ActionCatalogue.EDIT_TRANSACTION, Json.mapper().readTree(
+                "{\"transactionId\":\"123e4567-e89b-12d3-a456-426614174000\"}"));
+
+        assertThat(nothing.violationsText()).contains("change at least one of [amount, category, description,"
+                + " occurredOn]");
+    }
+
+    @Test
     void onlyTheNameOfAWalletIsEditable() {
         var rename = ActionCatalogue.find(ActionCatalogue.RENAME_WALLET).orElseThrow();
 

@@ -1,8 +1,10 @@
 package dev.countersign.contracts.catalogue;
 
 import static dev.countersign.contracts.catalogue.ParamSpec.optional;
+import static dev.countersign.contracts.catalogue.ParamSpec.optionalLines;
 import static dev.countersign.contracts.catalogue.ParamSpec.optionalText;
 import static dev.countersign.contracts.catalogue.ParamSpec.required;
+import static dev.countersign.contracts.catalogue.ParamSpec.requiredLines;
 import static dev.countersign.contracts.catalogue.ParamSpec.requiredText;
 
 import java.math.BigDecimal;
@@ -105,7 +107,7 @@ public final class ActionCatalogue {
                         requiredText("name", 80, "The plan's name."),
                         optionalText("goal", 200, "What the plan works towards."),
                         required("startsOn", ParamType.DATE, "The first day of the plan, yyyy-MM-dd."),
-                        requiredText("schedule", 2000, "The workouts, one per line, e.g. 'Mon: 5 km easy run'.")),
+                        requiredLines("schedule", 2000, "The workouts, one per line, e.g. 'Mon: 5 km easy run'.")),
                 Set.of(),
                 (params, policy) -> Tier.LOW,
                 params -> "Draft training plan \"%s\" from %s".formatted(params.get("name").asText(),
@@ -119,7 +121,7 @@ public final class ActionCatalogue {
                         optionalText("name", 80, "The new name."),
                         optionalText("goal", 200, "The new goal."),
                         optional("startsOn", ParamType.DATE, "The new first day, yyyy-MM-dd."),
-                        optionalText("schedule", 2000, "The new workouts, one per line.")),
+                        optionalLines("schedule", 2000, "The new workouts, one per line.")),
                 Set.of("name", "goal", "startsOn", "schedule"),
                 (params, policy) -> Tier.LOW,
                 params -> "Revise draft plan %s: %s".formatted(params.get("planId").asText(),
@@ -131,7 +133,7 @@ public final class ActionCatalogue {
                 List.of(
                         required("caseId", ParamType.UUID, "The case whose requestor gets the e-mail."),
                         requiredText("subject", 150, "The subject line."),
-                        requiredText("body", 5000, "The message text.")),
+                        requiredLines("body", 5000, "The message text.")),
                 Set.of(),
                 (params, policy) -> Tier.HIGH,
                 params -> "E-mail the requestor of case %s: \"%s\"".formatted(params.get("caseId").asText(),
@@ -142,7 +144,7 @@ public final class ActionCatalogue {
                 "Create a ticket in the external ticket system.",
                 List.of(
                         requiredText("title", 150, "The ticket's title."),
-                        requiredText("description", 5000, "What the ticket is about.")),
+                        requiredLines("description", 5000, "What the ticket is about.")),
                 Set.of(),
                 (params, policy) -> Tier.HIGH,
                 params -> "Create a ticket: \"%s\"".formatted(params.get("title").asText())));

@@ -4,7 +4,7 @@ package dev.countersign.contracts.catalogue;
  * One parameter of an action kind.
  *
  * @param maxLength
- *            for TEXT, the longest value accepted (in characters, after trimming); ignored otherwise
+ *            for TEXT and LINES, the longest value accepted (in characters, after trimming); ignored otherwise
  */
 public record ParamSpec(String name, ParamType type, boolean required, int maxLength, String description) {
 
@@ -18,6 +18,14 @@ public record ParamSpec(String name, ParamType type, boolean required, int maxLe
 
     public static ParamSpec requiredText(String name, int maxLength, String description) {
         return new ParamSpec(name, ParamType.TEXT, true, maxLength, description);
+    }
+
+    public static ParamSpec requiredLines(String name, int maxLength, String description) {
+        return new ParamSpec(name, ParamType.LINES, true, maxLength, description);
+    }
+
+    public static ParamSpec optionalLines(String name, int maxLength, String description) {
+        return new ParamSpec(name, ParamType.LINES, false, maxLength, description);
     }
 
     public static ParamSpec optionalText(String name, int maxLength, String description) {

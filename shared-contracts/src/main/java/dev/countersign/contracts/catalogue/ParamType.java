@@ -8,6 +8,8 @@ public enum ParamType {
     MONEY,
     /** Free text without control characters, trimmed, bounded by the parameter's maximum length. */
     TEXT,
+    /** Like TEXT, but it may span lines: line feeds are kept (CR LF becomes LF); other control characters refused. */
+    LINES,
     /** An ISO-8601 calendar date, {@code yyyy-MM-dd}. */
     DATE
 }

@@ -27,7 +27,8 @@ final class ParamValues {
             case UUID -> uuid(text);
             case MONEY -> money(value.isNumber() ? value.decimalValue().toPlainString() : text.trim());
             case DATE -> date(text.trim());
-            case TEXT -> text(text, spec.maxLength());
+            case TEXT -> text(text, spec.maxLength(), false);
+            case LINES -> text(text.replace("\r\n", "\n"), spec.maxLength(), true);
         };
     }
 
@@ -69,13 +70,15 @@ final class ParamValues {
         }
     }
 
-    private static Result text(String raw, int maxLength) {
+    private static Result text(String raw, int maxLength, boolean lines) {
         String text = raw.strip();
         if (text.isEmpty()) {
             return Result.error("must not be blank");
         }
-        if (text.codePoints().anyMatch(Character::isISOControl)) {
-            return Result.error("must not contain control characters");
+        if (text.codePoints().anyMatch(c -> Character.isISOControl(c) && !(lines && c == '\n'))) {
+            return Result.error(lines
+                    ? "must not contain control characters other than line breaks"
+                    : "must not contain control characters");
         }
         if (text.codePointCount(0, text.length()) > maxLength) {
             return Result.error("must be at most %d characters".formatted(maxLength));

@@ -133,7 +133,7 @@ public abstract class ProposeTool implements AgentTool {
             case UUID -> spec.description() + " A UUID.";
             case MONEY -> spec.description() + " A decimal such as 12.50, as a string.";
             case DATE -> spec.description();
-            case TEXT -> spec.description() + " At most %d characters.".formatted(spec.maxLength());
+            case TEXT, LINES -> spec.description() + " At most %d characters.".formatted(spec.maxLength());
         };
     }
 }
