@@ -35,6 +35,17 @@ public record ActionRow(
         JsonNode result,
         String idempotencyKey) {
 
+    /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
+    public String param(String name) {
+        return params.hasNonNull(name) ? params.get(name).asText() : null;
+    }
+
+    /** A parameter mapped by {@code parse}, or null when the proposal left it out. */
+    public <T> T param(String name, java.util.function.Function<String, T> parse) {
+        String value = param(name);
+        return value == null ? null : parse.apply(value);
+    }
+
     public ActionView toView() {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey);

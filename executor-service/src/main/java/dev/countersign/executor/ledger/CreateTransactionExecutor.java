@@ -41,7 +41,7 @@ public class CreateTransactionExecutor implements ActionExecutor {
                 .execute(Tuple.from(new Object[]{transactionId, action.tenantId(),
                         UUID.fromString(params.get("walletId").asText()), new BigDecimal(params.get("amount").asText()),
                         params.get("category").asText(),
-                        params.hasNonNull("description") ? params.get("description").asText() : null,
+                        action.param("description"),
                         LocalDate.parse(params.get("occurredOn").asText()), action.id()}))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {

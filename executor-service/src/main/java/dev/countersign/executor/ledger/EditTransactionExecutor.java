@@ -50,9 +50,8 @@ public class EditTransactionExecutor implements ActionExecutor {
                           previous.description AS previous_description, previous.occurred_on AS previous_occurred_on,
                           t.amount::text AS amount, t.category, t.description, t.occurred_on, t.version""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(transactionId), action.tenantId(),
-                        params.hasNonNull("amount") ? new BigDecimal(params.get("amount").asText()) : null,
-                        text(params, "category"), text(params, "description"),
-                        params.hasNonNull("occurredOn") ? LocalDate.parse(params.get("occurredOn").asText()) : null}))
+                        action.param("amount", BigDecimal::new), action.param("category"),
+                        action.param("description"), action.param("occurredOn", LocalDate::parse)}))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
@@ -73,7 +72,4 @@ public class EditTransactionExecutor implements ActionExecutor {
                 });
     }
 
-    private static String text(JsonNode params, String name) {
-        return params.hasNonNull(name) ? params.get(name).asText() : null;
-    }
 }

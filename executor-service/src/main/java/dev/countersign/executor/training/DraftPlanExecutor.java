@@ -32,7 +32,7 @@ public class DraftPlanExecutor implements ActionExecutor {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $1)
                 RETURNING id""")
                 .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
-                        params.get("name").asText(), params.hasNonNull("goal") ? params.get("goal").asText() : null,
+                        params.get("name").asText(), action.param("goal"),
                         LocalDate.parse(params.get("startsOn").asText()), params.get("schedule").asText()}))
                 .map(rows -> (JsonNode) Json.mapper().createObjectNode()
                         .put("planId", rows.iterator().next().getUUID("id").toString()).put("status", "draft"));

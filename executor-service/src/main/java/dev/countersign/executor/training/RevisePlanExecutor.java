@@ -40,9 +40,8 @@ public class RevisePlanExecutor implements ActionExecutor {
                 WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'
                 RETURNING version""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(planId), action.tenantId(), action.requestedBy(),
-                        text(params, "name"), text(params, "goal"),
-                        params.hasNonNull("startsOn") ? LocalDate.parse(params.get("startsOn").asText()) : null,
-                        text(params, "schedule")}))
+                        action.param("name"), action.param("goal"), action.param("startsOn", LocalDate::parse),
+                        action.param("schedule")}))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
@@ -53,7 +52,4 @@ public class RevisePlanExecutor implements ActionExecutor {
                 });
     }
 
-    private static String text(JsonNode params, String name) {
-        return params.hasNonNull(name) ? params.get(name).asText() : null;
-    }
 }
