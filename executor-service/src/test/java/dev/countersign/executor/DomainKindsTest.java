@@ -106,10 +106,84 @@ class DomainKindsTest {
                 .isEqualTo("Mon: 6 km easy");
 
         UUID active = plan("active");
-        var reviseActive = staged(ActionCatalogue.REVISE_PLAN, params().put("planId", active.toString())
-                .put("name", "Sneaky"));
-        confirm(reviseActive).statusCode(409).body("code", equalTo("target_not_found"));
+        var reviseActive = new ProposalMother(tenant, ActionCatalogue.REVISE_PLAN, params()
+                .put("planId", active.toString()).put("name", "Sneaky"));
+        reviseActive.send(kafka);
+        assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(reviseActive.actionId.toString())))
+                .singleElement().asString().contains("ActionRejected").contains("target_not_found")
+                .contains("draft plan " + active + " does not exist");
         assertThat(Db.text("SELECT name FROM training_plans WHERE id = ?", active)).isEqualTo("Base");
+    }
+
+    @Test
+    void thePersonApprovesADiffFromTheRowAsStagedAndAChangedRowIsNotWritten() throws Exception {
+        UUID coffee = transaction("3.50", "coffee", "flat white");
+        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+                .put("amount", "4.00").put("category", "tea"));
+        String bearer = tenant.executorBearer("alice");
+        io.restassured.RestAssured.given().header("Authorization", "Bearer " + bearer)
+                .get("/api/actions/{id}", edit.actionId).then().statusCode(200)
+                .body("targetBefore.description", equalTo("flat white"))
+                .body("diff.field", org.hamcrest.Matchers.contains("amount", "category"))
+                .body("diff.before", org.hamcrest.Matchers.contains("3.50", "coffee"))
+                .body("diff.after", org.hamcrest.Matchers.contains("4.00", "tea"));
+
+        // Someone changes the row around the application after the person saw the card.
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(
+                    "UPDATE transactions SET amount = 9.99, version = version + 1 WHERE id = '" + coffee + "'");
+        }
+
+        confirm(edit).statusCode(409).body("code", equalTo("target_changed"));
+        assertThat(Db.status(edit.actionId)).isEqualTo("failed");
+        assertThat(Db.text("SELECT amount || ' ' || category FROM transactions WHERE id = ?", coffee))
+                .isEqualTo("9.99 coffee");
+    }
+
+    @Test
+    void aRenameOfAWalletRenamedSinceStagingFailsClosed() throws Exception {
+        var rename = staged(ActionCatalogue.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
+                .put("name", "Everyday"));
+        var other = staged(ActionCatalogue.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
+                .put("name", "Daily"));
+
+        confirm(other).statusCode(200).body("status", equalTo("executed"));
+        confirm(rename).statusCode(409).body("code", equalTo("target_changed"));
+
+        assertThat(Db.text("SELECT name FROM wallets WHERE id = ?", tenant.wallet())).isEqualTo("Daily");
+    }
+
+    @Test
+    void anEditOfATransactionThatDoesNotExistIsRejectedAtStaging() throws Exception {
+        var edit = new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION, params()
+                .put("transactionId", UUID.randomUUID().toString()).put("amount", "1.00"));
+        edit.send(kafka);
+
+        assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(edit.actionId.toString())))
+                .singleElement().asString().contains("target_not_found");
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", edit.actionId)).isZero();
+    }
+
+    @Test
+    void theSnapshotAnActionWasStagedAgainstCannotBeRewrittenEvenByTheServicesRole() throws Exception {
+        UUID coffee = transaction("3.50", "coffee", "flat white");
+        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+                .put("amount", "4.00"));
+
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            for (String change : new String[]{"target_version = target_version + 1",
+                    "target_before = '{\"amount\": \"4.00\"}'"}) {
+                var savepoint = app.setSavepoint();
+                assertThatThrownBy(() -> app.createStatement().executeUpdate(
+                        "UPDATE actions SET " + change + " WHERE id = '" + edit.actionId + "'")).as(change)
+                        .isInstanceOfSatisfying(SQLException.class,
+                                e -> assertThat(e.getSQLState()).isEqualTo("23514"));
+                app.rollback(savepoint);
+            }
+            app.rollback();
+        }
     }
 
     @Test

@@ -32,6 +32,8 @@ public enum ErrorCode {
     APPROVER_NOT_ALLOWED("approver_not_allowed", 403),
     /** The row an action targets does not exist (any more) in the action's tenant. */
     TARGET_NOT_FOUND("target_not_found", 409),
+    /** The row the action changes moved on since it was staged: what the person approved is no longer what it is. */
+    TARGET_CHANGED("target_changed", 409),
     /** The HTTP method is not supported on this path. */
     METHOD_NOT_ALLOWED("method_not_allowed", 405),
     /** The request cannot be served in the form asked for (media type, size). */

@@ -38,7 +38,8 @@ public class ActionRepository {
 
     private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
-            + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key";
+            + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
+            + " target_before::text AS target_before";
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -47,15 +48,17 @@ public class ActionRepository {
     public Uni<ActionRow> insertProposed(SqlClient sql, NewAction action, Duration ttl) {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
-                                     params_hash, token_hash, summary, proposed_at, expires_at)
+                                     params_hash, token_hash, summary, proposed_at, expires_at, target_version,
+                                     target_before)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, now(),
-                        now() + make_interval(secs => $12))
+                        now() + make_interval(secs => $12), $13, $14::text::jsonb)
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
                         action.conversationId(), action.turnId(), action.kind(), action.tier().wireName(),
                         Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
-                        (double) ttl.toSeconds()}))
+                        (double) ttl.toSeconds(), action.target() == null ? null : action.target().version(),
+                        action.target() == null ? null : Json.write(action.target().fields())}))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -245,7 +248,9 @@ public class ActionRepository {
                 instant(row, "confirmed_at"),
                 instant(row, "executed_at"),
                 json(row.getString("result")),
-                row.getString("idempotency_key"));
+                row.getString("idempotency_key"),
+                row.getLong("target_version"),
+                json(row.getString("target_before")));
     }
 
     private static Instant instant(Row row, String column) {

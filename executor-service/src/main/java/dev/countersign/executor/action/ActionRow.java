@@ -8,10 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ActionView;
+import dev.countersign.contracts.api.FieldChange;
 
 /**
  * One row of {@code actions}, without its token hash (which never leaves the SQL that checks it).
  *
+ * @param targetVersion
+ *            the version of the row it changes, read when it was staged (null: the kind changes no existing row, or it
+ *            was staged before V10); execution writes only while the row still has it
  * @param idempotencyKey
  *            derived from the id by the database (migration V8); what an executor forwards to an external vendor
  */
@@ -33,7 +37,9 @@ public record ActionRow(
         Instant confirmedAt,
         Instant executedAt,
         JsonNode result,
-        String idempotencyKey) {
+        String idempotencyKey,
+        Long targetVersion,
+        JsonNode targetBefore) {
 
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
     public String param(String name) {
@@ -48,6 +54,7 @@ public record ActionRow(
 
     public ActionView toView() {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
-                proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey);
+                proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
+                FieldChange.between(kind, targetBefore, params));
     }
 }

@@ -6,7 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Tier;
 
-/** A validated proposal, ready to be stored as {@code proposed}; the database stamps its times. */
+/**
+ * A validated proposal, ready to be stored as {@code proposed}; the database stamps its times.
+ *
+ * @param target
+ *            the existing row it changes, as it was at staging; null for kinds that change none
+ */
 public record NewAction(
         UUID id,
         String tenantId,
@@ -18,5 +23,6 @@ public record NewAction(
         JsonNode params,
         String paramsHash,
         String tokenHash,
-        String summary) {
+        String summary,
+        TargetSnapshot target) {
 }

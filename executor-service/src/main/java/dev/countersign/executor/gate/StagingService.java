@@ -46,9 +46,12 @@ public class StagingService {
     private final ActionsConfig config;
     private final TenantPolicyRepository policies;
     private final ExecutorRegistry executors;
+    private final Targets targets;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
-            OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors) {
+            OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors,
+            Targets targets) {
+        this.targets = targets;
         this.policies = policies;
         this.executors = executors;
         this.transactions = transactions;
@@ -108,10 +111,22 @@ public class StagingService {
             return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
                     "paramsHash does not match the canonical hash of the normalised parameters");
         }
-        NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
-                proposal.conversationId(), proposal.turnId(), proposal.kind(),
-                validated.definition().tierFor(validated.normalised(), TierPolicy.DEFAULT), validated.normalised(),
-                paramsHash, proposal.tokenHash(), validated.summary());
+        return targets.read(sql, proposal.kind(), validated.normalised(), proposal.tenantId(), proposal.userId())
+                .flatMap(target -> {
+                    if (target.isEmpty() && targets.hasTarget(proposal.kind())) {
+                        return reject(sql, proposal, ErrorCode.TARGET_NOT_FOUND,
+                                targets.missing(proposal.kind(), validated.normalised()));
+                    }
+                    NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
+                            proposal.conversationId(), proposal.turnId(), proposal.kind(),
+                            validated.definition().tierFor(validated.normalised(), TierPolicy.DEFAULT),
+                            validated.normalised(), paramsHash, proposal.tokenHash(), validated.summary(),
+                            target.orElse(null));
+                    return store(sql, proposal, action);
+                });
+    }
+
+    private Uni<Boolean> store(SqlClient sql, ActionProposed proposal, NewAction action) {
         return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
             if (stored == null) {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,

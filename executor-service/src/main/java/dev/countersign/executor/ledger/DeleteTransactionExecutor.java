@@ -6,13 +6,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
-import dev.countersign.executor.gate.ExecutionRefused;
+import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -22,6 +23,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 public class DeleteTransactionExecutor implements ActionExecutor {
+
+    private final Targets targets;
+
+    public DeleteTransactionExecutor(Targets targets) {
+        this.targets = targets;
+    }
 
     @Override
     public String kind() {
@@ -33,14 +40,14 @@ public class DeleteTransactionExecutor implements ActionExecutor {
         String transactionId = action.params().get("transactionId").asText();
         return sql.preparedQuery("""
                 UPDATE transactions SET deleted_at = now(), deleted_by_action = $3, version = version + 1
-                WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL
+                WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND ($4::bigint IS NULL OR version = $4)
                 RETURNING amount::text AS amount, category, occurred_on""")
-                .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id()))
+                .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id(),
+                        action.targetVersion()))
+                .flatMap(rows -> rows.rowCount() == 0
+                        ? targets.<RowSet<Row>>refuse(sql, action)
+                        : Uni.createFrom().item(rows))
                 .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
-                                "transaction %s does not exist in this tenant".formatted(transactionId));
-                    }
                     var row = rows.iterator().next();
                     return (JsonNode) Json.mapper().createObjectNode().put("transactionId", transactionId)
                             .put("deleted", true).put("amount", row.getString("amount"))

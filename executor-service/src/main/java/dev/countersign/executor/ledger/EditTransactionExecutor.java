@@ -9,14 +9,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
-import dev.countersign.executor.gate.ExecutionRefused;
+import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -29,6 +29,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 public class EditTransactionExecutor implements ActionExecutor {
+
+    private final Targets targets;
+
+    public EditTransactionExecutor(Targets targets) {
+        this.targets = targets;
+    }
 
     @Override
     public String kind() {
@@ -44,19 +50,20 @@ public class EditTransactionExecutor implements ActionExecutor {
                        description = coalesce($5, t.description), occurred_on = coalesce($6, t.occurred_on),
                        version = t.version + 1
                 FROM (SELECT id, amount, category, description, occurred_on FROM transactions
-                      WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL FOR UPDATE) previous
+                      WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL
+                        AND ($7::bigint IS NULL OR version = $7) FOR UPDATE) previous
                 WHERE t.id = previous.id
                 RETURNING previous.amount::text AS previous_amount, previous.category AS previous_category,
                           previous.description AS previous_description, previous.occurred_on AS previous_occurred_on,
                           t.amount::text AS amount, t.category, t.description, t.occurred_on, t.version""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(transactionId), action.tenantId(),
                         action.param("amount", BigDecimal::new), action.param("category"),
-                        action.param("description"), action.param("occurredOn", LocalDate::parse)}))
+                        action.param("description"), action.param("occurredOn", LocalDate::parse),
+                        action.targetVersion()}))
+                .flatMap(rows -> rows.rowCount() == 0
+                        ? targets.<RowSet<Row>>refuse(sql, action)
+                        : Uni.createFrom().item(rows))
                 .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
-                                "transaction %s does not exist in this tenant".formatted(transactionId));
-                    }
                     Row row = rows.iterator().next();
                     ObjectNode result = Json.mapper().createObjectNode().put("transactionId", transactionId)
                             .put("version", row.getLong("version"));

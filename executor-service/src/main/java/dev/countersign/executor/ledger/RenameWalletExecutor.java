@@ -6,19 +6,26 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
-import dev.countersign.executor.gate.ExecutionRefused;
+import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** {@code ledger.wallet.rename}: changes the name and nothing else (the currency is never editable). */
 @ApplicationScoped
 public class RenameWalletExecutor implements ActionExecutor {
+
+    private final Targets targets;
+
+    public RenameWalletExecutor(Targets targets) {
+        this.targets = targets;
+    }
 
     @Override
     public String kind() {
@@ -31,15 +38,15 @@ public class RenameWalletExecutor implements ActionExecutor {
         String name = action.params().get("name").asText();
         return sql.preparedQuery("""
                 UPDATE wallets w SET name = $3, version = w.version + 1
-                FROM (SELECT id, name FROM wallets WHERE id = $1 AND tenant_id = $2 FOR UPDATE) previous
+                FROM (SELECT id, name FROM wallets WHERE id = $1 AND tenant_id = $2
+                      AND ($4::bigint IS NULL OR version = $4) FOR UPDATE) previous
                 WHERE w.id = previous.id
                 RETURNING previous.name AS previous_name, w.version""")
-                .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name))
+                .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name, action.targetVersion()))
+                .flatMap(rows -> rows.rowCount() == 0
+                        ? targets.<RowSet<Row>>refuse(sql, action)
+                        : Uni.createFrom().item(rows))
                 .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
-                                "wallet %s does not exist in this tenant".formatted(walletId));
-                    }
                     var row = rows.iterator().next();
                     return (JsonNode) Json.mapper().createObjectNode()
                             .put("walletId", walletId)

@@ -7,13 +7,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
-import dev.countersign.executor.gate.ExecutionRefused;
+import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -23,6 +24,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 public class RevisePlanExecutor implements ActionExecutor {
+
+    private final Targets targets;
+
+    public RevisePlanExecutor(Targets targets) {
+        this.targets = targets;
+    }
 
     @Override
     public String kind() {
@@ -38,15 +45,15 @@ public class RevisePlanExecutor implements ActionExecutor {
                        starts_on = coalesce($6, starts_on), schedule = coalesce($7, schedule),
                        version = version + 1, updated_at = now()
                 WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'
+                  AND ($8::bigint IS NULL OR version = $8)
                 RETURNING version""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(planId), action.tenantId(), action.requestedBy(),
                         action.param("name"), action.param("goal"), action.param("startsOn", LocalDate::parse),
-                        action.param("schedule")}))
+                        action.param("schedule"), action.targetVersion()}))
+                .flatMap(rows -> rows.rowCount() == 0
+                        ? targets.<RowSet<Row>>refuse(sql, action)
+                        : Uni.createFrom().item(rows))
                 .map(rows -> {
-                    if (rows.rowCount() == 0) {
-                        throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
-                                "plan %s is not a draft of this user".formatted(planId));
-                    }
                     return (JsonNode) Json.mapper().createObjectNode().put("planId", planId)
                             .put("version", rows.iterator().next().getLong("version"));
                 });

@@ -1,6 +1,7 @@
 package dev.countersign.contracts.api;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +12,11 @@ import dev.countersign.contracts.Tier;
 /**
  * An action as executor-service shows it. Never carries a token or a token hash.
  *
+ * @param targetBefore
+ *            the fields of the row the action changes, as they were when it was staged (null for kinds that change no
+ *            existing row)
+ * @param diff
+ *            what an edit changes: each field the proposal sets, before and after, computed by the executor
  * @param idempotencyKey
  *            the key executors send to external vendors for this action, derived from its id (the same on every retry
  *            and every instance); retired by the database when the action is cancelled or expires
@@ -31,5 +37,7 @@ public record ActionView(
         Instant confirmedAt,
         Instant executedAt,
         JsonNode result,
-        String idempotencyKey) {
+        String idempotencyKey,
+        JsonNode targetBefore,
+        List<FieldChange> diff) {
 }
