@@ -1,0 +1,84 @@
+package dev.countersign.executor.training;
+
+import java.util.UUID;
+
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.PlanCommitted;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.action.TenantTransactions.Actor;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.Ids;
+import dev.countersign.web.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Committing a training plan: the user makes one of their drafts their active plan, and the plan active before is
+ * archived, in one transaction. A user action only: no action kind and no agent tool can do this. The user's current
+ * plans are locked first, so two commits of the same user run one after the other (the last one wins); the database
+ * allows at most one active plan per user whatever happens.
+ */
+@Path("/api/actions/plans")
+@Authenticated
+public class PlanCommitResource {
+
+    private static final String NOT_FOUND = "You have no training plan with this id.";
+
+    private final TenantTransactions transactions;
+    private final CurrentUser user;
+
+    public PlanCommitResource(TenantTransactions transactions, CurrentUser user) {
+        this.transactions = transactions;
+        this.user = user;
+    }
+
+    @POST
+    @Path("/{id}/commit")
+    public Uni<PlanCommitted> commit(@PathParam("id") String id) {
+        UUID planId = Ids.parseOrNotFound(id, ErrorCode.NOT_FOUND, NOT_FOUND);
+        String tenantId = user.tenantId();
+        String userId = user.userId();
+        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> sql.preparedQuery("""
+                SELECT id FROM training_plans WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
+                ORDER BY id FOR UPDATE""")
+                .execute(Tuple.of(tenantId, userId))
+                .flatMap(locked -> status(sql, planId, tenantId, userId))
+                .flatMap(status -> {
+                    if (!"draft".equals(status)) {
+                        throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                                "Only a draft can be committed; this plan is %s.".formatted(status));
+                    }
+                    return sql.preparedQuery("""
+                            UPDATE training_plans SET status = 'archived', updated_at = now()
+                            WHERE tenant_id = $1 AND user_id = $2 AND status = 'active' RETURNING id""")
+                            .execute(Tuple.of(tenantId, userId));
+                })
+                .flatMap(archived -> sql.preparedQuery("""
+                        UPDATE training_plans SET status = 'active', activated_by = $3, activated_at = now(),
+                               updated_at = now()
+                        WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'
+                        RETURNING activated_at""")
+                        .execute(Tuple.of(planId, tenantId, userId))
+                        .map(activated -> new PlanCommitted(planId, userId,
+                                activated.iterator().next().getOffsetDateTime("activated_at").toInstant(),
+                                archived.size() == 0 ? null : archived.iterator().next().getUUID("id")))));
+    }
+
+    /** The plan's status if it is the caller's; 404 otherwise (another user's plan is simply absent). */
+    private static Uni<String> status(SqlClient sql, UUID planId, String tenantId, String userId) {
+        return sql.preparedQuery("SELECT status FROM training_plans WHERE id = $1 AND tenant_id = $2 AND user_id = $3")
+                .execute(Tuple.of(planId, tenantId, userId))
+                .map(rows -> {
+                    if (rows.size() == 0) {
+                        throw new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND);
+                    }
+                    return rows.iterator().next().getString("status");
+                });
+    }
+}

@@ -1,0 +1,106 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+
+import java.sql.SQLException;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+/** Committing a training plan: a user action that activates a draft and archives the active plan, never a kind. */
+@QuarkusTest
+@ExecutorTestResources
+class PlanCommitTest {
+
+    private TestTenant tenant;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+    }
+
+    private UUID plan(String user, String status) throws SQLException {
+        UUID id = UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("INSERT INTO training_plans (id, tenant_id, user_id, name,"
+                    + " starts_on, schedule, status) VALUES ('%s', '%s', '%s', 'Plan', current_date, 'Mon: run',"
+                    + " '%s')").formatted(id, tenant.id(), user, status));
+        }
+        return id;
+    }
+
+    private ValidatableResponse commit(String user, Object planId) {
+        return given().header("Authorization", "Bearer " + tenant.executorBearer(user))
+                .post("/api/actions/plans/{id}/commit", planId).then();
+    }
+
+    private String status(UUID plan) throws SQLException {
+        return Db.text("SELECT status FROM training_plans WHERE id = ?", plan);
+    }
+
+    @Test
+    void committingADraftMakesItActiveAndArchivesThePreviousActivePlan() throws Exception {
+        UUID first = plan("alice", "draft");
+        UUID second = plan("alice", "draft");
+        UUID bobs = plan("bob", "active");
+
+        commit("alice", first).statusCode(200).body("planId", equalTo(first.toString()))
+                .body("activatedBy", equalTo("alice")).body("archivedPlanId", nullValue());
+        commit("alice", second).statusCode(200).body("archivedPlanId", equalTo(first.toString()));
+
+        assertThat(status(first)).isEqualTo("archived");
+        assertThat(status(second)).isEqualTo("active");
+        assertThat(status(bobs)).isEqualTo("active");
+    }
+
+    @Test
+    void onlyTheOwnersDraftsCanBeCommitted() throws Exception {
+        UUID bobsDraft = plan("bob", "draft");
+        UUID active = plan("alice", "active");
+
+        commit("alice", bobsDraft).statusCode(404).body("code", equalTo("not_found"));
+        commit("alice", active).statusCode(409).body("code", equalTo("invalid_state_transition"));
+        commit("alice", "not-a-uuid").statusCode(404).body("code", equalTo("not_found"));
+        assertThat(status(bobsDraft)).isEqualTo("draft");
+    }
+
+    @Test
+    void committingIsNoActionKindAndNoAgentCanPropose() {
+        assertThat(ActionCatalogue.all()).noneMatch(kind -> kind.kind().contains("commit")
+                || kind.kind().contains("activate"));
+    }
+
+    @Test
+    void theDatabaseKeepsAPlansStatusMovingOneWayWhateverTheApplicationDoes() throws Exception {
+        UUID archived = plan("alice", "draft");
+        commit("alice", archived).statusCode(200);
+        commit("alice", plan("alice", "draft")).statusCode(200);
+
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            for (String change : new String[]{"status = 'active'", "status = 'draft'", "name = 'Renamed'"}) {
+                var savepoint = app.setSavepoint();
+                assertThatThrownBy(() -> app.createStatement().executeUpdate(
+                        "UPDATE training_plans SET " + change + " WHERE id = '" + archived + "'")).as(change)
+                        .isInstanceOfSatisfying(SQLException.class,
+                                e -> assertThat(e.getSQLState()).isEqualTo("23514"));
+                app.rollback(savepoint);
+            }
+            assertThatThrownBy(() -> app.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id,"
+                    + " user_id, name, starts_on, schedule, status) VALUES (gen_random_uuid(), '" + tenant.id()
+                    + "', 'alice', 'Sneaky', current_date, 'x', 'archived')"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23514"));
+            app.rollback();
+        }
+    }
+}
