@@ -155,6 +155,27 @@ class ToolsTest {
     }
 
     @Test
+    void importedRowsNotYetConfirmedAreLeftOutAndCounted() throws Exception {
+        fixtures.transaction(fixtures.checking, "3.50", "coffee", "checked", TODAY);
+        UUID imported = fixtures.transaction(fixtures.checking, "99.00", "coffee", "from the bank", TODAY);
+        try (var owner = dev.countersign.devsupport.testing.TestProperties.ownerConnection()) {
+            owner.createStatement().executeUpdate(
+                    "UPDATE transactions SET unconfirmed = true WHERE id = '" + imported + "'");
+        }
+        ScriptedModel.use(script(ModelReply.toolCalls(new ToolCall("spending_summary", "{\"period\":\"month\"}"),
+                new ToolCall("find_transactions", "{\"category\":\"coffee\"}"),
+                new ToolCall("spending_summary", "{\"period\":\"month\",\"category\":\"groceries\"}"))));
+
+        fixtures.chat("c-imports", "how much on coffee?").statusCode(200);
+
+        assertThat(lastToolResults().get(0)).contains("coffee: 3.50 EUR (1 transactions)").doesNotContain("99")
+                .contains("(1 imported transaction(s) not yet confirmed by the user were left out.)");
+        assertThat(lastToolResults().get(1)).contains("checked").doesNotContain("from the bank")
+                .contains("1 imported transaction(s)");
+        assertThat(lastToolResults().get(2)).isEqualTo("No spending in that range.");
+    }
+
+    @Test
     void plansAndPendingActionsAreTheUsersOwn() throws Exception {
         fixtures.plan("alice", "Marathon block", "active", "Mon: 10 km");
         fixtures.plan("alice", "Spring draft", "draft", "Tue: intervals");

@@ -48,9 +48,10 @@ public class LedgerReader {
      */
     public Uni<TenantFacts> facts(String tenantId) {
         return reads.inTenant(tenantId, sql -> wallets(sql, tenantId).flatMap(wallets -> sql
-                .preparedQuery("""
-                        SELECT category FROM transactions WHERE tenant_id = $1 AND deleted_at IS NULL
-                        GROUP BY category ORDER BY count(*) DESC, category LIMIT $2""")
+                .preparedQuery(
+                        """
+                                SELECT category FROM transactions WHERE tenant_id = $1 AND deleted_at IS NULL AND NOT unconfirmed
+                                GROUP BY category ORDER BY count(*) DESC, category LIMIT $2""")
                 .execute(Tuple.of(tenantId, TenantFacts.MAX_CATEGORIES))
                 .map(rows -> new TenantFacts(wallets, TenantFacts.withDefaults(
                         TenantReads.map(rows, row -> row.getString("category")),
@@ -74,7 +75,8 @@ public class LedgerReader {
 
     private static Uni<List<TransactionLine>> transactions(SqlConnection sql, String tenantId, TransactionQuery q) {
         return sql.preparedQuery(TRANSACTION_COLUMNS + """
-                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND ($2::uuid IS NULL OR t.wallet_id = $2)
+                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed
+                  AND ($2::uuid IS NULL OR t.wallet_id = $2)
                   AND ($3::text IS NULL OR lower(t.category) = lower($3))
                   AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)
                   AND NOT EXISTS (SELECT 1 FROM unnest($6::text[]) word
@@ -98,7 +100,8 @@ public class LedgerReader {
                        w.currency,
                        sum(t.amount)::text AS total, count(*) AS transactions
                 FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND ($3::uuid IS NULL OR t.wallet_id = $3)
+                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed
+                  AND ($3::uuid IS NULL OR t.wallet_id = $3)
                   AND ($4::text IS NULL OR lower(t.category) = lower($4))
                   AND ($5::date IS NULL OR t.occurred_on >= $5) AND ($6::date IS NULL OR t.occurred_on <= $6)
                 GROUP BY 1, 2, 3
@@ -108,6 +111,27 @@ public class LedgerReader {
                         q.walletId(), q.category(), q.from(), q.to(), MAX_SUMMARY_ROWS}),
                 row -> new SpendingLine(row.getLocalDate("period_start"), row.getString("category"),
                         row.getString("currency"), row.getString("total"), row.getLong("transactions")));
+    }
+
+    /**
+     * How many imported rows not yet confirmed by a person match the wallet, category and date range: every read above
+     * leaves them out, and says so.
+     */
+    public long unconfirmed(String tenantId, UUID walletId, String category, LocalDate from, LocalDate to) {
+        return reads.list(tenantId, """
+                SELECT count(*) AS unconfirmed FROM transactions t
+                WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
+                  AND ($2::uuid IS NULL OR t.wallet_id = $2) AND ($3::text IS NULL OR lower(t.category) = lower($3))
+                  AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)""",
+                Tuple.from(new Object[]{tenantId, walletId, category, from, to}),
+                row -> row.getLong("unconfirmed")).get(0);
+    }
+
+    /** The sentence a read adds when it left unconfirmed rows out; empty when there were none. */
+    public static String leftOut(long unconfirmed) {
+        return unconfirmed == 0
+                ? ""
+                : "\n(%d imported transaction(s) not yet confirmed by the user were left out.)".formatted(unconfirmed);
     }
 
     private static WalletSummary wallet(Row row) {

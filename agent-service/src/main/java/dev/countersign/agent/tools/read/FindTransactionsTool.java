@@ -55,11 +55,13 @@ public class FindTransactionsTool implements AgentTool {
                 LedgerReader.words(arguments.text("text").orElse(null)),
                 arguments.integer("limit", 1, LedgerReader.MAX_TRANSACTIONS).orElse(20));
         List<TransactionLine> lines = ledger.transactions(scope.tenantId(), query);
+        String leftOut = LedgerReader.leftOut(ledger.unconfirmed(scope.tenantId(), query.walletId(), query.category(),
+                query.from(), query.to()));
         if (lines.isEmpty()) {
-            return "No transactions match.";
+            return "No transactions match." + leftOut;
         }
         return lines.stream().map(t -> "- %s %s %s in %s (%s%s), id %s".formatted(t.occurredOn(), t.amount(),
                 t.currency(), t.walletName(), t.category(), t.description() == null ? "" : ": " + t.description(),
-                t.id())).collect(Collectors.joining("\n", "Transactions (newest first):\n", ""));
+                t.id())).collect(Collectors.joining("\n", "Transactions (newest first):\n", leftOut));
     }
 }

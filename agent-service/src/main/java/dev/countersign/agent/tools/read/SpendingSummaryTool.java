@@ -58,15 +58,17 @@ public class SpendingSummaryTool implements AgentTool {
                 arguments.oneOf(Schemas.CATEGORY, scope.categories()).orElse(null),
                 arguments.date("from").orElse(null), arguments.date("to").orElse(null));
         List<SpendingLine> lines = ledger.spending(scope.tenantId(), query);
+        String leftOut = LedgerReader.leftOut(ledger.unconfirmed(scope.tenantId(), query.walletId(), query.category(),
+                query.from(), query.to()));
         if (lines.isEmpty()) {
-            return "No spending in that range.";
+            return "No spending in that range." + leftOut;
         }
         String table = lines.stream().map(l -> "- %s %s: %s %s (%d transactions)".formatted(l.periodStart(),
                 l.category(), l.total(), l.currency(), l.transactions())).collect(Collectors.joining("\n"));
         String capped = lines.size() == LedgerReader.MAX_SUMMARY_ROWS
                 ? "\n(Only the first %d rows; narrow the range for more.)".formatted(LedgerReader.MAX_SUMMARY_ROWS)
                 : "";
-        return "Spending per %s (period start, category: total):\n%s%s".formatted(
-                period.name().toLowerCase(Locale.ROOT), table, capped);
+        return "Spending per %s (period start, category: total):\n%s%s%s".formatted(
+                period.name().toLowerCase(Locale.ROOT), table, capped, leftOut);
     }
 }

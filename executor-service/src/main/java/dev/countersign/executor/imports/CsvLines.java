@@ -1,0 +1,58 @@
+package dev.countersign.executor.imports;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.contracts.catalogue.Violation;
+import dev.countersign.contracts.json.Json;
+
+/**
+ * Reads bank or receipt lines, {@code date,amount,category,description} (an optional header line starting with
+ * {@code date}; no quoting, so a description has no commas), each checked by the catalogue's rules for a new expense.
+ * Either every line is valid or the violations of all invalid lines are returned: an import is all or nothing.
+ */
+final class CsvLines {
+
+    private CsvLines() {
+    }
+
+    static Parsed parse(String csv, UUID walletId) {
+        List<ValidatedParams> rows = new ArrayList<>();
+        List<Violation> violations = new ArrayList<>();
+        String[] lines = csv == null ? new String[0] : csv.split("\r?\n");
+        int number = 0;
+        for (String line : lines) {
+            number++;
+            if (line.isBlank() || (number == 1 && line.strip().toLowerCase(java.util.Locale.ROOT).startsWith("date"))) {
+                continue;
+            }
+            String[] fields = line.split(",", -1);
+            if (fields.length < 3 || fields.length > 4) {
+                violations.add(new Violation("line " + number, "needs date,amount,category[,description]"));
+                continue;
+            }
+            ObjectNode params = Json.mapper().createObjectNode().put("walletId", walletId.toString())
+                    .put("occurredOn", fields[0].strip()).put("amount", fields[1].strip())
+                    .put("category", fields[2].strip());
+            if (fields.length == 4 && !fields[3].isBlank()) {
+                params.put("description", fields[3].strip());
+            }
+            ValidatedParams validated = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, params);
+            if (validated.isValid()) {
+                rows.add(validated);
+            } else {
+                int line1 = number;
+                validated.violations().forEach(v -> violations.add(new Violation("line " + line1, v.toString())));
+            }
+        }
+        return new Parsed(rows, violations);
+    }
+
+    record Parsed(List<ValidatedParams> rows, List<Violation> violations) {
+    }
+}

@@ -1,0 +1,78 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.json.Json;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+/** Imported bank lines: stored unconfirmed, all or nothing, until a person confirms them. */
+@QuarkusTest
+@ExecutorTestResources
+class ImportTest {
+
+    private TestTenant tenant;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+    }
+
+    private ValidatableResponse upload(Object wallet, String csv) {
+        return given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("text/csv")
+                .queryParam("wallet", wallet).body(csv).post("/api/actions/imports").then();
+    }
+
+    private int rows(String condition) throws Exception {
+        return Db.count("SELECT count(*) FROM transactions WHERE tenant_id = ? AND " + condition, tenant.id());
+    }
+
+    @Test
+    void linesAreStoredUnconfirmedUntilAPersonConfirmsThem() throws Exception {
+        List<String> ids = upload(tenant.wallet(), "date,amount,category,description\n2026-11-02,3.20,coffee,"
+                + "Cafe Nero\r\n2026-11-03,41.5,groceries,\n").statusCode(200).body("transactionIds", hasSize(2))
+                .extract().jsonPath().getList("transactionIds", String.class);
+
+        assertThat(rows("unconfirmed AND imported_by = 'alice'")).isEqualTo(2);
+        assertThat(Db.text("SELECT amount::text FROM transactions WHERE id = ?::uuid", ids.get(1)))
+                .isEqualTo("41.50");
+
+        var confirm = given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .contentType("application/json").body(Json.write(Map.of("transactionIds", ids)));
+        confirm.post("/api/actions/imports/confirm").then().statusCode(200).body(equalTo("2"));
+        assertThat(rows("unconfirmed")).isZero();
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
+                .body(Json.write(Map.of("transactionIds", ids))).post("/api/actions/imports/confirm").then()
+                .statusCode(200).body(equalTo("0"));
+    }
+
+    @Test
+    void oneBadLineImportsNothingAndNamesEveryBadLine() throws Exception {
+        upload(tenant.wallet(), "2026-11-02,3.20,coffee\nyesterday,3.20,coffee\n2026-11-02,-4,tea,x\n")
+                .statusCode(400).contentType("application/problem+json").body("code", equalTo("validation_failed"))
+                .body("violations.field", hasItem("line 2")).body("violations.field", hasItem("line 3"));
+
+        assertThat(rows("true")).isZero();
+    }
+
+    @Test
+    void anotherTenantsWalletIsNotFoundAndNothingIsWritten() throws Exception {
+        TestTenant other = TestTenant.withCheckingWallet();
+
+        upload(other.wallet(), "2026-11-02,3.20,coffee\n").statusCode(404).body("code", equalTo("not_found"));
+        upload(UUID.randomUUID(), "2026-11-02,3.20,coffee\n").statusCode(404);
+
+        assertThat(Db.count("SELECT count(*) FROM transactions WHERE wallet_id = ?", other.wallet())).isZero();
+    }
+}
