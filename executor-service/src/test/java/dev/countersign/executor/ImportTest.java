@@ -45,6 +45,9 @@ class ImportTest {
                 .extract().jsonPath().getList("transactionIds", String.class);
 
         assertThat(rows("unconfirmed AND imported_by = 'alice'")).isEqualTo(2);
+        given().header("Authorization", "Bearer " + tenant.executorBearer("bob")).get("/api/actions/imports").then()
+                .statusCode(200).body("amount", org.hamcrest.Matchers.contains("3.20", "41.50"))
+                .body("description[0]", equalTo("Cafe Nero"));
         assertThat(Db.text("SELECT amount::text FROM transactions WHERE id = ?::uuid", ids.get(1)))
                 .isEqualTo("41.50");
 
@@ -52,6 +55,7 @@ class ImportTest {
                 .contentType("application/json").body(Json.write(Map.of("transactionIds", ids)));
         confirm.post("/api/actions/imports/confirm").then().statusCode(200).body(equalTo("2"));
         assertThat(rows("unconfirmed")).isZero();
+        assertThat(rows("import_confirmed_by = 'alice'")).isEqualTo(2);
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
                 .body(Json.write(Map.of("transactionIds", ids))).post("/api/actions/imports/confirm").then()
                 .statusCode(200).body(equalTo("0"));
@@ -64,6 +68,40 @@ class ImportTest {
                 .body("violations.field", hasItem("line 2")).body("violations.field", hasItem("line 3"));
 
         assertThat(rows("true")).isZero();
+    }
+
+    @Test
+    void aFileOverTheLimitIsRefusedBeforeAnyLineIsCheckedAndProblemsAreCapped() throws Exception {
+        upload(tenant.wallet(), "2026-11-02,1,coffee\n".repeat(1001)).statusCode(400)
+                .body("violations[0].message", equalTo("has more than 1000 lines"));
+        upload(tenant.wallet(), "bad\n".repeat(30)).statusCode(400).body("violations", hasSize(21))
+                .body("violations[20].message", equalTo("and 10 more problems"));
+
+        assertThat(rows("true")).isZero();
+    }
+
+    @Test
+    void theDatabaseLetsAnImportOnlyBeConfirmedNeverUnconfirmedAndAlwaysSaysByWhom() throws Exception {
+        String id = upload(tenant.wallet(), "2026-11-02,3.20,coffee\n").statusCode(200).extract().jsonPath()
+                .getString("transactionIds[0]");
+
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            var savepoint = app.setSavepoint();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> app.createStatement().executeUpdate(
+                    "UPDATE transactions SET unconfirmed = false WHERE id = '" + id + "'"))
+                    .isInstanceOfSatisfying(java.sql.SQLException.class,
+                            e -> assertThat(e.getSQLState()).isEqualTo("23514"));
+            app.rollback(savepoint);
+            app.createStatement().executeUpdate("UPDATE transactions SET unconfirmed = false,"
+                    + " import_confirmed_by = 'alice' WHERE id = '" + id + "'");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> app.createStatement().executeUpdate(
+                    "UPDATE transactions SET unconfirmed = true WHERE id = '" + id + "'"))
+                    .isInstanceOfSatisfying(java.sql.SQLException.class,
+                            e -> assertThat(e.getSQLState()).isEqualTo("23514"));
+            app.rollback();
+        }
     }
 
     @Test

@@ -88,10 +88,21 @@ class PlanCommitTest {
         try (var app = Db.application()) {
             app.setAutoCommit(false);
             Db.enterTenant(app, tenant.id());
-            for (String change : new String[]{"status = 'active'", "status = 'draft'", "name = 'Renamed'"}) {
+            UUID draft = plan("alice", "draft");
+            for (String change : new String[]{"status = 'active'", "status = 'draft'", "name = 'Renamed'",
+                    "activated_by = 'mallory'"}) {
                 var savepoint = app.setSavepoint();
                 assertThatThrownBy(() -> app.createStatement().executeUpdate(
                         "UPDATE training_plans SET " + change + " WHERE id = '" + archived + "'")).as(change)
+                        .isInstanceOfSatisfying(SQLException.class,
+                                e -> assertThat(e.getSQLState()).isEqualTo("23514"));
+                app.rollback(savepoint);
+            }
+            for (String activation : new String[]{"status = 'active'",
+                    "status = 'active', activated_by = 'bob', activated_at = now()"}) {
+                var savepoint = app.setSavepoint();
+                assertThatThrownBy(() -> app.createStatement().executeUpdate(
+                        "UPDATE training_plans SET " + activation + " WHERE id = '" + draft + "'")).as(activation)
                         .isInstanceOfSatisfying(SQLException.class,
                                 e -> assertThat(e.getSQLState()).isEqualTo("23514"));
                 app.rollback(savepoint);

@@ -28,7 +28,7 @@ public class Targets {
     private static final String TRANSACTION = """
             SELECT version, jsonb_build_object('amount', amount::text, 'category', category, 'description', description,
                                                'occurredOn', occurred_on::text)::text AS fields
-            FROM transactions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL""";
+            FROM transactions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed""";
 
     private static final Map<String, Target> BY_KIND = Map.of(
             ActionCatalogue.EDIT_TRANSACTION, new Target("transactionId", "transaction", TRANSACTION),

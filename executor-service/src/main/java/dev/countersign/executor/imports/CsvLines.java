@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
@@ -18,20 +19,30 @@ import dev.countersign.contracts.json.Json;
  */
 final class CsvLines {
 
+    static final int MAX_LINES = ImportResult.MAX_LINES;
+    /** The most problems one answer lists; the rest are counted. */
+    static final int MAX_VIOLATIONS = 20;
+
     private CsvLines() {
     }
 
     static Parsed parse(String csv, UUID walletId) {
         List<ValidatedParams> rows = new ArrayList<>();
         List<Violation> violations = new ArrayList<>();
-        String[] lines = csv == null ? new String[0] : csv.split("\r?\n");
+        String[] lines = csv == null ? new String[0] : csv.split("\r?\n", MAX_LINES + 3);
         int number = 0;
+        int dataLines = 0;
         for (String line : lines) {
             number++;
-            if (line.isBlank() || (number == 1 && line.strip().toLowerCase(java.util.Locale.ROOT).startsWith("date"))) {
+            String bare = number == 1 ? line.replace("\uFEFF", "") : line;
+            if (bare.isBlank() || (number == 1 && bare.strip().toLowerCase(java.util.Locale.ROOT).startsWith("date"))) {
                 continue;
             }
-            String[] fields = line.split(",", -1);
+            if (++dataLines > MAX_LINES || number > MAX_LINES + 2) {
+                return new Parsed(List.of(), List.of(new Violation("file", "has more than %d lines"
+                        .formatted(MAX_LINES))));
+            }
+            String[] fields = bare.split(",", -1);
             if (fields.length < 3 || fields.length > 4) {
                 violations.add(new Violation("line " + number, "needs date,amount,category[,description]"));
                 continue;
@@ -50,7 +61,16 @@ final class CsvLines {
                 validated.violations().forEach(v -> violations.add(new Violation("line " + line1, v.toString())));
             }
         }
-        return new Parsed(rows, violations);
+        return new Parsed(rows, capped(violations));
+    }
+
+    private static List<Violation> capped(List<Violation> violations) {
+        if (violations.size() <= MAX_VIOLATIONS) {
+            return violations;
+        }
+        List<Violation> first = new ArrayList<>(violations.subList(0, MAX_VIOLATIONS));
+        first.add(new Violation("file", "and %d more problems".formatted(violations.size() - MAX_VIOLATIONS)));
+        return first;
     }
 
     record Parsed(List<ValidatedParams> rows, List<Violation> violations) {

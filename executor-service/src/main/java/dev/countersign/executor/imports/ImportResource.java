@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
@@ -22,6 +23,7 @@ import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -44,7 +46,9 @@ public class ImportResource {
         this.user = user;
     }
 
+    /** Parses on a worker thread: a file of up to {@value ImportResult#MAX_LINES} lines is checked line by line. */
     @POST
+    @Blocking
     @Consumes({"text/csv", MediaType.TEXT_PLAIN})
     public Uni<ImportResult> importCsv(@QueryParam("wallet") String wallet, String csv) {
         UUID walletId = Ids.parseOrNotFound(wallet, ErrorCode.NOT_FOUND, NO_WALLET);
@@ -53,7 +57,7 @@ public class ImportResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "No line was imported; fix these and send the"
                     + " whole file again.", parsed.violations());
         }
-        if (parsed.rows().isEmpty() || parsed.rows().size() > ImportResult.MAX_LINES) {
+        if (parsed.rows().isEmpty()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send 1 to %d lines of date,amount,category[,description].".formatted(ImportResult.MAX_LINES));
         }
@@ -83,7 +87,36 @@ public class ImportResource {
                 .map(inserted -> new ImportResult(walletId, ids)));
     }
 
-    /** Marks the caller's tenant's imported rows confirmed; answers how many of them were still unconfirmed. */
+    /**
+     * The tenant's imported rows still waiting for a person, by date (at most {@value ImportResult#MAX_LINES}).
+     */
+    @GET
+    public Uni<List<PendingImport>> pending() {
+        return transactions.read(user.tenantId(), sql -> sql.preparedQuery("""
+                SELECT t.id, t.wallet_id, t.occurred_on, t.amount::text AS amount, t.category, t.description,
+                       t.imported_by
+                FROM transactions t
+                WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
+                ORDER BY t.occurred_on, t.created_at, t.id LIMIT $2""")
+                .execute(Tuple.of(user.tenantId(), ImportResult.MAX_LINES))
+                .map(rows -> {
+                    List<PendingImport> pending = new ArrayList<>();
+                    rows.forEach(row -> pending.add(new PendingImport(row.getUUID("id"), row.getUUID("wallet_id"),
+                            row.getLocalDate("occurred_on"), row.getString("amount"), row.getString("category"),
+                            row.getString("description"), row.getString("imported_by"))));
+                    return pending;
+                }));
+    }
+
+    /** An imported row as the person reviews it before confirming. */
+    public record PendingImport(UUID id, UUID walletId, LocalDate occurredOn, String amount, String category,
+            String description, String importedBy) {
+    }
+
+    /**
+     * Marks the tenant's imported rows confirmed, recording who did (any user of the tenant may: the rows are the
+     * tenant's own data, not an agent's action); answers how many of them were still unconfirmed.
+     */
     @POST
     @Path("/confirm")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -94,9 +127,9 @@ public class ImportResource {
                     "Send {\"transactionIds\": [...]} with 1 to %d ids.".formatted(ImportResult.MAX_LINES));
         }
         return transactions.run(actingUser(), sql -> sql.preparedQuery("""
-                UPDATE transactions SET unconfirmed = false
-                WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed""")
-                .execute(Tuple.of(user.tenantId(), request.transactionIds().toArray(UUID[]::new)))
+                UPDATE transactions SET unconfirmed = false, import_confirmed_by = $3
+                WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed AND deleted_at IS NULL""")
+                .execute(Tuple.of(user.tenantId(), request.transactionIds().toArray(UUID[]::new), user.userId()))
                 .map(rows -> rows.rowCount()));
     }
 

@@ -38,10 +38,12 @@ public class DeleteTransactionExecutor implements ActionExecutor {
     @Override
     public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
         String transactionId = action.params().get("transactionId").asText();
-        return sql.preparedQuery("""
-                UPDATE transactions SET deleted_at = now(), deleted_by_action = $3, version = version + 1
-                WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND ($4::bigint IS NULL OR version = $4)
-                RETURNING amount::text AS amount, category, occurred_on""")
+        return sql
+                .preparedQuery(
+                        """
+                                UPDATE transactions SET deleted_at = now(), deleted_by_action = $3, version = version + 1
+                                WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed AND ($4::bigint IS NULL OR version = $4)
+                                RETURNING amount::text AS amount, category, occurred_on""")
                 .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id(),
                         action.targetVersion()))
                 .flatMap(rows -> rows.rowCount() == 0

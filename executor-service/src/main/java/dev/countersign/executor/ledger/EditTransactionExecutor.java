@@ -24,8 +24,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * {@code ledger.transaction.edit}: sets the fields the proposal names (the catalogue's editable fields only) and keeps
  * the others; the result records the values before and after.
  * <p>
- * Limit: it edits the row as it is at execution, not as it was when the person approved; comparing the row's version
- * with the one seen at staging ({@code target_changed}) belongs to the domains change.
+ * It writes only while the row still has the version it had when the action was staged (checked on the locked row),
+ * else the action fails with {@code target_changed}; imported rows not yet confirmed are not edited.
  */
 @ApplicationScoped
 public class EditTransactionExecutor implements ActionExecutor {
@@ -50,7 +50,7 @@ public class EditTransactionExecutor implements ActionExecutor {
                        description = coalesce($5, t.description), occurred_on = coalesce($6, t.occurred_on),
                        version = t.version + 1
                 FROM (SELECT id, amount, category, description, occurred_on FROM transactions
-                      WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL
+                      WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed
                         AND ($7::bigint IS NULL OR version = $7) FOR UPDATE) previous
                 WHERE t.id = previous.id
                 RETURNING previous.amount::text AS previous_amount, previous.category AS previous_category,
