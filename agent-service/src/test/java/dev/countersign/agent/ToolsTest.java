@@ -157,10 +157,11 @@ class ToolsTest {
     @Test
     void importedRowsNotYetConfirmedAreLeftOutAndCounted() throws Exception {
         fixtures.transaction(fixtures.checking, "3.50", "coffee", "checked", TODAY);
-        UUID imported = fixtures.transaction(fixtures.checking, "99.00", "coffee", "from the bank", TODAY);
         try (var owner = dev.countersign.devsupport.testing.TestProperties.ownerConnection()) {
-            owner.createStatement().executeUpdate(
-                    "UPDATE transactions SET unconfirmed = true WHERE id = '" + imported + "'");
+            owner.createStatement().executeUpdate("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
+                    + " category, description, occurred_on, unconfirmed, imported_by) VALUES (gen_random_uuid(), '"
+                    + fixtures.tenant + "', '" + fixtures.checking + "', 99.00, 'coffee', 'from the bank',"
+                    + " current_date, true, 'alice')");
         }
         ScriptedModel.use(script(ModelReply.toolCalls(new ToolCall("spending_summary", "{\"period\":\"month\"}"),
                 new ToolCall("find_transactions", "{\"category\":\"coffee\"}"),
