@@ -25,7 +25,6 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
-import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelTurn;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -42,15 +41,14 @@ class ChatTest {
     private String bearer;
     private UUID checking;
 
+    private AgentFixtures fixtures;
+
     @BeforeEach
     void freshTenant() throws Exception {
-        ConversationAppender.start();
-        tenant = "t-" + UUID.randomUUID();
-        bearer = TestProperties.agentBearer(tenant, "alice");
-        try (var owner = TestProperties.ownerConnection()) {
-            checking = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
-            DemoData.createWallet(owner, tenant, "alice", "Savings", "EUR");
-        }
+        fixtures = new AgentFixtures();
+        tenant = fixtures.tenant;
+        bearer = fixtures.bearer;
+        checking = fixtures.checking;
     }
 
     /** A model that calls one tool with the given arguments, then answers with a fixed text. */
@@ -61,9 +59,7 @@ class ChatTest {
     }
 
     private ValidatableResponse chat(String conversation, String text) {
-        return given().contentType("application/json").header("Authorization", "Bearer " + bearer)
-                .body(Json.write(Json.mapper().createObjectNode().put("text", text)))
-                .post("/api/conversations/{id}/messages", conversation).then();
+        return fixtures.chat(conversation, text);
     }
 
     /** Publishes a golden outcome as a fresh event of a fresh action of {@code tenantId}, adjusted; its action id. */

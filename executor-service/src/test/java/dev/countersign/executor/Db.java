@@ -1,5 +1,7 @@
 package dev.countersign.executor;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
@@ -32,6 +34,25 @@ final class Db {
         try (var set = sql.prepareStatement("SELECT " + TenantIsolation.setTenant("?"))) {
             set.setString(1, tenantId);
             set.executeQuery();
+        }
+    }
+
+    /**
+     * Runs each statement as the application role in {@code tenantId}'s transaction, around the application, and
+     * asserts PostgreSQL refuses it with {@code sqlState}; nothing is left behind.
+     */
+    static void refusedAsApplication(String tenantId, String sqlState, String... statements) throws SQLException {
+        try (var app = application()) {
+            app.setAutoCommit(false);
+            enterTenant(app, tenantId);
+            for (String statement : statements) {
+                var savepoint = app.setSavepoint();
+                assertThatThrownBy(() -> app.createStatement().execute(statement)).as(statement)
+                        .isInstanceOfSatisfying(SQLException.class,
+                                e -> assertThat(e.getSQLState()).as(statement).isEqualTo(sqlState));
+                app.rollback(savepoint);
+            }
+            app.rollback();
         }
     }
 

@@ -21,6 +21,17 @@ record TestTenant(String id, UUID wallet) {
         }
     }
 
+    /** A training plan of {@code user} in this tenant, written as the owner (the only role that may skip "draft"). */
+    UUID plan(String user, String status) throws SQLException {
+        UUID plan = UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("INSERT INTO training_plans (id, tenant_id, user_id, name,"
+                    + " starts_on, schedule, status) VALUES ('%s', '%s', '%s', 'Base', current_date, 'Mon: run',"
+                    + " '%s')").formatted(plan, id, user, status));
+        }
+        return plan;
+    }
+
     /** An executor bearer token of {@code user} in this tenant (with the approver and admin groups). */
     String executorBearer(String user) {
         return TestProperties.executorBearer(id, user);

@@ -26,6 +26,16 @@ public class LedgerReader {
             FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
             """;
 
+    /**
+     * The tenant's rows ({@code $1}) not deleted, in wallet {@code $2}, category {@code $3} (either case) and days
+     * {@code $4} to {@code $5}, each null for any: the one filter every read of transactions shares.
+     */
+    private static final String MATCHING = """
+             t.tenant_id = $1 AND t.deleted_at IS NULL
+              AND ($2::uuid IS NULL OR t.wallet_id = $2) AND ($3::text IS NULL OR lower(t.category) = lower($3))
+              AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)
+            """;
+
     private final TenantReads reads;
 
     public LedgerReader(TenantReads reads) {
@@ -74,11 +84,8 @@ public class LedgerReader {
     }
 
     private static Uni<List<TransactionLine>> transactions(SqlConnection sql, String tenantId, TransactionQuery q) {
-        return sql.preparedQuery(TRANSACTION_COLUMNS + """
-                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed
-                  AND ($2::uuid IS NULL OR t.wallet_id = $2)
-                  AND ($3::text IS NULL OR lower(t.category) = lower($3))
-                  AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)
+        return sql.preparedQuery(TRANSACTION_COLUMNS + "WHERE " + MATCHING + """
+                  AND NOT t.unconfirmed
                   AND NOT EXISTS (SELECT 1 FROM unnest($6::text[]) word
                                   WHERE coalesce(t.description, '') NOT ILIKE '%' || word || '%'
                                     AND t.category NOT ILIKE '%' || word || '%')
@@ -96,19 +103,17 @@ public class LedgerReader {
      */
     public List<SpendingLine> spending(String tenantId, SpendingQuery q) {
         return reads.list(tenantId, """
-                SELECT date_trunc($2, t.occurred_on::timestamp)::date AS period_start, lower(t.category) AS category,
+                SELECT date_trunc($6, t.occurred_on::timestamp)::date AS period_start, lower(t.category) AS category,
                        w.currency,
                        sum(t.amount)::text AS total, count(*) AS transactions
                 FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed
-                  AND ($3::uuid IS NULL OR t.wallet_id = $3)
-                  AND ($4::text IS NULL OR lower(t.category) = lower($4))
-                  AND ($5::date IS NULL OR t.occurred_on >= $5) AND ($6::date IS NULL OR t.occurred_on <= $6)
+                WHERE""" + MATCHING + """
+                  AND NOT t.unconfirmed
                 GROUP BY 1, 2, 3
                 ORDER BY 1 DESC, sum(t.amount) DESC, 2
                 LIMIT $7""",
-                Tuple.from(new Object[]{tenantId, q.period().name().toLowerCase(java.util.Locale.ROOT),
-                        q.walletId(), q.category(), q.from(), q.to(), MAX_SUMMARY_ROWS}),
+                Tuple.from(new Object[]{tenantId, q.walletId(), q.category(), q.from(), q.to(),
+                        q.period().name().toLowerCase(java.util.Locale.ROOT), MAX_SUMMARY_ROWS}),
                 row -> new SpendingLine(row.getLocalDate("period_start"), row.getString("category"),
                         row.getString("currency"), row.getString("total"), row.getLong("transactions")));
     }
@@ -118,11 +123,8 @@ public class LedgerReader {
      * leaves them out, and says so.
      */
     public long unconfirmed(String tenantId, UUID walletId, String category, LocalDate from, LocalDate to) {
-        return reads.list(tenantId, """
-                SELECT count(*) AS unconfirmed FROM transactions t
-                WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
-                  AND ($2::uuid IS NULL OR t.wallet_id = $2) AND ($3::text IS NULL OR lower(t.category) = lower($3))
-                  AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)""",
+        return reads.list(tenantId, "SELECT count(*) AS unconfirmed FROM transactions t WHERE " + MATCHING
+                + " AND t.unconfirmed",
                 Tuple.from(new Object[]{tenantId, walletId, category, from, to}),
                 row -> row.getLong("unconfirmed")).get(0);
     }

@@ -14,13 +14,15 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TargetSnapshot;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The existing row an action of a kind changes, and how to read its version and the fields a person is shown, named as
  * the catalogue names the parameters (so the diff pairs them). Staging reads it into the action; execution writes only
- * while the row still has that version, and {@link #refuse} says why it did not.
+ * while the row still has that version, and {@link #written} says why it did not.
  */
 @ApplicationScoped
 public class Targets {
@@ -31,12 +33,12 @@ public class Targets {
             FROM transactions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed""";
 
     private static final Map<String, Target> BY_KIND = Map.of(
-            ActionCatalogue.EDIT_TRANSACTION, new Target("transactionId", "transaction", TRANSACTION),
-            ActionCatalogue.DELETE_TRANSACTION, new Target("transactionId", "transaction", TRANSACTION),
-            ActionCatalogue.RENAME_WALLET, new Target("walletId", "wallet", """
+            ActionCatalogue.EDIT_TRANSACTION, new Target("transactionId", "transaction", false, TRANSACTION),
+            ActionCatalogue.DELETE_TRANSACTION, new Target("transactionId", "transaction", false, TRANSACTION),
+            ActionCatalogue.RENAME_WALLET, new Target("walletId", "wallet", false, """
                     SELECT version, jsonb_build_object('name', name)::text AS fields
                     FROM wallets WHERE id = $1 AND tenant_id = $2"""),
-            ActionCatalogue.REVISE_PLAN, new Target("planId", "draft plan", """
+            ActionCatalogue.REVISE_PLAN, new Target("planId", "draft plan", true, """
                     SELECT version, jsonb_build_object('name', name, 'goal', goal, 'startsOn', starts_on::text,
                                                        'schedule', schedule)::text AS fields
                     FROM training_plans
@@ -58,9 +60,8 @@ public class Targets {
             return Uni.createFrom().item(Optional.empty());
         }
         UUID id = UUID.fromString(params.get(target.idParam()).asText());
-        String query = target.query();
-        Tuple arguments = query.contains("$3") ? Tuple.of(id, tenantId, requestedBy) : Tuple.of(id, tenantId);
-        return sql.preparedQuery(query).execute(arguments).map(rows -> rows.size() == 0
+        Tuple arguments = target.requestersOwn() ? Tuple.of(id, tenantId, requestedBy) : Tuple.of(id, tenantId);
+        return sql.preparedQuery(target.query()).execute(arguments).map(rows -> rows.size() == 0
                 ? Optional.<TargetSnapshot>empty()
                 : Optional.of(new TargetSnapshot(rows.iterator().next().getLong("version"),
                         Json.read(rows.iterator().next().getString("fields"), JsonNode.class))));
@@ -73,10 +74,14 @@ public class Targets {
     }
 
     /**
-     * After a guarded write matched no row: {@code target_not_found} if the row is gone, {@code target_changed} if it
-     * moved on since the action was staged. Always a failed Uni.
+     * The rows of a write guarded by the staged version; if it matched none, a failure saying why:
+     * {@code target_not_found} if the row is gone, {@code target_changed} if it moved on since the action was staged.
      */
-    public <T> Uni<T> refuse(SqlClient sql, ActionRow action) {
+    public Uni<RowSet<Row>> written(SqlClient sql, ActionRow action, RowSet<Row> rows) {
+        return rows.rowCount() == 0 ? refuse(sql, action) : Uni.createFrom().item(rows);
+    }
+
+    private <T> Uni<T> refuse(SqlClient sql, ActionRow action) {
         return read(sql, action.kind(), action.params(), action.tenantId(), action.requestedBy())
                 .flatMap(now -> Uni.createFrom().failure(now.isEmpty()
                         ? new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND, missing(action.kind(), action.params()))
@@ -86,6 +91,10 @@ public class Targets {
                                         now.get().version()))));
     }
 
-    private record Target(String idParam, String noun, String query) {
+    /**
+     * @param requestersOwn
+     *            the row belongs to the requester, not just the tenant: the query takes the requester as {@code $3}
+     */
+    private record Target(String idParam, String noun, boolean requestersOwn, String query) {
     }
 }

@@ -16,7 +16,6 @@ import dev.countersign.executor.gate.ActionExecutor;
 import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -60,9 +59,7 @@ public class EditTransactionExecutor implements ActionExecutor {
                         action.param("amount", BigDecimal::new), action.param("category"),
                         action.param("description"), action.param("occurredOn", LocalDate::parse),
                         action.targetVersion()}))
-                .flatMap(rows -> rows.rowCount() == 0
-                        ? targets.<RowSet<Row>>refuse(sql, action)
-                        : Uni.createFrom().item(rows))
+                .flatMap(rows -> targets.written(sql, action, rows))
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     ObjectNode result = Json.mapper().createObjectNode().put("transactionId", transactionId)

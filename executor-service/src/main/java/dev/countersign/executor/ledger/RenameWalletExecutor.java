@@ -12,8 +12,6 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
 import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -43,9 +41,7 @@ public class RenameWalletExecutor implements ActionExecutor {
                 WHERE w.id = previous.id
                 RETURNING previous.name AS previous_name, w.version""")
                 .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name, action.targetVersion()))
-                .flatMap(rows -> rows.rowCount() == 0
-                        ? targets.<RowSet<Row>>refuse(sql, action)
-                        : Uni.createFrom().item(rows))
+                .flatMap(rows -> targets.written(sql, action, rows))
                 .map(rows -> {
                     var row = rows.iterator().next();
                     return (JsonNode) Json.mapper().createObjectNode()

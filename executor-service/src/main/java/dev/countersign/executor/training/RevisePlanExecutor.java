@@ -13,8 +13,6 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
 import dev.countersign.executor.gate.Targets;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -50,9 +48,7 @@ public class RevisePlanExecutor implements ActionExecutor {
                 .execute(Tuple.from(new Object[]{UUID.fromString(planId), action.tenantId(), action.requestedBy(),
                         action.param("name"), action.param("goal"), action.param("startsOn", LocalDate::parse),
                         action.param("schedule"), action.targetVersion()}))
-                .flatMap(rows -> rows.rowCount() == 0
-                        ? targets.<RowSet<Row>>refuse(sql, action)
-                        : Uni.createFrom().item(rows))
+                .flatMap(rows -> targets.written(sql, action, rows))
                 .map(rows -> {
                     return (JsonNode) Json.mapper().createObjectNode().put("planId", planId)
                             .put("version", rows.iterator().next().getLong("version"));
