@@ -21,12 +21,19 @@ import io.restassured.response.ValidatableResponse;
 /** A fresh tenant with wallets, rows written as the owner, and a scripted conversation with the agent. */
 final class AgentFixtures {
 
-    final String tenant = "t-" + UUID.randomUUID();
-    final String bearer = TestProperties.agentBearer(tenant, "alice");
+    final String tenant;
+    final String bearer;
     final UUID checking;
     final UUID savings;
 
     AgentFixtures() throws Exception {
+        this("t-" + UUID.randomUUID());
+    }
+
+    /** Alice's two EUR wallets in {@code tenant}: a tenant named in configuration must be used by one test only. */
+    AgentFixtures(String tenant) throws Exception {
+        this.tenant = tenant;
+        this.bearer = TestProperties.agentBearer(tenant, "alice");
         ConversationAppender.start();
         try (var owner = TestProperties.ownerConnection()) {
             checking = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
@@ -58,6 +65,33 @@ final class AgentFixtures {
         return id;
     }
 
+    /** An imported row not yet confirmed by a person. */
+    UUID unconfirmedTransaction(UUID wallet, String amount, String category) throws Exception {
+        UUID id = UUID.randomUUID();
+        try (Connection owner = TestProperties.ownerConnection(); PreparedStatement insert = owner.prepareStatement("""
+                INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, occurred_on, unconfirmed,
+                                          imported_by)
+                VALUES (?, ?, ?, ?, ?, current_date, true, 'alice')""")) {
+            insert.setObject(1, id);
+            insert.setString(2, tenant);
+            insert.setObject(3, wallet);
+            insert.setBigDecimal(4, new BigDecimal(amount));
+            insert.setString(5, category);
+            insert.executeUpdate();
+        }
+        return id;
+    }
+
+    /** Marks the row deleted, as the executor's delete does. */
+    void delete(UUID transaction) throws Exception {
+        try (Connection owner = TestProperties.ownerConnection();
+                PreparedStatement mark = owner.prepareStatement(
+                        "UPDATE transactions SET deleted_at = now() WHERE id = ?")) {
+            mark.setObject(1, transaction);
+            mark.executeUpdate();
+        }
+    }
+
     UUID plan(String user, String name, String status, String schedule) throws Exception {
         UUID id = UUID.randomUUID();
         try (Connection owner = TestProperties.ownerConnection(); PreparedStatement insert = owner.prepareStatement("""
@@ -75,6 +109,11 @@ final class AgentFixtures {
     }
 
     UUID action(String user, String status, String summary) throws Exception {
+        return action(user, status, summary, false);
+    }
+
+    /** {@code windowClosed}: proposed two hours ago with a window that closed an hour ago, not yet swept. */
+    UUID action(String user, String status, String summary, boolean windowClosed) throws Exception {
         UUID id = UUID.randomUUID();
         try (Connection owner = TestProperties.ownerConnection();
                 PreparedStatement insert = owner.prepareStatement(
@@ -82,12 +121,14 @@ final class AgentFixtures {
                                 INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
                                                      summary, proposed_at, expires_at)
                                 VALUES (?, ?, ?, 'ledger.wallet.rename', 'medium', 'proposed', '{}', repeat('a', 64),
-                                        repeat('b', 64), ?, now(), now() + interval '1 hour')""");
+                                        repeat('b', 64), ?, now() - ?::interval, now() + ?::interval)""");
                 PreparedStatement decide = owner.prepareStatement("UPDATE actions SET status = ? WHERE id = ?")) {
             insert.setObject(1, id);
             insert.setString(2, tenant);
             insert.setString(3, user);
             insert.setString(4, summary);
+            insert.setString(5, windowClosed ? "2 hours" : "0 seconds");
+            insert.setString(6, windowClosed ? "-1 hour" : "1 hour");
             insert.executeUpdate();
             if (!"proposed".equals(status)) {
                 decide.setString(1, status);

@@ -24,12 +24,16 @@ public class ActionReader {
         this.reads = reads;
     }
 
-    /** The user's actions, those still waiting for a decision first, then the newest. */
+    /**
+     * The user's actions, those still waiting for a decision first, then the newest. {@code pendingOnly}: only those a
+     * person can still decide, i.e. proposed and inside their window (the executor's sweep marks the others expired a
+     * few seconds later).
+     */
     public List<ActionLine> actions(String tenantId, String userId, boolean pendingOnly) {
         return reads.list(tenantId, """
                 SELECT id, kind, tier, status, summary, proposed_at, expires_at
                 FROM actions
-                WHERE tenant_id = $1 AND requested_by = $2 AND (NOT $3 OR status = 'proposed')
+                WHERE tenant_id = $1 AND requested_by = $2 AND (NOT $3 OR (status = 'proposed' AND expires_at > now()))
                 ORDER BY status = 'proposed' DESC, proposed_at DESC
                 LIMIT $4""",
                 Tuple.of(tenantId, userId, pendingOnly, MAX_ACTIONS),

@@ -1,7 +1,10 @@
 package dev.countersign.agent.conversation;
 
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -83,6 +86,16 @@ public class ConversationLedger {
             LOG.warnf("Skipped a recorded turn this version cannot read: %s", e.getMessage());
             return null;
         }
+    }
+
+    /** When the newest of these events of the user happened, if any of them is in the ledger. */
+    public Optional<Instant> latestOf(String tenantId, String userId, List<UUID> eventIds) {
+        return reads.list(tenantId, """
+                SELECT max(occurred_at) AS latest FROM conversation_events
+                WHERE tenant_id = $1 AND user_id = $2 AND event_id = ANY($3)""",
+                Tuple.of(tenantId, userId, eventIds.toArray(UUID[]::new)),
+                row -> Optional.ofNullable(row.getOffsetDateTime("latest")).map(OffsetDateTime::toInstant))
+                .get(0);
     }
 
     public boolean contains(String tenantId, UUID eventId) {

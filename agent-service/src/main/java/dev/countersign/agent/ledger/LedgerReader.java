@@ -1,6 +1,10 @@
 package dev.countersign.agent.ledger;
 
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -10,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -19,6 +24,8 @@ public class LedgerReader {
 
     public static final int MAX_TRANSACTIONS = 50;
     public static final int MAX_SUMMARY_ROWS = 100;
+    /** Room for the currency totals, which come first, next to the category rows. */
+    private static final int MAX_CURRENCIES = 20;
 
     private static final String TRANSACTION_COLUMNS = """
             SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
@@ -28,12 +35,21 @@ public class LedgerReader {
 
     /**
      * The tenant's rows ({@code $1}) not deleted, in wallet {@code $2}, category {@code $3} (either case) and days
-     * {@code $4} to {@code $5}, each null for any: the one filter every read of transactions shares.
+     * {@code $4} to {@code $5}, each null for any: the one filter every read by wallet, category and days shares.
      */
     private static final String MATCHING = """
              t.tenant_id = $1 AND t.deleted_at IS NULL
               AND ($2::uuid IS NULL OR t.wallet_id = $2) AND ($3::text IS NULL OR lower(t.category) = lower($3))
               AND ($4::date IS NULL OR t.occurred_on >= $4) AND ($5::date IS NULL OR t.occurred_on <= $5)
+            """;
+
+    /**
+     * Rows of the tenant ({@code $1}) not deleted and recorded from {@code $2} up to the transaction's start
+     * ({@code now()}): a window on when rows entered the ledger (not on the day they name), so consecutive windows that
+     * share an end and a start count each row once, a back-dated expense included.
+     */
+    private static final String RECORDED = """
+             t.tenant_id = $1 AND t.deleted_at IS NULL AND t.created_at >= $2 AND t.created_at < now()
             """;
 
     private final TenantReads reads;
@@ -129,6 +145,45 @@ public class LedgerReader {
                 row -> row.getLong("unconfirmed")).get(0);
     }
 
+    /**
+     * Confirmed spending recorded since {@code since} until the database's now, per category (lower case) and currency,
+     * with the totals per currency, and how many unconfirmed rows of the window were left out; one transaction, so
+     * every figure has the same end. At most {@value #MAX_SUMMARY_ROWS} category rows, largest first; the currency
+     * totals come first, so a cut never shortens them.
+     * <p>
+     * Limit: {@code created_at} is the writing transaction's start, so a row whose transaction started before the end
+     * but committed after this read is in neither this window nor the next.
+     */
+    public RecordedSpending recordedSince(String tenantId, Instant since) {
+        OffsetDateTime from = since.atOffset(ZoneOffset.UTC);
+        return reads.inTenant(tenantId, sql -> sql.preparedQuery("""
+                SELECT lower(t.category) AS category, w.currency, sum(t.amount)::text AS total,
+                       count(*) AS transactions, grouping(lower(t.category)) = 1 AS currency_total
+                FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
+                WHERE""" + RECORDED + """
+                  AND NOT t.unconfirmed
+                GROUP BY GROUPING SETS ((lower(t.category), w.currency), (w.currency))
+                ORDER BY grouping(lower(t.category)) DESC, w.currency, sum(t.amount) DESC, 1
+                LIMIT $3""")
+                .execute(Tuple.of(tenantId, from, MAX_SUMMARY_ROWS + MAX_CURRENCIES))
+                .flatMap(totals -> sql.preparedQuery("SELECT now() AS until, count(*) AS unconfirmed"
+                        + " FROM transactions t WHERE" + RECORDED + " AND t.unconfirmed")
+                        .execute(Tuple.of(tenantId, from))
+                        .map(rows -> recorded(since, totals, rows.iterator().next()))))
+                .await().atMost(TenantReads.TIMEOUT);
+    }
+
+    private static RecordedSpending recorded(Instant since, RowSet<Row> totals, Row window) {
+        List<SpendingTotal> byCategory = new ArrayList<>();
+        List<SpendingTotal> byCurrency = new ArrayList<>();
+        totals.forEach(row -> (row.getBoolean("currency_total") ? byCurrency : byCategory).add(new SpendingTotal(
+                row.getString("category"), row.getString("currency"), row.getString("total"),
+                row.getLong("transactions"))));
+        return new RecordedSpending(since, window.getOffsetDateTime("until").toInstant(),
+                List.copyOf(byCategory.subList(0, Math.min(byCategory.size(), MAX_SUMMARY_ROWS))),
+                List.copyOf(byCurrency), window.getLong("unconfirmed"));
+    }
+
     /** The sentence a read adds when it left unconfirmed rows out; empty when there were none. */
     public static String leftOut(long unconfirmed) {
         return unconfirmed == 0
@@ -160,6 +215,18 @@ public class LedgerReader {
 
     public enum Period {
         DAY, WEEK, MONTH, YEAR
+    }
+
+    /**
+     * Spending recorded from {@code from} to {@code to} (the database's clock): per category and currency, per
+     * currency, and how many unconfirmed rows it left out.
+     */
+    public record RecordedSpending(Instant from, Instant to, List<SpendingTotal> byCategory,
+            List<SpendingTotal> byCurrency, long unconfirmedLeftOut) {
+    }
+
+    /** A total in one currency; {@code category} is null in a currency's total over all categories. */
+    public record SpendingTotal(String category, String currency, String total, long transactions) {
     }
 
     public record SpendingLine(LocalDate periodStart, String category, String currency, String total,
