@@ -36,10 +36,16 @@ class AgentWritesSwitchTest {
                 .then().statusCode(200).body("mode", equalTo(mode)).body("updatedBy", equalTo("alice"));
     }
 
+    /** The deployment's default (staged_only in the test profile), also after another policy of the tenant is set. */
     @Test
-    void aTenantStartsEnabled() {
+    void aTenantStartsWithTheDeploymentsDefault() {
         given().header("Authorization", "Bearer " + admin).get("/api/actions/policy/agent-writes")
-                .then().statusCode(200).body("mode", equalTo("enabled"));
+                .then().statusCode(200).body("mode", equalTo("staged_only"));
+        given().contentType("application/json").header("Authorization", "Bearer " + admin)
+                .body("{\"highApprovals\": 2, \"highNeedsOtherApprover\": false}").put("/api/actions/policy/approvals")
+                .then().statusCode(200);
+        given().header("Authorization", "Bearer " + admin).get("/api/actions/policy/agent-writes")
+                .then().statusCode(200).body("mode", equalTo("staged_only"));
     }
 
     @Test
@@ -66,7 +72,8 @@ class AgentWritesSwitchTest {
 
         switchTo("enabled");
         var accepted = new ProposalMother(tenant, "12.50");
-        accepted.stage(kafka);
+        accepted.send(kafka);
+        Db.awaitStatus(accepted.actionId, "executed"); // enabled: a LOW expense applies on arrival
         assertThat(Db.count("SELECT count(*) FROM tenant_policy_history WHERE tenant_id = ? AND changed_by = 'alice'",
                 tenant.id())).isEqualTo(2);
     }

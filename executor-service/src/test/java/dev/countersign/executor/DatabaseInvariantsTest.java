@@ -44,6 +44,8 @@ class DatabaseInvariantsTest {
             case CANCELLED -> new String[]{"cancelled"};
             case EXPIRED -> new String[]{"expired"};
             case FAILED -> new String[]{"confirmed", "failed"};
+            case EXECUTING -> new String[]{"confirmed", "executing"};
+            case NEEDS_REVIEW -> new String[]{"confirmed", "executing", "needs_review"};
         };
         for (String step : path) {
             setStatus(sql, id, step);
@@ -52,9 +54,14 @@ class DatabaseInvariantsTest {
     }
 
     private static void setStatus(Connection sql, UUID id, String status) throws SQLException {
-        try (var update = sql.prepareStatement("UPDATE actions SET status = ? WHERE id = ?")) {
+        // Undoing must name who undid it (V13); every other move leaves the marks alone.
+        try (var update = sql.prepareStatement("UPDATE actions SET status = ?,"
+                + " undone_by = CASE WHEN ? = 'undone' THEN 'alice' END,"
+                + " undone_at = CASE WHEN ? = 'undone' THEN now() END WHERE id = ?")) {
             update.setString(1, status);
-            update.setObject(2, id);
+            update.setString(2, status);
+            update.setString(3, status);
+            update.setObject(4, id);
             update.executeUpdate();
         }
     }
@@ -190,7 +197,8 @@ class DatabaseInvariantsTest {
                     "UPDATE actions SET confirmed_by = 'mallory' WHERE id = '" + proposed + "'"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("no decision yet");
             assertThatThrownBy(() -> sql.createStatement().executeUpdate(
-                    "UPDATE actions SET status = 'undone', result = '{\"forged\": true}' WHERE id = '" + executed
+                    "UPDATE actions SET status = 'undone', undone_by = 'alice', undone_at = now(),"
+                            + " result = '{\"forged\": true}' WHERE id = '" + executed
                             + "'"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("only executing or failing");
             assertThatThrownBy(() -> sql.createStatement().executeUpdate("""

@@ -182,13 +182,14 @@ class DomainKindsTest {
     }
 
     @Test
-    void kindsThisExecutorCannotRunAreRejectedAtStagingNotOfferedForConfirmation() throws Exception {
+    void anEmailToACaseThatDoesNotExistIsRejectedAtStaging() throws Exception {
         var mail = new ProposalMother(tenant, ActionCatalogue.SEND_MAIL, params()
                 .put("caseId", UUID.randomUUID().toString()).put("subject", "Hi").put("body", "Hello"));
         mail.send(kafka);
 
         var rejected = kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(mail.actionId.toString()));
-        assertThat(rejected).singleElement().asString().contains("ActionRejected").contains("kind_not_supported");
+        assertThat(rejected).singleElement().asString().contains("ActionRejected").contains("target_not_found")
+                .contains("support case");
         assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", mail.actionId)).isZero();
     }
 }

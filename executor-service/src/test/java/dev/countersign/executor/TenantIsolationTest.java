@@ -26,7 +26,7 @@ class TenantIsolationTest {
     /** Every table holding tenant rows (the first test proves the list complete); each has the same policy. */
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
-            "conversation_events", "training_plans");
+            "conversation_events", "training_plans", "user_trust", "support_cases");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -44,7 +44,11 @@ class TenantIsolationTest {
             for (String tenant : List.of(mine, theirs)) {
                 owner.createStatement()
                         .executeUpdate("INSERT INTO tenant_policies (tenant_id, agent_writes, updated_by)"
-                                + " VALUES ('" + tenant + "', 'enabled', 'admin')");
+                                + " VALUES ('" + tenant + "', 'staged_only', 'admin')");
+                owner.createStatement().executeUpdate("INSERT INTO user_trust (tenant_id, user_id,"
+                        + " medium_confirmed_in_a_row) VALUES ('" + tenant + "', 'alice', 3)");
+                owner.createStatement().executeUpdate("INSERT INTO support_cases (id, tenant_id, title,"
+                        + " requestor_email) VALUES (gen_random_uuid(), '" + tenant + "', 'Refund', 'r@example.org')");
             }
             for (String tenant : List.of(mine, theirs)) {
                 owner.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id, user_id, name,"
@@ -187,7 +191,7 @@ class TenantIsolationTest {
                             "SELECT count(*) FROM wallets WHERE id = '" + theirWallet + "' AND name = 'Savings'"))
                     .isEqualTo(1);
             assertThat(Db.count(owner, "SELECT count(*) FROM tenant_policies WHERE tenant_id = ? AND agent_writes ="
-                    + " 'enabled'", theirs)).isEqualTo(1);
+                    + " 'staged_only'", theirs)).isEqualTo(1);
         }
     }
 

@@ -11,7 +11,11 @@ import com.fasterxml.jackson.annotation.JsonValue;
  */
 public enum ActionStatus {
 
-    PROPOSED, CONFIRMED, EXECUTED, CANCELLED, EXPIRED, FAILED, UNDONE;
+    PROPOSED, CONFIRMED, EXECUTED, CANCELLED, EXPIRED, FAILED, UNDONE,
+    /** An external call (e-mail, ticket) was claimed and may be in flight; its outcome is not recorded yet. */
+    EXECUTING,
+    /** Whether an external call reached the vendor is unknown; a person checks and resolves it. */
+    NEEDS_REVIEW;
 
     /** The lower-case name used in JSON, SQL and URLs. */
     @JsonValue

@@ -42,6 +42,19 @@ public enum ErrorCode {
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
     /** The catalogue lists the kind, but this executor cannot carry it out (yet): rejected at staging. */
     KIND_NOT_SUPPORTED("kind_not_supported", 409),
+    /** This kind of action cannot be undone (only ledger creates, edits, deletes and wallet renames can). */
+    NOT_UNDOABLE("not_undoable", 409),
+    /** The action ran longer ago than the undo window allows. */
+    UNDO_WINDOW_CLOSED("undo_window_closed", 409),
+    /** The tenant's administrator has switched off agent-initiated external sends (e-mail, tickets). */
+    EXTERNAL_SENDS_DISABLED("external_sends_disabled", 409),
+    /** The external vendor (ticket system, mail server) refused the request; nothing was carried out. */
+    VENDOR_REFUSED("vendor_refused", 409),
+    /**
+     * An external call may or may not have reached the vendor (the executor stopped between the call and recording it):
+     * the action waits for a person to check, and is never retried blindly.
+     */
+    OUTCOME_UNKNOWN("outcome_unknown", 409),
     /** Anything unexpected; details are in the server log under the problem's instance id. */
     INTERNAL("internal_error", 500);
 

@@ -50,10 +50,15 @@ public class CurrentUser {
         return subject;
     }
 
+    /** Whether the token's groups include {@code group}. */
+    public boolean hasGroup(String group) {
+        checkAudience();
+        return token.getGroups() != null && token.getGroups().contains(group);
+    }
+
     /** Refuses with 403 problem+json unless the token's groups include {@code group}. */
     public void requireGroup(String group) {
-        checkAudience();
-        if (token.getGroups() == null || !token.getGroups().contains(group)) {
+        if (!hasGroup(group)) {
             throw new ProblemException(ErrorCode.FORBIDDEN,
                     "This needs the '%s' role; ask your administrator.".formatted(group));
         }

@@ -3,9 +3,11 @@ package dev.countersign.executor.action;
 import static dev.countersign.contracts.ActionStatus.CANCELLED;
 import static dev.countersign.contracts.ActionStatus.CONFIRMED;
 import static dev.countersign.contracts.ActionStatus.EXECUTED;
+import static dev.countersign.contracts.ActionStatus.EXECUTING;
 import static dev.countersign.contracts.ActionStatus.EXPIRED;
 import static dev.countersign.contracts.ActionStatus.FAILED;
 import static dev.countersign.contracts.ActionStatus.PROPOSED;
+import static dev.countersign.contracts.ActionStatus.UNDONE;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ActionHistoryEntry;
+import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -39,7 +42,7 @@ public class ActionRepository {
     private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
-            + " target_before::text AS target_before";
+            + " target_before::text AS target_before, auto_applied, undone_by, undone_at";
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -99,6 +102,47 @@ public class ActionRepository {
                 WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(id, tenantId, tokenHash, userId))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * proposed -> confirmed by the tier rules, with no token: for an action whose tier lets it apply on arrival
+     * ({@code AutoApply}). Null if it is no longer proposed or its window has closed.
+     */
+    public Uni<ActionRow> autoConfirm(SqlClient sql, UUID id) {
+        ActionTransitions.require(PROPOSED, CONFIRMED);
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'confirmed', confirmed_by = $2, confirmed_at = now(), auto_applied = true,
+                                   version = version + 1
+                WHERE id = $1 AND status = 'proposed' AND expires_at > now()
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(id, ActionExecuted.AUTO_APPLIER))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /** The action, locked until the transaction ends; null if it is not in this tenant. */
+    public Uni<ActionRow> lock(SqlClient sql, UUID id, String tenantId) {
+        return sql.preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE")
+                .execute(Tuple.of(id, tenantId))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /** Whether the action ran no longer ago than {@code window}, by the database's clock. */
+    public Uni<Boolean> executedWithin(SqlClient sql, UUID id, Duration window) {
+        return sql.preparedQuery("SELECT executed_at > now() - make_interval(secs => $2) AS recent FROM actions"
+                + " WHERE id = $1")
+                .execute(Tuple.of(id, (double) window.toSeconds()))
+                .map(rows -> rows.size() > 0 && Boolean.TRUE.equals(rows.iterator().next().getBoolean("recent")));
+    }
+
+    /** executed -> undone, recording who undid it; null if it is no longer executed. */
+    public Uni<ActionRow> markUndone(SqlClient sql, UUID id, String undoneBy) {
+        ActionTransitions.require(EXECUTED, UNDONE);
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'undone', undone_by = $2, undone_at = now(), version = version + 1
+                WHERE id = $1 AND status = 'executed'
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(id, undoneBy))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -169,11 +213,33 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
+    /** confirmed -> executing: an external call is claimed; the caller commits before making it. */
+    public Uni<ActionRow> claim(SqlClient sql, UUID id) {
+        ActionTransitions.require(CONFIRMED, EXECUTING);
+        return sql.preparedQuery("UPDATE actions SET status = 'executing', version = version + 1"
+                + " WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
+                .execute(Tuple.of(id))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * {@code from} (executing or needs_review) -> {@code to} (executed, failed or needs_review), recording the external
+     * call's result; null if the action is no longer in {@code from} (another instance recorded it first).
+     */
+    public Uni<ActionRow> record(SqlClient sql, UUID id, ActionStatus from, ActionStatus to, JsonNode result) {
+        return finish(sql, id, from, to, result);
+    }
+
     private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus to, JsonNode result) {
-        ActionTransitions.require(CONFIRMED, to);
+        return finish(sql, id, CONFIRMED, to, result);
+    }
+
+    private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus from, ActionStatus to, JsonNode result) {
+        ActionTransitions.require(from, to);
         String executedAt = to == EXECUTED ? ", executed_at = now()" : "";
         return sql.preparedQuery("UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb"
-                + executedAt + ", version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
+                + executedAt + ", version = version + 1 WHERE id = $1 AND status = '" + from.wireName()
+                + "' RETURNING " + COLUMNS)
                 .execute(Tuple.of(id, Json.write(result)))
                 .map(ActionRepository::firstOrNull);
     }
@@ -250,7 +316,10 @@ public class ActionRepository {
                 json(row.getString("result")),
                 row.getString("idempotency_key"),
                 row.getLong("target_version"),
-                json(row.getString("target_before")));
+                json(row.getString("target_before")),
+                row.getBoolean("auto_applied"),
+                row.getString("undone_by"),
+                instant(row, "undone_at"));
     }
 
     private static Instant instant(Row row, String column) {

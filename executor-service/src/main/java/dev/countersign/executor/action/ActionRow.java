@@ -39,7 +39,10 @@ public record ActionRow(
         JsonNode result,
         String idempotencyKey,
         Long targetVersion,
-        JsonNode targetBefore) {
+        JsonNode targetBefore,
+        boolean autoApplied,
+        String undoneBy,
+        Instant undoneAt) {
 
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
     public String param(String name) {
@@ -55,6 +58,6 @@ public record ActionRow(
     public ActionView toView() {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
-                FieldChange.between(kind, targetBefore, params));
+                FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt);
     }
 }

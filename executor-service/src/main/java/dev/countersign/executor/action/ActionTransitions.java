@@ -3,8 +3,10 @@ package dev.countersign.executor.action;
 import static dev.countersign.contracts.ActionStatus.CANCELLED;
 import static dev.countersign.contracts.ActionStatus.CONFIRMED;
 import static dev.countersign.contracts.ActionStatus.EXECUTED;
+import static dev.countersign.contracts.ActionStatus.EXECUTING;
 import static dev.countersign.contracts.ActionStatus.EXPIRED;
 import static dev.countersign.contracts.ActionStatus.FAILED;
+import static dev.countersign.contracts.ActionStatus.NEEDS_REVIEW;
 import static dev.countersign.contracts.ActionStatus.PROPOSED;
 import static dev.countersign.contracts.ActionStatus.UNDONE;
 
@@ -24,6 +26,8 @@ import dev.countersign.contracts.ActionStatus;
  * proposed -> confirmed -> executed -> undone
  * proposed | confirmed -> cancelled | expired
  * confirmed -> failed
+ * confirmed -> executing -> executed | failed | needs_review     (external calls: claim, call, record)
+ * needs_review -> executed | failed                             (a person checked the vendor)
  * </pre>
  */
 public final class ActionTransitions {
@@ -32,8 +36,10 @@ public final class ActionTransitions {
 
     static {
         LEGAL.put(PROPOSED, EnumSet.of(CONFIRMED, CANCELLED, EXPIRED));
-        LEGAL.put(CONFIRMED, EnumSet.of(EXECUTED, CANCELLED, EXPIRED, FAILED));
+        LEGAL.put(CONFIRMED, EnumSet.of(EXECUTED, CANCELLED, EXPIRED, FAILED, EXECUTING));
         LEGAL.put(EXECUTED, EnumSet.of(UNDONE));
+        LEGAL.put(EXECUTING, EnumSet.of(EXECUTED, FAILED, NEEDS_REVIEW));
+        LEGAL.put(NEEDS_REVIEW, EnumSet.of(EXECUTED, FAILED));
         for (ActionStatus status : ActionStatus.values()) {
             LEGAL.putIfAbsent(status, EnumSet.noneOf(ActionStatus.class));
         }

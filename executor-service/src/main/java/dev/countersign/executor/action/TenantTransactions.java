@@ -26,6 +26,8 @@ public class TenantTransactions {
 
     public static final String AGENT = "agent";
     public static final String HTTP = "http";
+    /** The executor's tier rules applying an action on arrival. */
+    public static final String AUTO_APPLY = "auto-apply";
 
     private final Pool pool;
 
@@ -46,6 +48,14 @@ public class TenantTransactions {
     /** Reads of one tenant, in one transaction (nothing they do is recorded as anyone's move). */
     public <T> Uni<T> read(String tenantId, Function<SqlConnection, Uni<T>> work) {
         return run(new Actor(tenantId, "", "", null), work);
+    }
+
+    /** Changes who acts, through which channel and why, for the next moves in this transaction. */
+    public Uni<Void> actAs(SqlClient sql, String userId, String channel, String reason) {
+        return sql.preparedQuery("SELECT set_config('countersign.actor', $1, true),"
+                + " set_config('countersign.channel', $2, true), set_config('countersign.reason', $3, true)")
+                .execute(Tuple.of(userId, channel, reason))
+                .replaceWithVoid();
     }
 
     /** Changes only the reason, for the next move in this transaction. */

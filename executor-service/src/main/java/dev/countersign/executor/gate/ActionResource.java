@@ -23,6 +23,7 @@ import dev.countersign.contracts.api.ApprovalProgress;
 import dev.countersign.contracts.api.BatchConfirmRequest;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
+import dev.countersign.contracts.api.ResolveRequest;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
@@ -49,9 +50,13 @@ public class ActionResource {
     private final TenantTransactions transactions;
     private final CurrentUser user;
     private final ApprovalRepository approvals;
+    private final UndoService undos;
+    private final ExternalExecution external;
 
     public ActionResource(DecisionService decisions, ActionRepository actions, TenantTransactions transactions,
-            CurrentUser user, ApprovalRepository approvals) {
+            CurrentUser user, ApprovalRepository approvals, UndoService undos, ExternalExecution external) {
+        this.external = external;
+        this.undos = undos;
         this.approvals = approvals;
         this.decisions = decisions;
         this.actions = actions;
@@ -71,7 +76,8 @@ public class ActionResource {
                 wanted = ActionStatus.fromWire(status);
             } catch (IllegalArgumentException e) {
                 throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                        "status must be one of proposed, confirmed, executed, cancelled, expired, failed, undone.");
+                        "status must be one of " + java.util.Arrays.stream(ActionStatus.values())
+                                .map(ActionStatus::wireName).collect(java.util.stream.Collectors.joining(", ")) + ".");
             }
         }
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
@@ -116,11 +122,44 @@ public class ActionResource {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request))
                 .expecting(request.paramsHash()))
-                .map(outcome -> outcome instanceof DecisionOutcome.AwaitingApprovals awaiting
-                        // 202: this approval counts, the action waits for more; nothing ran yet.
-                        ? Response.accepted(new ApprovalProgress(awaiting.action().toView(), awaiting.approvers(),
-                                awaiting.required())).build()
-                        : Response.ok(answer(outcome)).build());
+                .map(ActionResource::confirmAnswer);
+    }
+
+    private static Response confirmAnswer(DecisionOutcome outcome) {
+        if (outcome instanceof DecisionOutcome.AwaitingApprovals awaiting) {
+            // 202: this approval counts, the action waits for more; nothing ran yet.
+            return Response.accepted(new ApprovalProgress(awaiting.action().toView(), awaiting.approvers(),
+                    awaiting.required())).build();
+        }
+        if (outcome instanceof DecisionOutcome.NeedsReview review) {
+            // 202: confirmed, but whether the vendor acted is unknown; status needs_review, result says why.
+            return Response.accepted(review.action().toView()).build();
+        }
+        if (outcome instanceof DecisionOutcome.Claimed claimed) {
+            // 202: confirmed and called, but the outcome could not be recorded yet; the recovery will.
+            return Response.accepted(claimed.action().toView()).build();
+        }
+        return Response.ok(answer(outcome)).build();
+    }
+
+    /**
+     * An administrator who checked the vendor resolves an external action in {@code needs_review}: executed (it did
+     * act) or failed (it did not). Nothing is called again.
+     */
+    @POST
+    @Path("/{id}/resolve")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ActionView> resolve(@PathParam("id") String id, ResolveRequest request) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        user.requireGroup(Groups.ADMIN);
+        if (request == null || request.outcome() == null || request.note() == null || request.note().isBlank()
+                || request.note().length() > ResolveRequest.MAX_NOTE) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Send {\"outcome\": \"executed\" | \"failed\", \"note\": what you checked (1 to %d chars)}."
+                            .formatted(ResolveRequest.MAX_NOTE));
+        }
+        return external.resolve(actionId, user.tenantId(), user.userId(),
+                request.outcome() == ResolveRequest.Outcome.EXECUTED, request.note()).map(ActionRow::toView);
     }
 
     /** Who has approved a HIGH action so far (under a k-approvals policy); 404 like {@link #get}. */
@@ -140,6 +179,18 @@ public class ActionResource {
             }
             return row;
         });
+    }
+
+    /**
+     * Puts back what an executed action wrote, within the undo window and only if its target has not changed since; by
+     * the requester or an administrator. Resets the requester's earned trust.
+     */
+    @POST
+    @Path("/{id}/undo")
+    public Uni<ActionView> undo(@PathParam("id") String id) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        return undos.undo(actionId, user.tenantId(), user.userId(), user.hasGroup(Groups.ADMIN))
+                .map(ActionRow::toView);
     }
 
     /** Cancel a proposal with its confirm token: it will never run. Same answers as confirm for wrong tokens. */

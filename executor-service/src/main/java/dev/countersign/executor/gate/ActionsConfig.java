@@ -19,4 +19,22 @@ public interface ActionsConfig {
     /** The most actions one sweep transaction expires. */
     @WithDefault("500")
     int sweepBatch();
+
+    /**
+     * Agent writes of a tenant whose administrator never set them: {@code enabled} (LOW actions, and MEDIUM ones of a
+     * user who earned trust, apply on arrival) or {@code staged_only} (every action waits for a person).
+     */
+    @WithDefault("enabled")
+    String agentWritesDefault();
+
+    /**
+     * How many MEDIUM actions of one user a person must confirm in a row before that user's MEDIUM actions apply on
+     * arrival.
+     */
+    @WithDefault("10")
+    int trustAfter();
+
+    /** How long after it ran an executed action can still be undone. */
+    @WithDefault("PT24H")
+    Duration undoWindow();
 }

@@ -10,6 +10,17 @@ public sealed interface DecisionOutcome {
     record Executed(ActionRow action) implements DecisionOutcome {
     }
 
+    /**
+     * This request won and claimed an external call ({@code executing}); the caller makes the call after the
+     * transaction commits.
+     */
+    record Claimed(ActionRow action) implements DecisionOutcome {
+    }
+
+    /** The external call's outcome is unknown; the action waits for a person ({@code needs_review}). */
+    record NeedsReview(ActionRow action) implements DecisionOutcome {
+    }
+
     /** This request won and the action will never run. */
     record Cancelled(ActionRow action) implements DecisionOutcome {
     }

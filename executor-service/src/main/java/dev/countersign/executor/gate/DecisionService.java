@@ -5,24 +5,20 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.json.ConfirmTokens;
-import dev.countersign.contracts.json.Json;
-import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.policy.TrustRepository;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -45,9 +41,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 @ApplicationScoped
 public class DecisionService {
 
-    private static final Logger LOG = Logger.getLogger(DecisionService.class);
-    private static final String SAVEPOINT = "execute_action";
-
     private final ActionRepository actions;
     private final ExecutorRegistry executors;
     private final OutboxWriter outbox;
@@ -56,10 +49,17 @@ public class DecisionService {
     private final ProcessedEvents processed;
     private final SeparationOfDuties separationOfDuties;
     private final ActorMismatches actorMismatches;
+    private final ActionExecution execution;
+    private final TrustRepository trust;
+    private final ExternalExecution external;
 
     public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
             OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties,
-            ActorMismatches actorMismatches) {
+            ActorMismatches actorMismatches, ActionExecution execution, TrustRepository trust,
+            ExternalExecution external) {
+        this.external = external;
+        this.execution = execution;
+        this.trust = trust;
         this.actorMismatches = actorMismatches;
         this.separationOfDuties = separationOfDuties;
         this.transactions = transactions;
@@ -85,8 +85,12 @@ public class DecisionService {
                         ? Uni.createFrom().item(held)
                         : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
                                 .flatMap(confirmed -> confirmed != null
-                                        ? execute(sql, confirmed)
+                                        ? execution.run(sql, confirmed)
                                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
+                .flatMap(outcome -> outcome instanceof DecisionOutcome.Claimed claimed
+                        // Committed as executing: the external call is made now, with no transaction open.
+                        ? external.callAndRecord(claimed.action())
+                        : Uni.createFrom().item(outcome))
                 .invoke(actorMismatches::count);
     }
 
@@ -166,10 +170,14 @@ public class DecisionService {
                                             : "is " + current.status().wireName() + ", not waiting for a decision")));
                                 });
                     }
-                    if (!paramsStillMatch(confirmed)) {
+                    if (executors.externalFor(confirmed.kind()).isPresent()) {
+                        throw new BatchRefused(List.of(new Violation(id,
+                                "is an external send (e-mail, ticket); confirm it on its own")));
+                    }
+                    if (!ActionExecution.paramsStillMatch(confirmed)) {
                         throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
                     }
-                    return write(sql, confirmed, executors.forKind(confirmed.kind()).orElseThrow())
+                    return execution.write(sql, confirmed, executors.forKind(confirmed.kind()).orElseThrow())
                             .onFailure(ExecutionRefused.class).transform(refused -> new BatchRefused(List.of(
                                     new Violation(id, "cannot be written: " + ((ExecutionRefused) refused).code()
                                             .code()))));
@@ -181,9 +189,18 @@ public class DecisionService {
         String tokenHash = ConfirmTokens.hash(request.rawToken());
         return decide(request, sql -> actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
                 .flatMap(cancelled -> cancelled != null
-                        ? outbox.append(sql, OutcomeEvents.cancelled(cancelled, request.userId()))
+                        ? resetTrustIfMedium(sql, cancelled)
+                                .flatMap(ignored -> outbox.append(sql,
+                                        OutcomeEvents.cancelled(cancelled, request.userId())))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
+    }
+
+    /** A person turning down a MEDIUM proposal ends the requester's run of confirmations. */
+    private Uni<Void> resetTrustIfMedium(SqlClient sql, ActionRow cancelled) {
+        return cancelled.tier() == Tier.MEDIUM
+                ? trust.reset(sql, cancelled.tenantId(), cancelled.requestedBy(), "cancelled " + cancelled.id())
+                : Uni.createFrom().voidItem();
     }
 
     /**
@@ -196,47 +213,6 @@ public class DecisionService {
         return transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
                 DecisionConsumer.CONSUMER, () -> decision.apply(sql), new DecisionOutcome.AlreadyDecided()))
                 .invoke(relay::wakeUp);
-    }
-
-    private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow action) {
-        if (!paramsStillMatch(action)) {
-            return fail(sql, action, ErrorCode.PARAMS_MISMATCH,
-                    "the stored parameters no longer match the approved hash");
-        }
-        ActionExecutor executor = executors.forKind(action.kind()).orElse(null);
-        if (executor == null) {
-            // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
-            return fail(sql, action, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + action.kind());
-        }
-        // A savepoint lets a refused write roll back alone while the failure itself is still recorded.
-        return sql.query("SAVEPOINT " + SAVEPOINT).execute()
-                .flatMap(ignored -> write(sql, action, executor))
-                .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
-                .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
-                        .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
-                        .flatMap(ignored -> fail(sql, action, ((ExecutionRefused) refused).code(),
-                                refused.getMessage())));
-    }
-
-    /** The write is rebuilt from the stored parameters only, which must still hash to what was approved. */
-    private static boolean paramsStillMatch(ActionRow action) {
-        return ParamsHash.of(action.params()).equals(action.paramsHash());
-    }
-
-    /** The one write path of a confirmed action: its executor, then confirmed -> executed, then the outbox event. */
-    private Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
-        return executor.execute(sql, confirmed)
-                .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
-                .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed)).replaceWith(executed));
-    }
-
-    private Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
-        LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
-        JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
-        return transactions.because(sql, code.code())
-                .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
-                .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason))
-                        .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */

@@ -9,7 +9,9 @@ import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionExpired;
 import dev.countersign.contracts.events.ActionFailed;
+import dev.countersign.contracts.events.ActionNeedsReview;
 import dev.countersign.contracts.events.ActionStaged;
+import dev.countersign.contracts.events.ActionUndone;
 import dev.countersign.executor.action.ActionRow;
 
 /**
@@ -42,6 +44,16 @@ final class OutcomeEvents {
     static ActionCancelled cancelled(ActionRow row, String cancelledBy) {
         return new ActionCancelled(UUID.randomUUID(), ActionCancelled.SCHEMA_VERSION, Instant.now(), row.id(),
                 row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), cancelledBy);
+    }
+
+    static ActionNeedsReview needsReview(ActionRow row, String reason) {
+        return new ActionNeedsReview(UUID.randomUUID(), ActionNeedsReview.SCHEMA_VERSION, Instant.now(), row.id(),
+                row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), reason);
+    }
+
+    static ActionUndone undone(ActionRow row) {
+        return new ActionUndone(UUID.randomUUID(), ActionUndone.SCHEMA_VERSION, row.undoneAt(), row.id(),
+                row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), row.undoneBy());
     }
 
     static ActionExpired expired(ActionRow row) {

@@ -12,12 +12,15 @@ import org.jboss.logging.Logger;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.AgentWritesPolicy;
+import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.NewAction;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
@@ -30,7 +33,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * Turns an {@code ActionProposed} into a stored {@code proposed} action, or a rejection. It trusts nothing in the
  * event: the kind and parameters are validated again against the catalogue, the hash is recomputed, the tier is decided
  * here. One transaction records the event as processed, stores the action and writes the outcome to the outbox, so a
- * redelivered event does nothing and no outcome is published for work that was rolled back.
+ * redelivered event does nothing and no outcome is published for work that was rolled back. An action whose tier lets
+ * it apply on arrival ({@link AutoApply}) is confirmed and executed in that same transaction.
  */
 @ApplicationScoped
 public class StagingService {
@@ -47,10 +51,14 @@ public class StagingService {
     private final TenantPolicyRepository policies;
     private final ExecutorRegistry executors;
     private final Targets targets;
+    private final AutoApply autoApply;
+    private final ActionExecution execution;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
             OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors,
-            Targets targets) {
+            Targets targets, AutoApply autoApply, ActionExecution execution) {
+        this.autoApply = autoApply;
+        this.execution = execution;
         this.targets = targets;
         this.policies = policies;
         this.executors = executors;
@@ -94,15 +102,17 @@ public class StagingService {
                 .mode() == AgentWritesPolicy.Mode.DISABLED
                         ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
                                 "an administrator has switched agent writes off for this tenant")
-                        : stageValid(sql, proposal));
+                        : policies.tiers(sql, proposal.tenantId())
+                                .flatMap(tiers -> stageValid(sql, proposal, tiers, policy.mode())));
     }
 
-    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal) {
+    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, TierPolicy tiers,
+            AgentWritesPolicy.Mode agentWrites) {
         ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
         if (!validated.isValid()) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violationsText());
         }
-        if (executors.forKind(proposal.kind()).isEmpty()) {
+        if (!executors.isExecutable(proposal.kind())) {
             return reject(sql, proposal, ErrorCode.KIND_NOT_SUPPORTED,
                     "this executor cannot carry out %s yet".formatted(proposal.kind()));
         }
@@ -111,6 +121,22 @@ public class StagingService {
             return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
                     "paramsHash does not match the canonical hash of the normalised parameters");
         }
+        return externalSendsAllowed(sql, proposal).flatMap(allowed -> allowed
+                ? stageTarget(sql, proposal, validated, tiers, agentWrites)
+                : reject(sql, proposal, ErrorCode.EXTERNAL_SENDS_DISABLED,
+                        "an administrator has switched off external sends (e-mail, tickets) for this tenant"));
+    }
+
+    /** True unless {@code proposal} is an external send and the tenant's switch for those is off. */
+    private Uni<Boolean> externalSendsAllowed(SqlClient sql, ActionProposed proposal) {
+        return executors.externalFor(proposal.kind()).isEmpty()
+                ? Uni.createFrom().item(true)
+                : policies.externalSends(sql, proposal.tenantId()).map(ExternalSendsPolicy::enabled);
+    }
+
+    private Uni<Boolean> stageTarget(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
+            TierPolicy tiers, AgentWritesPolicy.Mode agentWrites) {
+        String paramsHash = validated.hash();
         return targets.read(sql, proposal.kind(), validated.normalised(), proposal.tenantId(), proposal.userId())
                 .flatMap(target -> {
                     if (target.isEmpty() && targets.hasTarget(proposal.kind())) {
@@ -119,21 +145,39 @@ public class StagingService {
                     }
                     NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
                             proposal.conversationId(), proposal.turnId(), proposal.kind(),
-                            validated.definition().tierFor(validated.normalised(), TierPolicy.DEFAULT),
+                            validated.definition().tierFor(validated.normalised(), tiers),
                             validated.normalised(), paramsHash, proposal.tokenHash(), validated.summary(),
                             target.orElse(null));
-                    return store(sql, proposal, action);
+                    return store(sql, proposal, action, agentWrites);
                 });
     }
 
-    private Uni<Boolean> store(SqlClient sql, ActionProposed proposal, NewAction action) {
+    private Uni<Boolean> store(SqlClient sql, ActionProposed proposal, NewAction action,
+            AgentWritesPolicy.Mode agentWrites) {
         return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
             if (stored == null) {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
                         "action id %s is already taken by another proposal".formatted(proposal.actionId()));
             }
-            return outbox.append(sql, OutcomeEvents.staged(stored)).replaceWith(true);
+            return outbox.append(sql, OutcomeEvents.staged(stored))
+                    .flatMap(ignored -> autoApply.reason(sql, stored, agentWrites))
+                    .flatMap(reason -> reason == null
+                            ? Uni.createFrom().voidItem()
+                            : applyOnArrival(sql, stored, reason))
+                    .replaceWith(true);
         });
+    }
+
+    /**
+     * Confirms and executes in the staging transaction, recorded in the history as the tier rules' move: the action is
+     * stored, confirmed and written together or not at all, like a person's confirmation.
+     */
+    private Uni<Void> applyOnArrival(SqlClient sql, ActionRow stored, String reason) {
+        return transactions.actAs(sql, ActionExecuted.AUTO_APPLIER, TenantTransactions.AUTO_APPLY, reason)
+                .flatMap(ignored -> actions.autoConfirm(sql, stored.id()))
+                .flatMap(confirmed -> confirmed == null
+                        ? Uni.createFrom().voidItem()
+                        : execution.run(sql, confirmed).replaceWithVoid());
     }
 
     /** min(requested, configured): a proposal can shorten its window, never extend it. */

@@ -38,6 +38,11 @@ public class Targets {
             ActionCatalogue.RENAME_WALLET, new Target("walletId", "wallet", false, """
                     SELECT version, jsonb_build_object('name', name)::text AS fields
                     FROM wallets WHERE id = $1 AND tenant_id = $2"""),
+            ActionCatalogue.SEND_MAIL,
+            new Target("caseId", "support case", false,
+                    """
+                            SELECT version, jsonb_build_object('requestorEmail', requestor_email, 'title', title)::text AS fields
+                            FROM support_cases WHERE id = $1 AND tenant_id = $2"""),
             ActionCatalogue.REVISE_PLAN, new Target("planId", "draft plan", true, """
                     SELECT version, jsonb_build_object('name', name, 'goal', goal, 'startsOn', starts_on::text,
                                                        'schedule', schedule)::text AS fields
@@ -65,6 +70,20 @@ public class Targets {
                 ? Optional.<TargetSnapshot>empty()
                 : Optional.of(new TargetSnapshot(rows.iterator().next().getLong("version"),
                         Json.read(rows.iterator().next().getString("fields"), JsonNode.class))));
+    }
+
+    /**
+     * Completes if the action's target still has the version it was staged with; fails with {@code target_changed} or
+     * {@code target_not_found} otherwise. For writes outside this database, which cannot guard their own statement.
+     */
+    public Uni<Void> unchangedSinceStaging(SqlClient sql, ActionRow action) {
+        if (!hasTarget(action.kind())) {
+            return Uni.createFrom().voidItem();
+        }
+        return read(sql, action.kind(), action.params(), action.tenantId(), action.requestedBy())
+                .flatMap(now -> now.isPresent() && Long.valueOf(now.get().version()).equals(action.targetVersion())
+                        ? Uni.createFrom().voidItem()
+                        : refuse(sql, action));
     }
 
     /** Why the target was not found for staging, in words. */

@@ -14,13 +14,14 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
 import dev.countersign.executor.gate.ExecutionRefused;
+import dev.countersign.executor.gate.Undoable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** {@code ledger.transaction.create}: one ledger row, in a wallet of the action's own tenant. */
 @ApplicationScoped
-public class CreateTransactionExecutor implements ActionExecutor {
+public class CreateTransactionExecutor implements ActionExecutor, Undoable {
 
     @Override
     public String kind() {
@@ -37,7 +38,7 @@ public class CreateTransactionExecutor implements ActionExecutor {
                                           source_action_id)
                 SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
                 FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
-                RETURNING id, wallet_id, amount::text AS amount""")
+                RETURNING id, wallet_id, amount::text AS amount, version""")
                 .execute(Tuple.from(new Object[]{transactionId, action.tenantId(),
                         UUID.fromString(params.get("walletId").asText()), new BigDecimal(params.get("amount").asText()),
                         params.get("category").asText(),
@@ -52,7 +53,24 @@ public class CreateTransactionExecutor implements ActionExecutor {
                     return (JsonNode) Json.mapper().createObjectNode()
                             .put("transactionId", row.getUUID("id").toString())
                             .put("walletId", row.getUUID("wallet_id").toString())
-                            .put("amount", row.getString("amount"));
+                            .put("amount", row.getString("amount"))
+                            .put("version", row.getLong("version"));
+                });
+    }
+
+    /** Marks the created transaction deleted (by this action), if nothing changed it since. */
+    @Override
+    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+        return sql.preparedQuery("""
+                UPDATE transactions SET deleted_at = now(), deleted_by_action = $3
+                WHERE id = $1 AND tenant_id = $2 AND version = $4 AND deleted_at IS NULL""")
+                .execute(Tuple.of(UUID.fromString(executed.result().get("transactionId").asText()),
+                        executed.tenantId(), executed.id(), Undoable.writtenVersion(executed)))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw Undoable.changedSince("transaction");
+                    }
+                    return null;
                 });
     }
 }

@@ -14,6 +14,7 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
 import dev.countersign.executor.gate.Targets;
+import dev.countersign.executor.gate.Undoable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -27,7 +28,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * else the action fails with {@code target_changed}; imported rows not yet confirmed are not edited.
  */
 @ApplicationScoped
-public class EditTransactionExecutor implements ActionExecutor {
+public class EditTransactionExecutor implements ActionExecutor, Undoable {
 
     private final Targets targets;
 
@@ -73,6 +74,26 @@ public class EditTransactionExecutor implements ActionExecutor {
                             .put("description", row.getString("description"))
                             .put("occurredOn", row.getLocalDate("occurred_on").toString());
                     return (JsonNode) result;
+                });
+    }
+
+    /** Puts every field back as the person saw it when the action was staged, if nothing changed the row since. */
+    @Override
+    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+        JsonNode before = executed.targetBefore();
+        return sql.preparedQuery("""
+                UPDATE transactions SET amount = $3, category = $4, description = $5, occurred_on = $6
+                WHERE id = $1 AND tenant_id = $2 AND version = $7 AND deleted_at IS NULL""")
+                .execute(Tuple.from(new Object[]{UUID.fromString(executed.params().get("transactionId").asText()),
+                        executed.tenantId(), new BigDecimal(before.get("amount").asText()),
+                        before.get("category").asText(),
+                        before.hasNonNull("description") ? before.get("description").asText() : null,
+                        LocalDate.parse(before.get("occurredOn").asText()), Undoable.writtenVersion(executed)}))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw Undoable.changedSince("transaction");
+                    }
+                    return null;
                 });
     }
 

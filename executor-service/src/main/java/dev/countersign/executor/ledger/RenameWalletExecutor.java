@@ -11,13 +11,14 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.gate.ActionExecutor;
 import dev.countersign.executor.gate.Targets;
+import dev.countersign.executor.gate.Undoable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** {@code ledger.wallet.rename}: changes the name and nothing else (the currency is never editable). */
 @ApplicationScoped
-public class RenameWalletExecutor implements ActionExecutor {
+public class RenameWalletExecutor implements ActionExecutor, Undoable {
 
     private final Targets targets;
 
@@ -49,6 +50,20 @@ public class RenameWalletExecutor implements ActionExecutor {
                             .put("previousName", row.getString("previous_name"))
                             .put("name", name)
                             .put("version", row.getLong("version"));
+                });
+    }
+
+    /** Gives the wallet back the name it had when the action was staged, if nothing changed it since. */
+    @Override
+    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+        return sql.preparedQuery("UPDATE wallets SET name = $3 WHERE id = $1 AND tenant_id = $2 AND version = $4")
+                .execute(Tuple.of(UUID.fromString(executed.params().get("walletId").asText()), executed.tenantId(),
+                        executed.targetBefore().get("name").asText(), Undoable.writtenVersion(executed)))
+                .map(rows -> {
+                    if (rows.rowCount() == 0) {
+                        throw Undoable.changedSince("wallet");
+                    }
+                    return null;
                 });
     }
 }

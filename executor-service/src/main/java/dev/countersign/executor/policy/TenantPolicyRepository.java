@@ -4,25 +4,75 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
+import dev.countersign.contracts.api.ExternalSendsPolicy;
+import dev.countersign.contracts.catalogue.TierPolicy;
+import dev.countersign.executor.gate.ActionsConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The tenant's policies, one row per tenant: the agent-writes switch and the approval rules for HIGH actions. A tenant
- * without a row has the defaults ({@code enabled}; one approval by anyone). Every change is audited by a trigger.
+ * The tenant's policies, one row per tenant: the agent-writes switch, the approval rules for HIGH actions, the
+ * high-impact threshold and the external-sends switch. What an administrator never set has the defaults (the
+ * deployment's agent writes; one approval by anyone; 500.00; external sends enabled). Every change is audited by a
+ * trigger.
  */
 @ApplicationScoped
 public class TenantPolicyRepository {
 
+    private final AgentWritesPolicy.Mode agentWritesDefault;
+
+    public TenantPolicyRepository(ActionsConfig config) {
+        this.agentWritesDefault = AgentWritesPolicy.Mode.fromWire(config.agentWritesDefault());
+    }
+
+    /** The tenant's agent writes; the deployment's default where no administrator set them. */
     public Uni<AgentWritesPolicy> agentWrites(SqlClient sql, String tenantId) {
         return sql
-                .preparedQuery("SELECT agent_writes, updated_by, updated_at FROM tenant_policies WHERE tenant_id = $1")
+                .preparedQuery("SELECT agent_writes, updated_by, updated_at FROM tenant_policies WHERE tenant_id = $1"
+                        + " AND agent_writes IS NOT NULL")
                 .execute(Tuple.of(tenantId))
                 .map(rows -> rows.size() == 0
-                        ? new AgentWritesPolicy(AgentWritesPolicy.Mode.ENABLED, null, null)
+                        ? new AgentWritesPolicy(agentWritesDefault, null, null)
                         : agentWrites(rows.iterator().next()));
+    }
+
+    /** The thresholds the tier rules read; {@link TierPolicy#DEFAULT} where no administrator set them. */
+    public Uni<TierPolicy> tiers(SqlClient sql, String tenantId) {
+        return sql.preparedQuery("SELECT high_impact_threshold FROM tenant_policies WHERE tenant_id = $1"
+                + " AND high_impact_threshold IS NOT NULL")
+                .execute(Tuple.of(tenantId))
+                .map(rows -> rows.size() == 0
+                        ? TierPolicy.DEFAULT
+                        : new TierPolicy(rows.iterator().next().getBigDecimal("high_impact_threshold")));
+    }
+
+    public Uni<TierPolicy> setTiers(SqlClient sql, String tenantId, TierPolicy policy, String userId) {
+        return sql.preparedQuery(
+                """
+                        INSERT INTO tenant_policies (tenant_id, updated_by, high_impact_threshold) VALUES ($1, $2, $3)
+                        ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), high_impact_threshold = $3""")
+                .execute(Tuple.of(tenantId, userId, policy.highImpactThreshold()))
+                .replaceWith(policy);
+    }
+
+    /** Whether actions the agent proposed may reach outside (e-mail, tickets); enabled where no one switched it off. */
+    public Uni<ExternalSendsPolicy> externalSends(SqlClient sql, String tenantId) {
+        return sql.preparedQuery("SELECT external_sends FROM tenant_policies WHERE tenant_id = $1"
+                + " AND external_sends IS NOT NULL")
+                .execute(Tuple.of(tenantId))
+                .map(rows -> new ExternalSendsPolicy(rows.size() == 0
+                        || "enabled".equals(rows.iterator().next().getString("external_sends"))));
+    }
+
+    public Uni<ExternalSendsPolicy> setExternalSends(SqlClient sql, String tenantId, ExternalSendsPolicy policy,
+            String userId) {
+        return sql.preparedQuery("""
+                INSERT INTO tenant_policies (tenant_id, updated_by, external_sends) VALUES ($1, $2, $3)
+                ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), external_sends = $3""")
+                .execute(Tuple.of(tenantId, userId, policy.enabled() ? "enabled" : "disabled"))
+                .replaceWith(policy);
     }
 
     public Uni<AgentWritesPolicy> setAgentWrites(SqlClient sql, String tenantId, AgentWritesPolicy.Mode mode,

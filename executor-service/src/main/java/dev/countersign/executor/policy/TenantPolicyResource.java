@@ -10,6 +10,8 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
+import dev.countersign.contracts.api.ExternalSendsPolicy;
+import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.web.CurrentUser;
@@ -24,6 +26,8 @@ import io.smallrye.mutiny.Uni;
 @Path("/api/actions/policy")
 @Authenticated
 public class TenantPolicyResource {
+
+    private static final java.math.BigDecimal MAX_THRESHOLD = new java.math.BigDecimal("1000000000000");
 
     private final TenantPolicyRepository policies;
     private final TenantTransactions transactions;
@@ -72,6 +76,46 @@ public class TenantPolicyResource {
         }
         return transactions.run(actingUser(),
                 sql -> policies.setApprovals(sql, user.tenantId(), policy, user.userId()));
+    }
+
+    /** The high-impact threshold: amounts at or above it make a money action HIGH (never applied on arrival). */
+    @GET
+    @Path("/tiers")
+    public Uni<TierPolicy> tiers() {
+        return transactions.read(user.tenantId(), sql -> policies.tiers(sql, user.tenantId()));
+    }
+
+    @PUT
+    @Path("/tiers")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<TierPolicy> setTiers(TierPolicy policy) {
+        user.requireGroup(Groups.ADMIN);
+        if (policy == null || policy.highImpactThreshold() == null || policy.highImpactThreshold().signum() <= 0
+                || policy.highImpactThreshold().scale() > 2
+                || policy.highImpactThreshold().compareTo(MAX_THRESHOLD) >= 0) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Send {\"highImpactThreshold\": a positive amount with at most two decimals, below 10^12}.");
+        }
+        return transactions.run(actingUser(), sql -> policies.setTiers(sql, user.tenantId(), policy, user.userId()));
+    }
+
+    /** The kill switch for agent-initiated external sends (e-mail to a requestor, tickets). */
+    @GET
+    @Path("/external-sends")
+    public Uni<ExternalSendsPolicy> externalSends() {
+        return transactions.read(user.tenantId(), sql -> policies.externalSends(sql, user.tenantId()));
+    }
+
+    @PUT
+    @Path("/external-sends")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ExternalSendsPolicy> setExternalSends(ExternalSendsPolicy policy) {
+        user.requireGroup(Groups.ADMIN);
+        if (policy == null) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"enabled\": true | false}.");
+        }
+        return transactions.run(actingUser(),
+                sql -> policies.setExternalSends(sql, user.tenantId(), policy, user.userId()));
     }
 
     private Actor actingUser() {

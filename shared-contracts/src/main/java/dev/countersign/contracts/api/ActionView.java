@@ -20,6 +20,10 @@ import dev.countersign.contracts.Tier;
  * @param idempotencyKey
  *            the key executors send to external vendors for this action, derived from its id (the same on every retry
  *            and every instance); retired by the database when the action is cancelled or expires
+ * @param autoApplied
+ *            confirmed by the tier rules on arrival (LOW, or MEDIUM for a user who earned trust), not by a person
+ * @param undoneBy
+ *            who undid the executed action (null unless {@code status} is {@code undone})
  */
 public record ActionView(
         UUID id,
@@ -39,5 +43,8 @@ public record ActionView(
         JsonNode result,
         String idempotencyKey,
         JsonNode targetBefore,
-        List<FieldChange> diff) {
+        List<FieldChange> diff,
+        boolean autoApplied,
+        String undoneBy,
+        Instant undoneAt) {
 }

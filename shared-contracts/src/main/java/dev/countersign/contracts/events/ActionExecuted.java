@@ -21,8 +21,15 @@ public record ActionExecuted(
 
     public static final int SCHEMA_VERSION = 1;
 
+    /** {@code confirmedBy} of an action the tier rules applied on arrival, with no person's decision. */
+    public static final String AUTO_APPLIER = "countersign/auto-apply";
+
     @Override
     public String describe() {
+        if (AUTO_APPLIER.equals(confirmedBy)) {
+            return "Action %s (%s) was applied automatically (its tier allows it) and can be undone.".formatted(
+                    actionId, kind);
+        }
         return "Action %s (%s) was confirmed by %s and executed.".formatted(actionId, kind, confirmedBy);
     }
 }

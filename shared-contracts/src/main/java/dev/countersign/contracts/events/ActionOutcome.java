@@ -17,11 +17,13 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ActionExecuted.class, name = "ActionExecuted"),
         @JsonSubTypes.Type(value = ActionFailed.class, name = "ActionFailed"),
         @JsonSubTypes.Type(value = ActionCancelled.class, name = "ActionCancelled"),
-        @JsonSubTypes.Type(value = ActionExpired.class, name = "ActionExpired")
+        @JsonSubTypes.Type(value = ActionExpired.class, name = "ActionExpired"),
+        @JsonSubTypes.Type(value = ActionUndone.class, name = "ActionUndone"),
+        @JsonSubTypes.Type(value = ActionNeedsReview.class, name = "ActionNeedsReview")
 })
 public sealed interface ActionOutcome
         permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed, ActionCancelled,
-        ActionExpired {
+        ActionExpired, ActionUndone, ActionNeedsReview {
 
     UUID eventId();
 

@@ -11,6 +11,8 @@ import org.flywaydb.core.Flyway;
 import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.LocalKafka;
 import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.external.LocalSmtp;
+import dev.countersign.devsupport.external.TicketStub;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
@@ -27,6 +29,8 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
     private static LocalPostgres postgres;
     private static LocalKafka kafka;
     private static DevTokens tokens;
+    private static LocalSmtp smtp;
+    private static TicketStub tickets;
 
     private String service = "executor";
     private String migrations;
@@ -49,6 +53,10 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             System.setProperty(TestProperties.PUBLIC_KEY_PEM, tokens.publicKeyPem());
             System.setProperty(TestProperties.MODEL_PORT, String.valueOf(freePort()));
         }
+        if (!"agent".equals(service) && smtp == null) {
+            smtp = LocalSmtp.start(0);
+            tickets = TicketStub.start(0);
+        }
         Map<String, String> config = new HashMap<>();
         boolean agent = "agent".equals(service);
         if (agent && migrations != null) {
@@ -66,6 +74,10 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
         if (!agent) {
             config.put("quarkus.flyway.username", LocalPostgres.OWNER_ROLE);
             config.put("quarkus.flyway.password", LocalPostgres.OWNER_PASSWORD);
+            config.put("quarkus.mailer.host", "127.0.0.1");
+            config.put("quarkus.mailer.port", String.valueOf(smtp.port()));
+            config.put("countersign.external.mail.enabled", "true");
+            config.put("countersign.external.ticket.url", tickets.url());
         }
         config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
         config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
@@ -75,6 +87,16 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.langchain4j.openai.base-url",
                 "http://localhost:%s/v1/".formatted(System.getProperty(TestProperties.MODEL_PORT)));
         return config;
+    }
+
+    /** The SMTP server executor tests send to (null in agent tests). */
+    public static LocalSmtp smtp() {
+        return smtp;
+    }
+
+    /** The ticket system executor tests call (null in agent tests). */
+    public static TicketStub tickets() {
+        return tickets;
     }
 
     @Override

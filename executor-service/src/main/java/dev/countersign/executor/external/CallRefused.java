@@ -1,0 +1,18 @@
+package dev.countersign.executor.external;
+
+import dev.countersign.contracts.ErrorCode;
+
+/** The vendor definitely did not act (it refused the request, or it was never sent): the action fails. */
+public class CallRefused extends RuntimeException {
+
+    private final ErrorCode code;
+
+    public CallRefused(ErrorCode code, String reason) {
+        super(reason, null, false, false);
+        this.code = code;
+    }
+
+    public ErrorCode code() {
+        return code;
+    }
+}

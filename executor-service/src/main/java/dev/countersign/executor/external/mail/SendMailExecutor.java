@@ -1,0 +1,81 @@
+package dev.countersign.executor.external.mail;
+
+import java.net.ConnectException;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.external.CallRefused;
+import dev.countersign.executor.external.ExternalConfig;
+import dev.countersign.executor.external.ExternalExecutor;
+import dev.countersign.executor.external.gate.GateScope;
+import dev.countersign.executor.external.gate.GatedMailer;
+import io.quarkus.mailer.Mail;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * {@code mail.send}: one e-mail to the requestor of a support case, over SMTP. The address is the one the person saw
+ * when confirming (the target as staged; the claim checked the case has not changed since). The action's idempotency
+ * key is the {@code Message-ID}, so a receiving system that deduplicates can; SMTP itself does not, so one execution
+ * sends once and a call whose answer never came is not repeated (the action goes to {@code needs_review}).
+ */
+@ApplicationScoped
+public class SendMailExecutor implements ExternalExecutor {
+
+    private final GatedMailer mailer;
+    private final ExternalConfig config;
+
+    public SendMailExecutor(GatedMailer mailer, ExternalConfig config) {
+        this.mailer = mailer;
+        this.config = config;
+    }
+
+    @Override
+    public String kind() {
+        return ActionCatalogue.SEND_MAIL;
+    }
+
+    @Override
+    public boolean isConfigured() {
+        return config.mail().enabled();
+    }
+
+    @Override
+    public int attempts() {
+        return 1;
+    }
+
+    /** The Message-ID header of the action's e-mail: its idempotency key, the same on every instance. */
+    public static String messageId(ActionRow action) {
+        return "<" + action.idempotencyKey() + "@countersign>";
+    }
+
+    @Override
+    public Uni<JsonNode> call(ActionRow action, GateScope scope) {
+        String to = action.targetBefore().get("requestorEmail").asText();
+        Mail mail = Mail.withText(to, action.params().get("subject").asText(), action.params().get("body").asText())
+                .setFrom(config.mail().from())
+                .addHeader("Message-ID", messageId(action))
+                .addHeader("X-Countersign-Action", action.id().toString());
+        return mailer.send(scope, mail)
+                .ifNoItem().after(config.mail().timeout()).fail()
+                .onFailure(failure -> rootCause(failure) instanceof ConnectException).transform(
+                        failure -> new CallRefused(ErrorCode.UPSTREAM_UNAVAILABLE,
+                                "the SMTP server refused the connection; nothing was sent"))
+                .map(ignored -> (JsonNode) Json.mapper().createObjectNode().put("to", to)
+                        .put("messageId", messageId(action)));
+    }
+
+    private static Throwable rootCause(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

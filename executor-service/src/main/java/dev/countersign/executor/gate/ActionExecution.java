@@ -1,0 +1,129 @@
+package dev.countersign.executor.gate;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.executor.policy.TrustRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+
+/**
+ * Runs a confirmed action inside the caller's transaction, whoever confirmed it (a person's decision, or the tier rules
+ * on arrival): the write is rebuilt from the stored parameters, which must still hash to what was approved; a refused
+ * write rolls back alone (a savepoint) while the failure itself is recorded. A MEDIUM action a person confirmed counts
+ * towards the requester's earned trust, in the same transaction.
+ */
+@ApplicationScoped
+public class ActionExecution {
+
+    private static final Logger LOG = Logger.getLogger(ActionExecution.class);
+    private static final String SAVEPOINT = "execute_action";
+
+    private final ExecutorRegistry executors;
+    private final ActionRepository actions;
+    private final OutboxWriter outbox;
+    private final TenantTransactions transactions;
+    private final TrustRepository trust;
+
+    private final TenantPolicyRepository policies;
+    private final Targets targets;
+
+    public ActionExecution(ExecutorRegistry executors, ActionRepository actions, OutboxWriter outbox,
+            TenantTransactions transactions, TrustRepository trust, TenantPolicyRepository policies,
+            Targets targets) {
+        this.policies = policies;
+        this.targets = targets;
+        this.executors = executors;
+        this.actions = actions;
+        this.outbox = outbox;
+        this.transactions = transactions;
+        this.trust = trust;
+    }
+
+    /** Executes {@code confirmed}; a refusal is recorded as the action's failure, not thrown. */
+    public Uni<DecisionOutcome> run(SqlClient sql, ActionRow confirmed) {
+        if (!paramsStillMatch(confirmed)) {
+            return fail(sql, confirmed, ErrorCode.PARAMS_MISMATCH,
+                    "the stored parameters no longer match the approved hash");
+        }
+        if (executors.externalFor(confirmed.kind()).isPresent()) {
+            return claim(sql, confirmed);
+        }
+        ActionExecutor executor = executors.forKind(confirmed.kind()).orElse(null);
+        if (executor == null) {
+            // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
+            return fail(sql, confirmed, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + confirmed.kind());
+        }
+        return sql.query("SAVEPOINT " + SAVEPOINT).execute()
+                .flatMap(ignored -> write(sql, confirmed, executor))
+                .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
+                .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
+                        .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
+                        .flatMap(ignored -> fail(sql, confirmed, ((ExecutionRefused) refused).code(),
+                                refused.getMessage())));
+    }
+
+    /**
+     * An external call cannot join this transaction: it is claimed here ({@code confirmed -> executing}) and made after
+     * the commit ({@link ExternalExecution}). Refused first, with nothing sent, if the tenant switched external sends
+     * off or the target (a support case) changed since staging.
+     */
+    private Uni<DecisionOutcome> claim(SqlClient sql, ActionRow confirmed) {
+        return policies.externalSends(sql, confirmed.tenantId()).flatMap(sends -> {
+            if (!sends.enabled()) {
+                return fail(sql, confirmed, ErrorCode.EXTERNAL_SENDS_DISABLED,
+                        "an administrator switched off external sends for this tenant; nothing was sent");
+            }
+            return targets.unchangedSinceStaging(sql, confirmed)
+                    .flatMap(ignored -> actions.claim(sql, confirmed.id()))
+                    .map(executing -> (DecisionOutcome) new DecisionOutcome.Claimed(executing))
+                    .onFailure(ExecutionRefused.class).recoverWithUni(refused -> fail(sql, confirmed,
+                            ((ExecutionRefused) refused).code(), refused.getMessage()));
+        });
+    }
+
+    /** The write is rebuilt from the stored parameters only, which must still hash to what was approved. */
+    static boolean paramsStillMatch(ActionRow action) {
+        return ParamsHash.of(action.params()).equals(action.paramsHash());
+    }
+
+    /**
+     * The one write path of a confirmed action: its executor, then confirmed -> executed, the requester's trust, then
+     * the outbox event. An {@link ExecutionRefused} propagates (the caller decides whether the whole transaction or
+     * only this action fails).
+     */
+    public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
+        return executor.execute(sql, confirmed)
+                .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
+                .flatMap(executed -> countsTowardsTrust(executed)
+                        ? trust.countConfirmed(sql, executed.tenantId(), executed.requestedBy()).replaceWith(executed)
+                        : Uni.createFrom().item(executed))
+                .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed)).replaceWith(executed));
+    }
+
+    /** Earned trust counts MEDIUM actions a person confirmed; what the tier rules applied proves nothing. */
+    private static boolean countsTowardsTrust(ActionRow executed) {
+        return executed.tier() == Tier.MEDIUM && !executed.autoApplied();
+    }
+
+    Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
+        LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
+        JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
+        return transactions.because(sql, code.code())
+                .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
+                .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason))
+                        .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
+    }
+}

@@ -1,0 +1,240 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.external.LocalSmtp;
+import dev.countersign.devsupport.external.TicketStub;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestInfrastructure;
+import dev.countersign.executor.external.gate.GatedMailer;
+import dev.countersign.executor.external.gate.UngatedCallException;
+import io.quarkus.mailer.Mail;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
+
+/**
+ * mail.send over real SMTP (GreenMail) and ticket.create over real HTTP (a stub that honours idempotency keys): claim,
+ * call, record; the recovery of calls nobody recorded; the runtime gate; the tenant's kill switch.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class ExternalWritesTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final LocalSmtp smtp = TestInfrastructure.smtp();
+    private final TicketStub tickets = TestInfrastructure.tickets();
+    private TestTenant tenant;
+
+    @Inject
+    GatedMailer mailer;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+    }
+
+    @AfterEach
+    void vendorBackToNormal() {
+        tickets.failNext(0);
+        tickets.answerAfter(Duration.ZERO);
+    }
+
+    private UUID supportCase(String requestor) throws SQLException {
+        UUID id = UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("INSERT INTO support_cases (id, tenant_id, title, requestor_email)"
+                    + " VALUES ('%s', '%s', 'Refund', '%s')").formatted(id, tenant.id(), requestor));
+        }
+        return id;
+    }
+
+    private ProposalMother mail(UUID supportCase) throws Exception {
+        ObjectNode params = Json.mapper().createObjectNode().put("caseId", supportCase.toString())
+                .put("subject", "Your refund").put("body", "Hello,\nyour refund is on its way.");
+        return new ProposalMother(tenant, ActionCatalogue.SEND_MAIL, params).stage(kafka);
+    }
+
+    private ProposalMother ticket(String title) throws Exception {
+        ObjectNode params = Json.mapper().createObjectNode().put("title", title).put("description", "Printer on fire");
+        return new ProposalMother(tenant, ActionCatalogue.CREATE_TICKET, params).stage(kafka);
+    }
+
+    private Response confirm(ProposalMother proposal) {
+        return proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token);
+    }
+
+    private ValidatableResponse view(ProposalMother proposal) {
+        return given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .get("/api/actions/{id}", proposal.actionId).then().statusCode(200);
+    }
+
+    private String messageIdOf(ProposalMother proposal) {
+        return "<" + view(proposal).extract().path("idempotencyKey") + "@countersign>";
+    }
+
+    @Test
+    void twoConcurrentConfirmsSendExactlyOneEmailToTheRequestorTheyWereShown() throws Exception {
+        UUID refund = supportCase("requestor@example.org");
+        var proposal = mail(refund);
+        view(proposal).body("targetBefore.requestorEmail", equalTo("requestor@example.org"))
+                .body("tier", equalTo("high"));
+
+        var pool = Executors.newFixedThreadPool(2);
+        try {
+            var first = CompletableFuture.supplyAsync(() -> confirm(proposal).statusCode(), pool);
+            var second = CompletableFuture.supplyAsync(() -> confirm(proposal).statusCode(), pool);
+            assertThat(List.of(first.get(), second.get())).containsExactlyInAnyOrder(200, 409);
+        } finally {
+            pool.shutdown();
+        }
+        confirm(proposal).then().statusCode(409).body("code", equalTo("invalid_state_transition"));
+
+        String messageId = messageIdOf(proposal);
+        assertThat(smtp.withMessageId(messageId)).singleElement().satisfies(message -> {
+            assertThat(message.getAllRecipients()[0].toString()).isEqualTo("requestor@example.org");
+            assertThat(message.getSubject()).isEqualTo("Your refund");
+        });
+        view(proposal).body("status", equalTo("executed")).body("result.messageId", equalTo(messageId));
+    }
+
+    @Test
+    void aCaseChangedSinceStagingSendsNothing() throws Exception {
+        UUID refund = supportCase("requestor@example.org");
+        var proposal = mail(refund);
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate("UPDATE support_cases SET requestor_email = 'attacker@example.org'"
+                    + " WHERE id = '" + refund + "'");
+        }
+
+        confirm(proposal).then().statusCode(409).body("code", equalTo("target_changed"));
+
+        assertThat(smtp.withMessageId(messageIdOf(proposal))).isEmpty();
+        view(proposal).body("status", equalTo("failed"));
+    }
+
+    @Test
+    void theTicketStubSeesTheActionsIdempotencyKeyAndRetriesReuseIt() throws Exception {
+        var proposal = ticket("Printer");
+        tickets.failNext(2); // two 503s, then an answer: three calls with one key, one ticket
+        int before = tickets.ticketCount();
+
+        confirm(proposal).then().statusCode(200).body("status", equalTo("executed"))
+                .body("result.ticketId", org.hamcrest.Matchers.startsWith("T-"));
+
+        String key = view(proposal).extract().path("idempotencyKey");
+        assertThat(tickets.requests()).filteredOn(request -> key.equals(request.idempotencyKey())).hasSize(3)
+                .allSatisfy(request -> assertThat(request.body().get("title").asText()).isEqualTo("Printer"));
+        assertThat(tickets.ticketCount()).isEqualTo(before + 1);
+    }
+
+    @Test
+    void noAnswerLeavesTheActionForAPersonWhoResolvesIt() throws Exception {
+        var proposal = ticket("Slow vendor");
+        tickets.answerAfter(Duration.ofMillis(1500)); // longer than the test profile's 1 s call timeout
+
+        confirm(proposal).then().statusCode(202).body("status", equalTo("needs_review"))
+                .body("result.error", equalTo("outcome_unknown"));
+        String key = view(proposal).extract().path("idempotencyKey");
+        assertThat(tickets.requests()).filteredOn(request -> key.equals(request.idempotencyKey())).hasSize(3);
+
+        given().header("Authorization", "Bearer " + tenant.executorBearer("carol")).contentType("application/json")
+                .body(Json.write(Map.of("outcome", "executed", "note", "ticket T-1 exists")))
+                .post("/api/actions/{id}/resolve", proposal.actionId)
+                .then().statusCode(200).body("status", equalTo("executed")).body("result.resolvedBy", equalTo("carol"))
+                .body("result.review.error", equalTo("outcome_unknown"));
+        given().header("Authorization", "Bearer " + tenant.executorBearer("carol")).contentType("application/json")
+                .body(Json.write(Map.of("outcome", "failed", "note", "again"))).post("/api/actions/{id}/resolve",
+                        proposal.actionId)
+                .then().statusCode(409).body("code", equalTo("invalid_state_transition"));
+    }
+
+    @Test
+    void anActionLeftExecutingByACrashIsReviewedNotResentAndATicketIsCalledAgainWithItsKey() throws Exception {
+        UUID refund = supportCase("requestor@example.org");
+        var email = mail(refund);
+        var ticket = ticket("Left behind");
+        // The state a crash between the call and the record leaves: executing, claimed a minute ago.
+        for (var proposal : List.of(email, ticket)) {
+            try (var owner = Db.owner()) {
+                owner.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed', confirmed_by = 'alice',"
+                        + " confirmed_at = now() - interval '1 minute' WHERE id = '" + proposal.actionId + "'");
+                owner.createStatement().executeUpdate("UPDATE actions SET status = 'executing' WHERE id = '"
+                        + proposal.actionId + "'");
+            }
+        }
+        int mails = smtp.received().size();
+
+        Db.awaitStatus(email.actionId, "needs_review");
+        Db.awaitStatus(ticket.actionId, "executed");
+
+        assertThat(smtp.received()).hasSize(mails);
+        String key = view(ticket).extract().path("idempotencyKey");
+        assertThat(tickets.requests()).filteredOn(request -> key.equals(request.idempotencyKey())).hasSize(1);
+        assertThat(Db.text("SELECT channel FROM action_history WHERE action_id = ? AND to_status = 'needs_review'",
+                email.actionId)).isEqualTo("recovery");
+        var outcome = kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(email.actionId.toString())
+                && value.contains("ActionNeedsReview"));
+        assertThat(outcome).isNotEmpty();
+    }
+
+    @Test
+    void theTenantsKillSwitchStopsExternalSendsBeforeAnythingLeaves() throws Exception {
+        UUID refund = supportCase("requestor@example.org");
+        var staged = mail(refund);
+        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
+                .body("{\"enabled\": false}").put("/api/actions/policy/external-sends").then().statusCode(200);
+
+        confirm(staged).then().statusCode(409).body("code", equalTo("external_sends_disabled"));
+        assertThat(smtp.withMessageId(messageIdOf(staged))).isEmpty();
+
+        var refused = new ProposalMother(tenant, ActionCatalogue.CREATE_TICKET,
+                Json.mapper().createObjectNode().put("title", "x").put("description", "y"));
+        refused.send(kafka);
+        assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(refused.actionId.toString())))
+                .singleElement().asString().contains("ActionRejected").contains("external_sends_disabled");
+        assertThat(Db.status(refused.actionId)).isNull();
+    }
+
+    @Test
+    void aCallOutsideAGateScopeIsRefusedAndRaisesTheAlert() {
+        double before = ungatedCalls();
+        int mails = smtp.received().size();
+
+        assertThatThrownBy(() -> mailer.send(null, Mail.withText("someone@example.org", "hi", "there")).await()
+                .atMost(Duration.ofSeconds(5))).isInstanceOf(UngatedCallException.class);
+
+        assertThat(ungatedCalls()).isEqualTo(before + 1);
+        assertThat(smtp.received()).hasSize(mails);
+    }
+
+    private static double ungatedCalls() {
+        String series = "countersign_external_ungated_calls_total";
+        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(line -> line.startsWith(series)).mapToDouble(line -> Double.parseDouble(
+                        line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst().orElse(0);
+    }
+}
