@@ -33,4 +33,19 @@ public final class DemoData {
             throws SQLException {
         return createWallet(owner, UUID.randomUUID(), tenantId, ownerId, name, currency);
     }
+
+    /** A support case whose requestor the agent may propose to e-mail; kept as it is if the id exists. */
+    public static UUID createSupportCase(Connection owner, UUID id, String tenantId, String title, String requestor)
+            throws SQLException {
+        try (PreparedStatement insert = owner.prepareStatement("""
+                INSERT INTO support_cases (id, tenant_id, title, requestor_email) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING""")) {
+            insert.setObject(1, id);
+            insert.setString(2, tenantId);
+            insert.setString(3, title);
+            insert.setString(4, requestor);
+            insert.executeUpdate();
+        }
+        return id;
+    }
 }

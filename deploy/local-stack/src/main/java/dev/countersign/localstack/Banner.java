@@ -17,6 +17,8 @@ final class Banner {
                   agent-service     %s   (chat, wallets)
                   executor-service  %s   (actions: view, confirm, cancel)
                   model             %s
+                  SMTP server       localhost:%d   (e-mails the executor sends are printed here)
+                  ticket system     %s
                   data directory    %s   (PostgreSQL, Kafka, dev keys, logs/)
 
                 Bearer tokens (dev only; valid 12 h), one per service. Demo users: acme/alice, acme/bob,
@@ -29,6 +31,7 @@ final class Banner {
                 Walkthrough: see README.md ("Try it"). Ctrl-C stops everything; data survives a restart.
                 """.formatted(stack.agentUrl(), String.join(" ", stack.executorUrls()),
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
+                stack.smtp().port(), stack.tickets().url(),
                 settings.dataDirectory(), stack.tokenUrl(), agentToken, executorToken);
     }
 }

@@ -17,12 +17,15 @@ import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.LocalKafka;
 import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.external.LocalSmtp;
+import dev.countersign.devsupport.external.TicketStub;
 import dev.countersign.devsupport.model.DemoModel;
 import dev.countersign.devsupport.model.ModelServer;
 
 /**
- * The whole system on one machine: PostgreSQL, Kafka (KRaft), the demo model, executor-service and agent-service as two
- * JVM processes, and the dev token endpoint. Started one after another (2 cores), stopped in reverse order.
+ * The whole system on one machine: PostgreSQL, Kafka (KRaft), the demo model, an SMTP server and a ticket system for
+ * the external actions, executor-service and agent-service as two JVM processes, and the dev token endpoint. Started
+ * one after another (2 cores), stopped in reverse order.
  */
 public final class LocalStack implements AutoCloseable {
 
@@ -30,6 +33,8 @@ public final class LocalStack implements AutoCloseable {
     public static final UUID ACME_CHECKING = UUID.fromString("00000000-0000-4000-8000-00000000a001");
     public static final UUID ACME_SAVINGS = UUID.fromString("00000000-0000-4000-8000-00000000a002");
     public static final UUID GLOBEX_OPERATING = UUID.fromString("00000000-0000-4000-8000-00000000b001");
+    /** A support case of acme whose requestor the agent may e-mail (the stack's SMTP server receives it). */
+    public static final UUID ACME_REFUND_CASE = UUID.fromString("00000000-0000-4000-8000-00000000c001");
 
     private final StackSettings settings;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
@@ -38,6 +43,10 @@ public final class LocalStack implements AutoCloseable {
     private LocalPostgres postgres;
     private String bootstrapServers;
     private DevTokenServer tokenServer;
+    private LocalSmtp smtp;
+    private TicketStub tickets;
+    private final Map<Integer, Map<String, String>> executorEnvironments = new HashMap<>();
+    private final Map<Integer, ServiceProcess> executors = new HashMap<>();
 
     private LocalStack(StackSettings settings) {
         this.settings = settings;
@@ -82,6 +91,13 @@ public final class LocalStack implements AutoCloseable {
             modelUrl = model.baseUrl();
         }
 
+        say("SMTP server and ticket system (for e-mail and ticket actions)");
+        smtp = LocalSmtp.start(settings.smtpPort());
+        smtp.onAccepted(LocalStack::announce);
+        started.push(smtp);
+        tickets = TicketStub.start(settings.ticketPort());
+        started.push(tickets);
+
         Path publicKey = settings.dataDirectory().resolve("dev-keys/public.pem");
         Map<String, String> common = new HashMap<>();
         common.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
@@ -97,8 +113,14 @@ public final class LocalStack implements AutoCloseable {
             executor.put("EXECUTOR_PORT", String.valueOf(port));
             executor.put("EXECUTOR_DB_REACTIVE_URL", postgres.reactiveUrl());
             executor.put("EXECUTOR_DB_JDBC_URL", postgres.jdbcUrl());
-            started.push(ServiceProcess.start(name, jar("executor-service"), executor,
-                    settings.logDirectory().resolve(name + ".log"), port));
+            executor.put("MAIL_ENABLED", "true");
+            executor.put("MAIL_HOST", "127.0.0.1");
+            executor.put("MAIL_PORT", String.valueOf(smtp.port()));
+            executor.put("MAIL_START_TLS", "DISABLED");
+            executor.put("TICKET_URL", tickets.url());
+            executor.putAll(settings.executorTuning());
+            executorEnvironments.put(instance, executor);
+            startExecutor(instance);
         }
 
         seedDemoData();
@@ -111,6 +133,7 @@ public final class LocalStack implements AutoCloseable {
             agent.put("AGENT_PORT", String.valueOf(port));
             agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
             agent.put("OPENAI_BASE_URL", modelUrl);
+            agent.put("TOOLS_EXTERNAL_WRITES", "true");
             if (settings.openAiApiKey() != null) {
                 agent.put("OPENAI_API_KEY", settings.openAiApiKey());
             }
@@ -123,6 +146,34 @@ public final class LocalStack implements AutoCloseable {
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), tokens);
         started.push(tokenServer);
+    }
+
+    private void startExecutor(int instance) {
+        String name = instance == 0 ? "executor-service" : "executor-service-" + (instance + 1);
+        ServiceProcess process = ServiceProcess.start(name, jar("executor-service"), executorEnvironments.get(instance),
+                settings.logDirectory().resolve(name + ".log"), settings.executorPort() + instance);
+        executors.put(instance, process);
+        started.push(process);
+    }
+
+    /** SIGKILL of executor {@code instance} (0-based): no shutdown hook, no graceful stop. For the crash tests. */
+    public void killExecutor(int instance) {
+        executors.get(instance).kill();
+    }
+
+    /** Starts executor {@code instance} again with its environment, and waits until it is ready. */
+    public void restartExecutor(int instance) {
+        startExecutor(instance);
+    }
+
+    /** The stack's SMTP server: every e-mail the executor sent. */
+    public LocalSmtp smtp() {
+        return smtp;
+    }
+
+    /** The stack's ticket system. */
+    public TicketStub tickets() {
+        return tickets;
     }
 
     /** The demo model's server, when the stack runs it (null with a real model). */
@@ -172,6 +223,8 @@ public final class LocalStack implements AutoCloseable {
             DemoData.createWallet(owner, ACME_CHECKING, "acme", "alice", "Checking", "EUR");
             DemoData.createWallet(owner, ACME_SAVINGS, "acme", "alice", "Savings", "EUR");
             DemoData.createWallet(owner, GLOBEX_OPERATING, "globex", "carol", "Operating", "USD");
+            DemoData.createSupportCase(owner, ACME_REFUND_CASE, "acme", "Refund for order 1042",
+                    "requestor@example.org");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not write the demo wallets", e);
         }
@@ -205,6 +258,16 @@ public final class LocalStack implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void announce(jakarta.mail.internet.MimeMessage message) {
+        try {
+            System.out.printf("countersign: the SMTP server received an e-mail to %s: \"%s\" (%s)%n",
+                    java.util.Arrays.toString(message.getAllRecipients()), message.getSubject(),
+                    message.getHeader("Message-ID") == null ? "no Message-ID" : message.getHeader("Message-ID")[0]);
+        } catch (jakarta.mail.MessagingException e) {
+            System.out.println("countersign: the SMTP server received an e-mail it cannot show: " + e.getMessage());
         }
     }
 

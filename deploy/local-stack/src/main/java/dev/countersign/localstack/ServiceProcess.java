@@ -74,6 +74,16 @@ final class ServiceProcess implements AutoCloseable {
         throw new IllegalStateException(name + " was not ready within " + timeout + "; see " + log);
     }
 
+    /** SIGKILL, and waits until the process is gone. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(15, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** SIGTERM, then up to 15 seconds for a graceful stop, then SIGKILL. */
     @Override
     public void close() {

@@ -1,6 +1,7 @@
 package dev.countersign.localstack;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,9 +38,23 @@ public record StackSettings(
         String postgresAdminPassword,
         String openAiBaseUrl,
         String openAiApiKey,
-        String openAiModel) {
+        String openAiModel,
+        int smtpPort,
+        int ticketPort,
+        Map<String, String> executorTuning) {
+
+    /** Executor settings the stack passes on when they are set (tiers, undo, external calls). */
+    static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_TRUST_AFTER",
+            "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
+            "EXTERNAL_RECOVERY_INTERVAL");
 
     public static StackSettings fromEnvironment(Path repositoryRoot, Map<String, String> env) {
+        Map<String, String> tuning = new java.util.TreeMap<>();
+        for (String name : EXECUTOR_TUNING) {
+            if (blankToNull(env.get(name)) != null) {
+                tuning.put(name, env.get(name).strip());
+            }
+        }
         return new StackSettings(
                 repositoryRoot,
                 Path.of(env.getOrDefault("COUNTERSIGN_DATA_DIR", repositoryRoot.resolve(".countersign").toString())),
@@ -57,7 +72,10 @@ public record StackSettings(
                 env.getOrDefault("PGPASSWORD", "postgres"),
                 blankToNull(env.get("OPENAI_BASE_URL")),
                 env.get("OPENAI_API_KEY"),
-                env.get("OPENAI_MODEL"));
+                env.get("OPENAI_MODEL"),
+                port(env, "SMTP_PORT", 2525),
+                port(env, "TICKET_PORT", 8077),
+                Map.copyOf(tuning));
     }
 
     public Path logDirectory() {

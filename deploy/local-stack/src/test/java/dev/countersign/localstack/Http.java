@@ -26,6 +26,11 @@ final class Http {
         return send(HttpRequest.newBuilder(URI.create(url)).GET(), bearer);
     }
 
+    static Answer put(String url, String bearer, Object body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(Json.write(body))), bearer);
+    }
+
     static Answer post(String url, String bearer, Object body) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(Json.write(body))), bearer);

@@ -148,6 +148,29 @@ class LocalStackIT {
         }
     }
 
+    /** With agent writes enabled (the stack's own default), a LOW expense applies on arrival and can be undone. */
+    @Test
+    void aSmallExpenseAppliesOnArrivalWhereAgentWritesAreEnabledAndCanBeUndone() throws Exception {
+        String[] carol = tokens("globex", "carol");
+        var enabled = Http.put(stack.executorUrl() + "/api/actions/policy/agent-writes", carol[1],
+                Map.of("mode", "enabled"));
+        assertThat(enabled.status()).isEqualTo(200);
+
+        var reply = chat(carol[0], "e2e-auto", "add a 7.00 coffee expense to Operating");
+        assertThat(reply.status()).isEqualTo(200);
+        String actionId = reply.body().get("proposals").get(0).get("actionId").asText();
+        String actionUrl = stack.executorUrl() + "/api/actions/" + actionId;
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            var view = Http.get(actionUrl, carol[1]);
+            return view.status() == 200 && "executed".equals(view.body().get("status").asText());
+        });
+        assertThat(Http.get(actionUrl, carol[1]).body().get("autoApplied").asBoolean()).isTrue();
+
+        var undone = Http.post(actionUrl + "/undo", carol[1], Map.of());
+        assertThat(undone.status()).isEqualTo(200);
+        assertThat(undone.body().get("status").asText()).isEqualTo("undone");
+    }
+
     @Test
     void requestsWithoutATokenAreRefused() throws Exception {
         var chat = Http.post(stack.agentUrl() + "/api/conversations/e2e-2/messages", null, Map.of("text", "hi"));

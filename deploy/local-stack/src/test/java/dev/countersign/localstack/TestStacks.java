@@ -29,6 +29,9 @@ final class TestStacks {
                 "DEV_TOKEN_PORT"}) {
             env.put(port, String.valueOf(freePort()));
         }
+        // The ITs follow the confirmation flow, so actions wait for a person unless a test enables agent writes for its
+        // tenant (LocalStackIT does, to see a LOW expense apply on arrival); the stack's own default is "enabled".
+        env.put("ACTIONS_AGENT_WRITES_DEFAULT", "staged_only");
         env.putAll(overrides);
         return StackSettings.fromEnvironment(repositoryRoot(), env);
     }

@@ -78,8 +78,9 @@ public abstract class ProposeTool implements AgentTool {
                 required.add(argument);
             }
         }
-        return Schemas.tool(name, definition.description() + " Stages it for the user to confirm in the app; nothing"
-                + " is changed until they do.", schema.required(required).build());
+        return Schemas.tool(name, definition.description() + " Stages it; the executor may apply a low-impact one at"
+                + " once (the user can undo it), anything else changes nothing until the user confirms it in the app.",
+                schema.required(required).build());
     }
 
     @Override
@@ -119,9 +120,11 @@ public abstract class ProposeTool implements AgentTool {
                     + " it was staged or done.";
         }
         scope.addProposal(card);
-        return ("Staged action %s for the user's confirmation: %s. It is NOT applied: it waits until the user"
-                + " confirms it in the app, and may expire or be refused. Tell the user it is waiting for their"
-                + " confirmation; never say it is done.").formatted(card.actionId(), card.summary());
+        return ("Staged action %s for the user's confirmation: %s. It is NOT applied yet: the executor decides its"
+                + " tier; a low-impact action (a small expense, a plan draft) may be applied on arrival and the user can"
+                + " undo it, anything else waits until the user confirms it in the app, and it may expire or be"
+                + " refused. Tell the user it was sent for their approval; never say it is done until a later outcome"
+                + " says so.").formatted(card.actionId(), card.summary());
     }
 
     private static String argumentName(ParamSpec spec) {

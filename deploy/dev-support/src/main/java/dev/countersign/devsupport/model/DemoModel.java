@@ -34,6 +34,11 @@ public final class DemoModel implements ModelBrain {
     private static final Pattern DELETE_TRANSACTION = Pattern.compile(
             "delete (?:the )?transaction ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
             Pattern.CASE_INSENSITIVE);
+    private static final Pattern EMAIL_REQUESTOR = Pattern.compile(
+            "email the requestor of case ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}): (.+)$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    private static final Pattern OPEN_TICKET = Pattern.compile("open a ticket: (.+)$",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     private static final Pattern TRANSACTIONS_IN = Pattern.compile(
             "transactions (?:in|of|for) (?:my )?([\\p{L}\\d ]+?)[?.!]?$",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
@@ -60,6 +65,15 @@ public final class DemoModel implements ModelBrain {
         if (rename.find() && turn.offersTool("propose_wallet_rename")) {
             return call("propose_wallet_rename", "wallet", rename.group(1).strip(),
                     "name", rename.group(2).strip());
+        }
+        Matcher email = EMAIL_REQUESTOR.matcher(text);
+        if (email.find() && turn.offersTool("propose_requestor_email")) {
+            return call("propose_requestor_email", "caseId", email.group(1).toLowerCase(Locale.ROOT),
+                    "subject", "About your case", "body", email.group(2).strip());
+        }
+        Matcher ticket = OPEN_TICKET.matcher(text);
+        if (ticket.find() && turn.offersTool("propose_ticket")) {
+            return call("propose_ticket", "title", ticket.group(1).strip(), "description", ticket.group(1).strip());
         }
         Matcher transactionsIn = TRANSACTIONS_IN.matcher(text);
         if (transactionsIn.find() && turn.offersTool("find_transactions")) {
@@ -93,7 +107,8 @@ public final class DemoModel implements ModelBrain {
         return ModelReply.text(LABEL + " I am the offline demo model and only understand a few requests: "
                 + "\"add a 12.50 coffee expense to Checking\", \"rename wallet Checking to Everyday\", "
                 + "\"how much did I spend?\", \"show my transactions\", \"list my wallets\", \"draft a training plan\","
-                + " \"what is my training?\", \"what is pending?\", \"delete transaction <id>\". Set OPENAI_BASE_URL to"
+                + " \"what is my training?\", \"what is pending?\", \"delete transaction <id>\", \"email the requestor"
+                + " of case <id>: <text>\", \"open a ticket: <title>\". Set OPENAI_BASE_URL to"
                 + " use a real model.");
     }
 

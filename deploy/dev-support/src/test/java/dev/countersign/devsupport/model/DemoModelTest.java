@@ -49,6 +49,19 @@ class DemoModelTest {
     }
 
     @Test
+    void anEmailSentenceNamesTheCaseAndATicketSentenceItsTitleEvenWhenTheyMentionWallets() throws Exception {
+        var email = model.respond(turn("email the requestor of case 00000000-0000-4000-8000-00000000C001: your"
+                + " wallet refund is on its way", List.of("propose_requestor_email", "list_wallets")));
+        var ticket = model.respond(turn("open a ticket: printer on fire", List.of("propose_ticket")));
+
+        assertThat(email.toolCalls()).singleElement().extracting(ModelReply.ToolCall::name)
+                .isEqualTo("propose_requestor_email");
+        assertThat(arguments(email).get("caseId").asText()).isEqualTo("00000000-0000-4000-8000-00000000c001");
+        assertThat(arguments(email).get("body").asText()).isEqualTo("your wallet refund is on its way");
+        assertThat(arguments(ticket).get("title").asText()).isEqualTo("printer on fire");
+    }
+
+    @Test
     void aCategoryTheToolDoesNotOfferBecomesOther() throws Exception {
         ModelTurn turn = turn("add a 3.20 tea expense to Savings", List.of("propose_expense"));
         ((ObjectNode) turn.request().path("tools").get(0).path("function")).putObject("parameters")
