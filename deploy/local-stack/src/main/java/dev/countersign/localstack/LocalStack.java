@@ -134,6 +134,7 @@ public final class LocalStack implements AutoCloseable {
             agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
             agent.put("OPENAI_BASE_URL", modelUrl);
             agent.put("TOOLS_EXTERNAL_WRITES", "true");
+            agent.put("BRIEF_TENANTS", "acme,globex");
             if (settings.openAiApiKey() != null) {
                 agent.put("OPENAI_API_KEY", settings.openAiApiKey());
             }
