@@ -20,6 +20,12 @@ BEGIN
             THEN
         RAISE EXCEPTION 'only confirming records an automatic application' USING ERRCODE = 'check_violation';
     END IF;
+    -- Only the tier rules apply on arrival, and never a HIGH action (the same rule as AutoApply, as a backstop).
+    IF NEW.auto_applied AND NOT OLD.auto_applied
+            AND (NEW.tier = 'high' OR NEW.confirmed_by IS DISTINCT FROM 'countersign/auto-apply') THEN
+        RAISE EXCEPTION 'a HIGH action is never applied automatically, and only the tier rules apply one'
+            USING ERRCODE = 'check_violation';
+    END IF;
     IF (NEW.undone_by IS DISTINCT FROM OLD.undone_by OR NEW.undone_at IS DISTINCT FROM OLD.undone_at)
             AND NOT (OLD.status = 'executed' AND NEW.status = 'undone') THEN
         RAISE EXCEPTION 'only undoing records who undid' USING ERRCODE = 'check_violation';
@@ -50,7 +56,6 @@ ALTER TABLE user_trust ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_rows ON user_trust
     USING (tenant_id = current_tenant()) WITH CHECK (tenant_id = current_tenant());
 GRANT SELECT, INSERT, UPDATE ON user_trust TO ${executorRole};
-GRANT SELECT ON user_trust TO ${readerRole};
 
 -- The tenant's high-impact threshold (NULL: the default, 500.00) and its switch for agent-initiated external sends
 -- (e-mail, tickets; NULL: enabled). Both audited with the other policies.

@@ -3,9 +3,36 @@
 -- a second transaction records executing -> executed | failed. If nobody records (the instance died between the call
 -- and the record, or the vendor's answer never came), the action goes to needs_review: a person checks the vendor and
 -- resolves it to executed or failed. The guard below is V1's, with these moves added.
+-- NOT VALID, then VALIDATE: the check of existing rows does not hold ACCESS EXCLUSIVE on actions.
 ALTER TABLE actions DROP CONSTRAINT actions_status_check;
 ALTER TABLE actions ADD CONSTRAINT actions_status_check CHECK (status IN
-    ('proposed', 'confirmed', 'executing', 'executed', 'needs_review', 'cancelled', 'expired', 'failed', 'undone'));
+    ('proposed', 'confirmed', 'executing', 'executed', 'needs_review', 'cancelled', 'expired', 'failed', 'undone'))
+    NOT VALID;
+ALTER TABLE actions VALIDATE CONSTRAINT actions_status_check;
+
+-- call_started_at: when the current call of an executing action started (the claim, or the recovery's lease for a
+-- repeat). It moves only while the action is executing; the recovery takes a lease by compare-and-swap on it, so one
+-- instance at a time repeats a call.
+ALTER TABLE actions ADD COLUMN call_started_at timestamptz;
+CREATE INDEX actions_executing_by_call ON actions (call_started_at) WHERE status = 'executing';
+
+CREATE FUNCTION actions_external_guard() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    -- The external kinds (the catalogue's "external" domain) are never written inside the confirming transaction.
+    IF OLD.status = 'confirmed' AND NEW.status = 'executed' AND NEW.kind IN ('mail.send', 'ticket.create') THEN
+        RAISE EXCEPTION 'an external action is claimed (executing) before it is called' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.call_started_at IS DISTINCT FROM OLD.call_started_at AND NEW.status <> 'executing' THEN
+        RAISE EXCEPTION 'only an executing action starts a call' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.status = 'executing' AND NEW.call_started_at IS NULL THEN
+        RAISE EXCEPTION 'an executing action records when its call started' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER actions_external_guard BEFORE UPDATE ON actions FOR EACH ROW EXECUTE FUNCTION actions_external_guard();
 
 CREATE OR REPLACE FUNCTION actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -80,14 +107,14 @@ BEGIN
 END;
 $$;
 
--- The recovery's search, across tenants like the expiry sweep's: executing actions claimed longer ago than any call
--- can take. Only ids and tenants; each is then moved under its tenant's own policy with a compare-and-swap.
+-- The recovery's search, across tenants like the expiry sweep's: executing actions whose call started longer ago than
+-- any call can take. Only ids and tenants; each is then moved under its tenant's own policy with a compare-and-swap.
 CREATE FUNCTION actions_stale_executing(p_older_than interval, p_limit integer)
     RETURNS TABLE (tenant_id text, id uuid)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     SELECT a.tenant_id, a.id FROM actions a
-    WHERE a.status = 'executing' AND a.confirmed_at < now() - p_older_than
-    ORDER BY a.confirmed_at LIMIT p_limit;
+    WHERE a.status = 'executing' AND a.call_started_at < now() - p_older_than
+    ORDER BY a.call_started_at LIMIT p_limit;
 $$;
 REVOKE ALL ON FUNCTION actions_stale_executing(interval, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION actions_stale_executing(interval, integer) TO ${executorRole};
@@ -106,4 +133,4 @@ ALTER TABLE support_cases ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_rows ON support_cases
     USING (tenant_id = current_tenant()) WITH CHECK (tenant_id = current_tenant());
 CREATE TRIGGER support_cases_bump_version BEFORE UPDATE ON support_cases FOR EACH ROW EXECUTE FUNCTION bump_version();
-GRANT SELECT ON support_cases TO ${executorRole}, ${readerRole};
+GRANT SELECT ON support_cases TO ${executorRole};

@@ -54,14 +54,16 @@ class DatabaseInvariantsTest {
     }
 
     private static void setStatus(Connection sql, UUID id, String status) throws SQLException {
-        // Undoing must name who undid it (V13); every other move leaves the marks alone.
+        // Undoing must name who undid it (V13) and a claim when its call started (V14); other moves leave those alone.
         try (var update = sql.prepareStatement("UPDATE actions SET status = ?,"
                 + " undone_by = CASE WHEN ? = 'undone' THEN 'alice' END,"
-                + " undone_at = CASE WHEN ? = 'undone' THEN now() END WHERE id = ?")) {
+                + " undone_at = CASE WHEN ? = 'undone' THEN now() END,"
+                + " call_started_at = CASE WHEN ? = 'executing' THEN now() ELSE call_started_at END WHERE id = ?")) {
             update.setString(1, status);
             update.setString(2, status);
             update.setString(3, status);
-            update.setObject(4, id);
+            update.setString(4, status);
+            update.setObject(5, id);
             update.executeUpdate();
         }
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -23,10 +24,14 @@ import org.junit.jupiter.api.Test;
 class ExternalGateArchitectureTest {
 
     private static final String GATE = "dev/countersign/executor/external/gate/";
-    private static final List<String> RAW_CLIENTS = List.of("io/quarkus/mailer/Mailer", "io/quarkus/mailer/reactive/",
-            "io/vertx/ext/mail", "io/vertx/mutiny/ext/mail", "java/net/http/HttpClient", "java/net/HttpURLConnection",
-            "java/net/Socket", "io/vertx/core/http/HttpClient", "io/vertx/mutiny/core/http/HttpClient",
-            "io/vertx/ext/web/client", "io/vertx/mutiny/ext/web/client", "jakarta/ws/rs/client/",
+    /** Types (or packages, ending in '/') through which a process reaches a mail server or any network peer. */
+    private static final List<String> RAW_CLIENTS = List.of("io/quarkus/mailer/Mailer",
+            "io/quarkus/mailer/MailTemplate",
+            "io/quarkus/mailer/reactive/", "io/vertx/ext/mail/", "io/vertx/mutiny/ext/mail/", "jakarta/mail/Transport",
+            "java/net/http/HttpClient", "java/net/HttpURLConnection", "java/net/URLConnection", "java/net/URL",
+            "java/net/Socket", "java/nio/channels/SocketChannel", "io/vertx/core/http/HttpClient",
+            "io/vertx/mutiny/core/http/HttpClient", "io/vertx/core/net/NetClient", "io/vertx/mutiny/core/net/NetClient",
+            "io/vertx/ext/web/client/", "io/vertx/mutiny/ext/web/client/", "jakarta/ws/rs/client/",
             "org/eclipse/microprofile/rest/client/");
 
     /** Class file name -> the raw clients it refers to, for every class under {@code root} that refers to one. */
@@ -40,11 +45,37 @@ class ExternalGateArchitectureTest {
     }
 
     private static Set<String> rawClientsIn(Path classFile) {
+        String text = text(classFile);
+        return RAW_CLIENTS.stream().filter(name -> refersTo(text, name))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * Whether a class file's text names {@code name}: a package prefix (ending in '/') anywhere, a type only as a whole
+     * name (not {@code java/net/SocketTimeoutException} for {@code java/net/Socket}; a nested type counts).
+     */
+    private static boolean refersTo(String text, String name) {
+        if (name.endsWith("/")) {
+            return text.contains(name);
+        }
+        return Pattern.compile(Pattern.quote(name) + "(?![A-Za-z0-9_])").matcher(text).find();
+    }
+
+    private static String text(Path classFile) {
         try {
-            String text = new String(Files.readAllBytes(classFile), StandardCharsets.ISO_8859_1);
-            return RAW_CLIENTS.stream().filter(text::contains).collect(Collectors.toCollection(TreeSet::new));
+            return new String(Files.readAllBytes(classFile), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Every class file under {@code root} whose text names {@code type}. */
+    private static Set<String> usersOf(Path root, String type) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(file -> file.toString().endsWith(".class"))
+                    .filter(file -> refersTo(text(file), type))
+                    .map(file -> root.relativize(file).toString())
+                    .collect(Collectors.toCollection(TreeSet::new));
         }
     }
 
@@ -56,11 +87,29 @@ class ExternalGateArchitectureTest {
         assertThat(users.keySet()).allSatisfy(name -> assertThat(name).startsWith(GATE));
     }
 
+    /**
+     * Scopes are opened by the claim-call-record path only; the gated clients are used by the external executors only.
+     */
     @Test
-    void theScanFindsARawClientOutsideTheGate() throws IOException {
+    void onlyTheClaimedCallPathOpensScopesAndOnlyTheExternalExecutorsUseTheGatedClients() throws IOException {
+        Path classes = Path.of("target", "classes");
+
+        assertThat(usersOf(classes, GATE + "ExternalGate")).allSatisfy(name -> assertThat(name)
+                .matches(GATE + ".*|dev/countersign/executor/gate/ExternalExecution(\\$.*)?\\.class"));
+        assertThat(usersOf(classes, GATE + "GatedHttp")).allSatisfy(name -> assertThat(name)
+                .matches(GATE + ".*|dev/countersign/executor/external/ticket/.*"));
+        assertThat(usersOf(classes, GATE + "GatedMailer")).allSatisfy(name -> assertThat(name)
+                .matches(GATE + ".*|dev/countersign/executor/external/mail/.*"));
+        assertThat(usersOf(classes, GATE + "ExternalGate"))
+                .contains("dev/countersign/executor/gate/ExternalExecution.class");
+    }
+
+    @Test
+    void theScanFindsARawClientOutsideTheGateAndNotAMereSimilarName() throws IOException {
         Map<String, Set<String>> planted = rawClientUsers(Path.of("target", "test-classes"));
 
         assertThat(planted.get("dev/countersign/executor/PlantedVendorCall.class"))
                 .contains("java/net/http/HttpClient", "io/quarkus/mailer/reactive/");
+        assertThat(planted).doesNotContainKey("dev/countersign/executor/PlantedTimeoutHandling.class");
     }
 }

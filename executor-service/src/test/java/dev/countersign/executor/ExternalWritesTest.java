@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
@@ -28,6 +30,13 @@ import dev.countersign.devsupport.external.LocalSmtp;
 import dev.countersign.devsupport.external.TicketStub;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestInfrastructure;
+import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.external.gate.ExternalGate;
+import dev.countersign.executor.external.gate.GateScope;
+import dev.countersign.executor.external.gate.GatedHttp;
 import dev.countersign.executor.external.gate.GatedMailer;
 import dev.countersign.executor.external.gate.UngatedCallException;
 import io.quarkus.mailer.Mail;
@@ -51,6 +60,18 @@ class ExternalWritesTest {
     @Inject
     GatedMailer mailer;
 
+    @Inject
+    GatedHttp http;
+
+    @Inject
+    ExternalGate gate;
+
+    @Inject
+    TenantTransactions transactions;
+
+    @Inject
+    ActionRepository actions;
+
     @BeforeEach
     void freshTenant() throws Exception {
         tenant = TestTenant.withCheckingWallet();
@@ -69,6 +90,22 @@ class ExternalWritesTest {
                     + " VALUES ('%s', '%s', 'Refund', '%s')").formatted(id, tenant.id(), requestor));
         }
         return id;
+    }
+
+    /** The stored action, as the executor reads it. */
+    private ActionRow row(ProposalMother proposal) {
+        return transactions.read(tenant.id(), sql -> actions.find(sql, proposal.actionId, tenant.id())).await()
+                .atMost(Duration.ofSeconds(5));
+    }
+
+    /** What a claim whose instance then died leaves behind (written as the owner, around the application). */
+    private static void claimedAMinuteAgo(ProposalMother proposal) throws SQLException {
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed', confirmed_by = 'alice',"
+                    + " confirmed_at = now() - interval '1 minute' WHERE id = '" + proposal.actionId + "'");
+            owner.createStatement().executeUpdate("UPDATE actions SET status = 'executing', call_started_at = now()"
+                    + " - interval '1 minute' WHERE id = '" + proposal.actionId + "'");
+        }
     }
 
     private ProposalMother mail(UUID supportCase) throws Exception {
@@ -121,6 +158,39 @@ class ExternalWritesTest {
     }
 
     @Test
+    void aDecisionFromTheDecisionsTopicSendsOnceAndABatchRefusesExternalSends() throws Exception {
+        UUID refund = supportCase("requestor@example.org");
+        var relayed = mail(refund);
+        var batched = mail(refund);
+        ObjectNode decision = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
+        decision.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
+                .put("actionId", relayed.actionId.toString()).put("tenantId", tenant.id()).put("decision", "confirm")
+                .put("token", relayed.token).put("paramsHash", relayed.event.get("paramsHash").asText());
+        kafka.send(Topics.ACTIONS_DECISIONS, relayed.actionId.toString(), Json.write(decision));
+        kafka.send(Topics.ACTIONS_DECISIONS, relayed.actionId.toString(), Json.write(decision)); // redelivered
+
+        Db.awaitStatus(relayed.actionId, "executed");
+        assertThat(smtp.withMessageId(messageIdOf(relayed))).hasSize(1);
+
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
+                .body(Json.write(Map.of("items", List.of(Map.of("actionId", batched.actionId, "token",
+                        batched.token)))))
+                .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
+        view(batched).body("status", equalTo("proposed"));
+        assertThat(smtp.withMessageId(messageIdOf(batched))).isEmpty();
+    }
+
+    @Test
+    void theDatabaseRefusesAnExternalActionWrittenWithoutItsClaim() throws Exception {
+        var proposal = mail(supportCase("requestor@example.org"));
+
+        Db.refusedAsApplication(tenant.id(), "23514", "UPDATE actions SET status = 'confirmed', confirmed_by = 'alice',"
+                + " confirmed_at = now() WHERE id = '%s'; UPDATE actions SET status = 'executed', executed_at = now(),"
+                        .formatted(proposal.actionId)
+                + " result = '{}' WHERE id = '%s'".formatted(proposal.actionId));
+    }
+
+    @Test
     void aCaseChangedSinceStagingSendsNothing() throws Exception {
         UUID refund = supportCase("requestor@example.org");
         var proposal = mail(refund);
@@ -160,6 +230,9 @@ class ExternalWritesTest {
         String key = view(proposal).extract().path("idempotencyKey");
         assertThat(tickets.requests()).filteredOn(request -> key.equals(request.idempotencyKey())).hasSize(3);
 
+        given().header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant.id(), "bob"))
+                .contentType("application/json").body(Json.write(Map.of("outcome", "executed", "note", "trust me")))
+                .post("/api/actions/{id}/resolve", proposal.actionId).then().statusCode(403);
         given().header("Authorization", "Bearer " + tenant.executorBearer("carol")).contentType("application/json")
                 .body(Json.write(Map.of("outcome", "executed", "note", "ticket T-1 exists")))
                 .post("/api/actions/{id}/resolve", proposal.actionId)
@@ -176,15 +249,9 @@ class ExternalWritesTest {
         UUID refund = supportCase("requestor@example.org");
         var email = mail(refund);
         var ticket = ticket("Left behind");
-        // The state a crash between the call and the record leaves: executing, claimed a minute ago.
-        for (var proposal : List.of(email, ticket)) {
-            try (var owner = Db.owner()) {
-                owner.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed', confirmed_by = 'alice',"
-                        + " confirmed_at = now() - interval '1 minute' WHERE id = '" + proposal.actionId + "'");
-                owner.createStatement().executeUpdate("UPDATE actions SET status = 'executing' WHERE id = '"
-                        + proposal.actionId + "'");
-            }
-        }
+        // The state a crash between the call and the record leaves: executing, its call started a minute ago.
+        claimedAMinuteAgo(email);
+        claimedAMinuteAgo(ticket);
         int mails = smtp.received().size();
 
         Db.awaitStatus(email.actionId, "needs_review");
@@ -197,7 +264,10 @@ class ExternalWritesTest {
                 email.actionId)).isEqualTo("recovery");
         var outcome = kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(email.actionId.toString())
                 && value.contains("ActionNeedsReview"));
-        assertThat(outcome).isNotEmpty();
+        assertThat(outcome).hasSize(1);
+        assertThat(ContractFixtures.memberNames(Json.mapper().readTree(outcome.get(0))))
+                .containsExactlyInAnyOrderElementsOf(
+                        ContractFixtures.memberNames(ContractFixtures.ACTION_NEEDS_REVIEW));
     }
 
     @Test
@@ -219,15 +289,36 @@ class ExternalWritesTest {
     }
 
     @Test
-    void aCallOutsideAGateScopeIsRefusedAndRaisesTheAlert() {
+    void aCallOutsideAGateScopeIsRefusedAndRaisesTheAlert() throws Exception {
         double before = ungatedCalls();
         int mails = smtp.received().size();
+        var proposal = mail(supportCase("requestor@example.org"));
+        ActionRow staged = row(proposal);
 
         assertThatThrownBy(() -> mailer.send(null, Mail.withText("someone@example.org", "hi", "there")).await()
                 .atMost(Duration.ofSeconds(5))).isInstanceOf(UngatedCallException.class);
+        // A scope for an action that is not claimed (still proposed) is not opened.
+        assertThatThrownBy(() -> gate.open(staged).await().atMost(Duration.ofSeconds(5)))
+                .isInstanceOf(UngatedCallException.class).hasMessageContaining("not claimed");
 
-        assertThat(ungatedCalls()).isEqualTo(before + 1);
+        assertThat(ungatedCalls()).isEqualTo(before + 2);
         assertThat(smtp.received()).hasSize(mails);
+    }
+
+    @Test
+    void theGatesHttpClientReachesOnlyTheTicketSystem() throws Exception {
+        var proposal = ticket("Scoped");
+        claimedAMinuteAgo(proposal); // executing: a scope may be opened
+        ActionRow executing = row(proposal);
+        GateScope scope = gate.open(executing).await().atMost(Duration.ofSeconds(5));
+        try {
+            var elsewhere = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:1/steal"))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
+            assertThatThrownBy(() -> http.send(scope, elsewhere).await().atMost(Duration.ofSeconds(5)))
+                    .isInstanceOf(UngatedCallException.class).hasMessageContaining("not the configured ticket system");
+        } finally {
+            scope.close();
+        }
     }
 
     private static double ungatedCalls() {

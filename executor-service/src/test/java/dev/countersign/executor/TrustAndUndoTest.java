@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
@@ -147,6 +149,36 @@ class TrustAndUndoTest {
     }
 
     @Test
+    void anotherUsersWalletOrTransactionAlwaysWaitsForAPerson() throws Exception {
+        UUID bobs;
+        try (var owner = Db.owner()) {
+            bobs = dev.countersign.devsupport.DemoData.createWallet(owner, tenant.id(), "bob", "Bob's", "EUR");
+        }
+        var inBobsWallet = new ProposalMother(tenant.id(), bobs, "3.00");
+        arrive(inBobsWallet, "proposed");
+        var inAlicesWallet = arrive(new ProposalMother(tenant, "3.00"), "executed");
+
+        get("/api/actions/" + inBobsWallet.actionId).body("tier", equalTo("low")).body("autoApplied", equalTo(false));
+        assertThat(inAlicesWallet.ledgerRows()).isEqualTo(1);
+    }
+
+    @Test
+    void anEditOfALargeTransactionIsHighEvenWhenItMakesTheAmountSmall() throws Exception {
+        UUID large = transaction("750.00");
+        UUID small = transaction("20.00");
+        var down = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+                params().put("transactionId", large.toString()).put("amount", "1.00")), "proposed");
+        var up = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+                params().put("transactionId", small.toString()).put("amount", "900.00")), "proposed");
+        var within = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+                params().put("transactionId", small.toString()).put("amount", "25.00")), "proposed");
+
+        get("/api/actions/" + down.actionId).body("tier", equalTo("high"));
+        get("/api/actions/" + up.actionId).body("tier", equalTo("high"));
+        get("/api/actions/" + within.actionId).body("tier", equalTo("medium"));
+    }
+
+    @Test
     void cancellingAMediumProposalEndsTheRun() throws Exception {
         var first = arrive(rename("One"), "proposed");
         first.decide("confirm", tenant.executorBearer("alice"), first.token).then().statusCode(200);
@@ -172,6 +204,11 @@ class TrustAndUndoTest {
         assertThat(Db.text("SELECT string_agg(to_status || ':' || actor, ',' ORDER BY id) FROM action_history"
                 + " WHERE action_id = ?", edit.actionId)).endsWith("executed:alice,undone:alice");
         undo(edit).statusCode(409).body("code", equalTo("invalid_state_transition"));
+        var undone = kafka.awaitAny(Topics.ACTIONS_OUTCOMES,
+                value -> value.contains(edit.actionId.toString()) && value.contains("ActionUndone"));
+        assertThat(undone).hasSize(1);
+        assertThat(ContractFixtures.memberNames(Json.mapper().readTree(undone.get(0))))
+                .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_UNDONE));
     }
 
     @Test
@@ -217,6 +254,15 @@ class TrustAndUndoTest {
                 .put("startsOn", "2026-12-01").put("schedule", "Mon: run")), "executed");
         undo(plan).statusCode(409).body("code", equalTo("not_undoable"));
 
+        // The requester without the admin group may undo a LOW action of theirs, not a HIGH one.
+        String plainAlice = TestProperties.executorBearerWithoutApproval(tenant.id(), "alice");
+        undo(arrive(new ProposalMother(tenant, "9.00"), "executed"), plainAlice).statusCode(200);
+        UUID coffee = transaction("3.50");
+        var delete = arrive(new ProposalMother(tenant, ActionCatalogue.DELETE_TRANSACTION,
+                params().put("transactionId", coffee.toString())), "proposed");
+        delete.decide("confirm", tenant.executorBearer("alice"), delete.token).then().statusCode(200);
+        undo(delete, plainAlice).statusCode(403).body("code", equalTo("forbidden"));
+
         var old = arrive(new ProposalMother(tenant, "8.00"), "executed");
         ranLongAgo(old.actionId);
         undo(old).statusCode(409).body("code", equalTo("undo_window_closed"));
@@ -243,7 +289,16 @@ class TrustAndUndoTest {
         var expense = arrive(new ProposalMother(tenant, "7.00"), "executed");
         var staged = arrive(new ProposalMother(tenant, "600.00"), "proposed");
 
+        var high = arrive(new ProposalMother(tenant, "700.00"), "proposed");
+        put("/api/actions/policy/agent-writes", Map.of("mode", "staged_only")).statusCode(200);
+        var low = arrive(new ProposalMother(tenant, "5.00"), "proposed");
         Db.refusedAsApplication(tenant.id(), "23514",
+                "UPDATE actions SET status = 'confirmed', confirmed_by = '%s', confirmed_at = now(),"
+                        .formatted(ActionExecuted.AUTO_APPLIER)
+                        + " auto_applied = true WHERE id = '%s'"
+                                .formatted(high.actionId),
+                "UPDATE actions SET status = 'confirmed', confirmed_by = 'mallory', confirmed_at = now(),"
+                        + " auto_applied = true WHERE id = '%s'".formatted(low.actionId),
                 "UPDATE actions SET undone_by = 'mallory', undone_at = now() WHERE id = '%s'"
                         .formatted(expense.actionId),
                 "UPDATE actions SET status = 'undone' WHERE id = '%s'".formatted(expense.actionId),

@@ -48,6 +48,8 @@ public enum ErrorCode {
     UNDO_WINDOW_CLOSED("undo_window_closed", 409),
     /** The tenant's administrator has switched off agent-initiated external sends (e-mail, tickets). */
     EXTERNAL_SENDS_DISABLED("external_sends_disabled", 409),
+    /** A person checked the vendor and found an external action whose outcome was unknown not carried out. */
+    NOT_CARRIED_OUT("not_carried_out", 409),
     /** The external vendor (ticket system, mail server) refused the request; nothing was carried out. */
     VENDOR_REFUSED("vendor_refused", 409),
     /**

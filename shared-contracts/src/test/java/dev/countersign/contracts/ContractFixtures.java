@@ -23,6 +23,8 @@ public final class ContractFixtures {
     public static final String ACTION_CANCELLED = "action-cancelled.json";
     public static final String ACTION_EXPIRED = "action-expired.json";
     public static final String ACTION_DECIDED = "action-decided.json";
+    public static final String ACTION_UNDONE = "action-undone.json";
+    public static final String ACTION_NEEDS_REVIEW = "action-needs-review.json";
     public static final String TURN_RECORDED = "turn-recorded.json";
 
     private ContractFixtures() {

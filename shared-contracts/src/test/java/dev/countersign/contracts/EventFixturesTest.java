@@ -44,7 +44,7 @@ class EventFixturesTest {
     @ParameterizedTest
     @ValueSource(strings = {ContractFixtures.ACTION_STAGED, ContractFixtures.ACTION_REJECTED,
             ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED,
-            ContractFixtures.ACTION_EXPIRED})
+            ContractFixtures.ACTION_EXPIRED, ContractFixtures.ACTION_UNDONE, ContractFixtures.ACTION_NEEDS_REVIEW})
     void outcomesRoundTripThroughTheirCommonType(String fixture) {
         var event = Json.read(ContractFixtures.text(fixture), ActionOutcome.class);
 
@@ -64,6 +64,10 @@ class EventFixturesTest {
                 .isInstanceOf(ActionFailed.class);
         assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_CANCELLED), ActionOutcome.class))
                 .isInstanceOf(ActionCancelled.class);
+        assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_UNDONE), ActionOutcome.class))
+                .isInstanceOf(dev.countersign.contracts.events.ActionUndone.class);
+        assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_NEEDS_REVIEW), ActionOutcome.class))
+                .isInstanceOf(dev.countersign.contracts.events.ActionNeedsReview.class);
     }
 
     @Test

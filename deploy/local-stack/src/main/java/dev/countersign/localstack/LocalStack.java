@@ -162,8 +162,12 @@ public final class LocalStack implements AutoCloseable {
         executors.get(instance).kill();
     }
 
-    /** Starts executor {@code instance} again with its environment, and waits until it is ready. */
-    public void restartExecutor(int instance) {
+    /**
+     * Starts executor {@code instance} again with its environment and {@code overrides} on top (kept for later
+     * restarts), and waits until it is ready.
+     */
+    public void restartExecutor(int instance, Map<String, String> overrides) {
+        executorEnvironments.get(instance).putAll(overrides);
         startExecutor(instance);
     }
 

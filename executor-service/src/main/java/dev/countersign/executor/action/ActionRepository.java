@@ -6,6 +6,7 @@ import static dev.countersign.contracts.ActionStatus.EXECUTED;
 import static dev.countersign.contracts.ActionStatus.EXECUTING;
 import static dev.countersign.contracts.ActionStatus.EXPIRED;
 import static dev.countersign.contracts.ActionStatus.FAILED;
+import static dev.countersign.contracts.ActionStatus.NEEDS_REVIEW;
 import static dev.countersign.contracts.ActionStatus.PROPOSED;
 import static dev.countersign.contracts.ActionStatus.UNDONE;
 
@@ -216,18 +217,36 @@ public class ActionRepository {
     /** confirmed -> executing: an external call is claimed; the caller commits before making it. */
     public Uni<ActionRow> claim(SqlClient sql, UUID id) {
         ActionTransitions.require(CONFIRMED, EXECUTING);
-        return sql.preparedQuery("UPDATE actions SET status = 'executing', version = version + 1"
-                + " WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
+        return sql.preparedQuery("UPDATE actions SET status = 'executing', call_started_at = now(),"
+                + " version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING " + COLUMNS)
                 .execute(Tuple.of(id))
                 .map(ActionRepository::firstOrNull);
     }
 
     /**
-     * {@code from} (executing or needs_review) -> {@code to} (executed, failed or needs_review), recording the external
-     * call's result; null if the action is no longer in {@code from} (another instance recorded it first).
+     * A lease on an executing action whose call started longer than {@code staleAfter} ago (nobody recorded it): the
+     * call start moves to now, so no other instance takes it for another {@code staleAfter}. Null if the action is no
+     * longer executing or another instance took the lease first.
      */
-    public Uni<ActionRow> record(SqlClient sql, UUID id, ActionStatus from, ActionStatus to, JsonNode result) {
-        return finish(sql, id, from, to, result);
+    public Uni<ActionRow> leaseStaleCall(SqlClient sql, UUID id, Duration staleAfter) {
+        return sql.preparedQuery("UPDATE actions SET call_started_at = now(), version = version + 1"
+                + " WHERE id = $1 AND status = 'executing' AND call_started_at < now() - make_interval(secs => $2)"
+                + " RETURNING " + COLUMNS)
+                .execute(Tuple.of(id, (double) staleAfter.toSeconds()))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * executing -> executed | failed | needs_review, recording the external call's result; null if the action is no
+     * longer executing (another instance recorded it first).
+     */
+    public Uni<ActionRow> recordCall(SqlClient sql, UUID id, ActionStatus to, JsonNode result) {
+        return finish(sql, id, EXECUTING, to, result);
+    }
+
+    /** needs_review -> executed | failed, a person's finding; null if someone resolved it first. */
+    public Uni<ActionRow> resolveReview(SqlClient sql, UUID id, ActionStatus to, JsonNode result) {
+        return finish(sql, id, NEEDS_REVIEW, to, result);
     }
 
     private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus to, JsonNode result) {

@@ -15,4 +15,14 @@ public class CallRefused extends RuntimeException {
     public ErrorCode code() {
         return code;
     }
+
+    /** Whether {@code failure} (or a cause of it) is a refused connection: the request never reached the vendor. */
+    public static boolean isConnectionRefused(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof java.net.ConnectException) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -47,6 +47,9 @@ public interface ExternalConfig {
         @WithDefault("PT10S")
         Duration timeout();
 
+        /** A bearer token for the ticket system, sent as {@code Authorization}; never logged. */
+        Optional<String> apiToken();
+
         /** Calls per execution when the answer does not come (the vendor honours the idempotency key). */
         @WithDefault("3")
         int attempts();

@@ -7,15 +7,13 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Tier;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.policy.EarnedTrust;
 import dev.countersign.executor.policy.TenantPolicyRepository;
-import dev.countersign.executor.policy.TrustRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
@@ -35,13 +33,13 @@ public class ActionExecution {
     private final ActionRepository actions;
     private final OutboxWriter outbox;
     private final TenantTransactions transactions;
-    private final TrustRepository trust;
+    private final EarnedTrust trust;
 
     private final TenantPolicyRepository policies;
     private final Targets targets;
 
     public ActionExecution(ExecutorRegistry executors, ActionRepository actions, OutboxWriter outbox,
-            TenantTransactions transactions, TrustRepository trust, TenantPolicyRepository policies,
+            TenantTransactions transactions, EarnedTrust trust, TenantPolicyRepository policies,
             Targets targets) {
         this.policies = policies;
         this.targets = targets;
@@ -107,20 +105,13 @@ public class ActionExecution {
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
         return executor.execute(sql, confirmed)
                 .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
-                .flatMap(executed -> countsTowardsTrust(executed)
-                        ? trust.countConfirmed(sql, executed.tenantId(), executed.requestedBy()).replaceWith(executed)
-                        : Uni.createFrom().item(executed))
+                .flatMap(executed -> trust.executed(sql, executed).replaceWith(executed))
                 .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed)).replaceWith(executed));
-    }
-
-    /** Earned trust counts MEDIUM actions a person confirmed; what the tier rules applied proves nothing. */
-    private static boolean countsTowardsTrust(ActionRow executed) {
-        return executed.tier() == Tier.MEDIUM && !executed.autoApplied();
     }
 
     Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
         LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
-        JsonNode result = Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
+        JsonNode result = ActionResults.error(code, reason);
         return transactions.because(sql, code.code())
                 .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
                 .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason))

@@ -1,55 +1,95 @@
 package dev.countersign.executor.gate;
 
+import java.util.Map;
+import java.util.UUID;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.TrustLevel;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.policy.TrustRepository;
+import dev.countersign.executor.policy.EarnedTrust;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The one rule for which staged actions apply on arrival, without a person: only while the tenant's agent writes are
- * {@code enabled}; LOW always; MEDIUM once the requester's agent earned trust (a person confirmed {@code trust-after}
- * MEDIUM actions of this user in a row, with no undo or cancelled MEDIUM proposal since); HIGH never, decided from the
- * tier before trust is read. The tier itself comes from the catalogue and the tenant's threshold, never from the
- * proposal.
+ * {@code enabled}, only for a row of the requester's own (their wallet, a transaction in it, their plan: another user's
+ * data always waits for a person), never an external send; then LOW always, MEDIUM once the requester's agent earned
+ * trust ({@link EarnedTrust}), HIGH never, decided from the tier before trust is read. The tier itself comes from the
+ * catalogue and the tenant's threshold, never from the proposal.
  */
 @ApplicationScoped
 public class AutoApply {
 
-    private final TrustRepository trust;
-    private final int trustAfter;
+    /** The owner of the row an action of each kind writes, by its id parameter; the plan kinds are the requester's. */
+    private static final Map<String, Owner> OWNERS = Map.of(
+            ActionCatalogue.CREATE_TRANSACTION, new Owner("walletId",
+                    "SELECT owner_id FROM wallets WHERE id = $1 AND tenant_id = $2"),
+            ActionCatalogue.RENAME_WALLET, new Owner("walletId",
+                    "SELECT owner_id FROM wallets WHERE id = $1 AND tenant_id = $2"),
+            ActionCatalogue.EDIT_TRANSACTION, new Owner("transactionId", Owner.OF_TRANSACTION),
+            ActionCatalogue.DELETE_TRANSACTION, new Owner("transactionId", Owner.OF_TRANSACTION),
+            ActionCatalogue.DRAFT_PLAN, Owner.REQUESTER,
+            ActionCatalogue.REVISE_PLAN, Owner.REQUESTER);
 
-    public AutoApply(TrustRepository trust, ActionsConfig config) {
+    private final EarnedTrust trust;
+
+    public AutoApply(EarnedTrust trust) {
         this.trust = trust;
-        this.trustAfter = config.trustAfter();
     }
 
     /** Why {@code staged} applies on arrival (recorded in its history), or null if it waits for a person. */
     public Uni<String> reason(SqlClient sql, ActionRow staged, AgentWritesPolicy.Mode agentWrites) {
-        if (agentWrites != AgentWritesPolicy.Mode.ENABLED || staged.tier() == Tier.HIGH
-                || staged.tier() == Tier.READ) {
+        ActionDefinition definition = ActionCatalogue.find(staged.kind()).orElseThrow();
+        if (agentWrites != AgentWritesPolicy.Mode.ENABLED || definition.isExternal()
+                || (staged.tier() != Tier.LOW && staged.tier() != Tier.MEDIUM)) {
             return Uni.createFrom().nullItem();
         }
-        if (staged.tier() == Tier.LOW) {
-            return Uni.createFrom().item("tier low");
-        }
-        return trust.find(sql, staged.tenantId(), staged.requestedBy()).map(run -> earned(run)
-                ? "tier medium, trust earned (%d confirmed in a row)".formatted(run.mediumConfirmedInARow())
-                : null);
+        return requesterOwns(sql, staged).flatMap(own -> {
+            if (!own) {
+                return Uni.createFrom().nullItem();
+            }
+            if (staged.tier() == Tier.LOW) {
+                return Uni.createFrom().item("tier low");
+            }
+            return trust.earned(sql, staged.tenantId(), staged.requestedBy())
+                    .map(earned -> earned ? "tier medium, trust earned" : null);
+        });
     }
 
     /** What {@code userId} sees of their trust. */
     public Uni<TrustLevel> level(SqlClient sql, String tenantId, String userId, AgentWritesPolicy.Mode agentWrites) {
-        return trust.find(sql, tenantId, userId).map(run -> new TrustLevel(userId, run.mediumConfirmedInARow(),
-                trustAfter, agentWrites == AgentWritesPolicy.Mode.ENABLED && earned(run), run.resetAt(),
-                run.resetBecause()));
+        return trust.level(sql, tenantId, userId, agentWrites == AgentWritesPolicy.Mode.ENABLED);
     }
 
-    private boolean earned(TrustRepository.Run run) {
-        return run.mediumConfirmedInARow() >= trustAfter;
+    private static Uni<Boolean> requesterOwns(SqlClient sql, ActionRow staged) {
+        Owner owner = OWNERS.get(staged.kind());
+        if (owner == null) {
+            return Uni.createFrom().item(false);
+        }
+        if (owner == Owner.REQUESTER) {
+            return Uni.createFrom().item(true);
+        }
+        UUID id = UUID.fromString(staged.params().get(owner.idParam()).asText());
+        return sql.preparedQuery(owner.query()).execute(Tuple.of(id, staged.tenantId()))
+                .map(rows -> rows.size() > 0
+                        && staged.requestedBy().equals(rows.iterator().next().getString("owner_id")));
+    }
+
+    /** How to find the owner of the row an action writes: {@code query} takes the id and the tenant. */
+    private record Owner(String idParam, String query) {
+
+        static final String OF_TRANSACTION = """
+                SELECT w.owner_id FROM transactions t JOIN wallets w ON w.id = t.wallet_id AND w.tenant_id = t.tenant_id
+                WHERE t.id = $1 AND t.tenant_id = $2""";
+        /**
+         * Kinds that only ever write the requester's own rows (plans: drafts are created for, and revised by, them).
+         */
+        static final Owner REQUESTER = new Owner(null, null);
     }
 }

@@ -37,8 +37,8 @@ public class DecisionConsumer {
     private static final Pattern CHANNEL = Pattern.compile("[a-z0-9_-]{1,32}");
     /** Channels the executor writes into the history itself; an integration cannot claim them. */
     private static final Set<String> RESERVED_CHANNELS = Set.of(TenantTransactions.AGENT, TenantTransactions.HTTP,
-            "sql",
-            ExpirySweeper.CHANNEL, ExpirySweeper.ACTOR);
+            TenantTransactions.AUTO_APPLY, "sql", ExpirySweeper.CHANNEL, ExpirySweeper.ACTOR, ExternalExecution.CHANNEL,
+            ExternalRecovery.CHANNEL);
 
     private final DecisionService decisions;
     private final DecisionDeadLetters deadLetters;

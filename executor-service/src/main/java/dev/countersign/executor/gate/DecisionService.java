@@ -7,8 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ReissuedToken;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.json.ConfirmTokens;
@@ -18,7 +19,7 @@ import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.policy.TrustRepository;
+import dev.countersign.executor.policy.EarnedTrust;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -50,12 +51,12 @@ public class DecisionService {
     private final SeparationOfDuties separationOfDuties;
     private final ActorMismatches actorMismatches;
     private final ActionExecution execution;
-    private final TrustRepository trust;
+    private final EarnedTrust trust;
     private final ExternalExecution external;
 
     public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
             OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties,
-            ActorMismatches actorMismatches, ActionExecution execution, TrustRepository trust,
+            ActorMismatches actorMismatches, ActionExecution execution, EarnedTrust trust,
             ExternalExecution external) {
         this.external = external;
         this.execution = execution;
@@ -88,8 +89,10 @@ public class DecisionService {
                                         ? execution.run(sql, confirmed)
                                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
                 .flatMap(outcome -> outcome instanceof DecisionOutcome.Claimed claimed
-                        // Committed as executing: the external call is made now, with no transaction open.
-                        ? external.callAndRecord(claimed.action())
+                        // Committed as executing: the external call is made now, with no transaction open, and runs
+                        // to its record even if the caller goes away (its own subscription, not the request's).
+                        ? Uni.createFrom().completionStage(external.callAndRecord(claimed.action())
+                                .subscribeAsCompletionStage())
                         : Uni.createFrom().item(outcome))
                 .invoke(actorMismatches::count);
     }
@@ -170,7 +173,7 @@ public class DecisionService {
                                             : "is " + current.status().wireName() + ", not waiting for a decision")));
                                 });
                     }
-                    if (executors.externalFor(confirmed.kind()).isPresent()) {
+                    if (ActionCatalogue.find(confirmed.kind()).map(ActionDefinition::isExternal).orElse(false)) {
                         throw new BatchRefused(List.of(new Violation(id,
                                 "is an external send (e-mail, ticket); confirm it on its own")));
                     }
@@ -189,18 +192,11 @@ public class DecisionService {
         String tokenHash = ConfirmTokens.hash(request.rawToken());
         return decide(request, sql -> actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
                 .flatMap(cancelled -> cancelled != null
-                        ? resetTrustIfMedium(sql, cancelled)
+                        ? trust.cancelled(sql, cancelled)
                                 .flatMap(ignored -> outbox.append(sql,
                                         OutcomeEvents.cancelled(cancelled, request.userId())))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
-    }
-
-    /** A person turning down a MEDIUM proposal ends the requester's run of confirmations. */
-    private Uni<Void> resetTrustIfMedium(SqlClient sql, ActionRow cancelled) {
-        return cancelled.tier() == Tier.MEDIUM
-                ? trust.reset(sql, cancelled.tenantId(), cancelled.requestedBy(), "cancelled " + cancelled.id())
-                : Uni.createFrom().voidItem();
     }
 
     /**

@@ -46,6 +46,8 @@ import io.smallrye.mutiny.Uni;
 public class ExternalExecution {
 
     static final String CHANNEL = "external";
+    /** The longest wait between two calls of one execution. */
+    static final Duration MAX_BACK_OFF = Duration.ofSeconds(2);
     private static final Logger LOG = Logger.getLogger(ExternalExecution.class);
 
     private final ExecutorRegistry executors;
@@ -84,9 +86,8 @@ public class ExternalExecution {
      */
     public Uni<DecisionOutcome> callAndRecord(ActionRow executing) {
         ExternalExecutor executor = executors.externalFor(executing.kind()).orElseThrow();
-        GateScope scope = gate.open(executing);
-        return call(executor, executing, scope)
-                .eventually(scope::close)
+        return gate.open(executing)
+                .flatMap(scope -> call(executor, executing, scope).eventually(scope::close))
                 .flatMap(outcome -> record(executing, ActionStatus.EXECUTING, outcome, executing.confirmedBy(),
                         CHANNEL))
                 .onFailure().recoverWithItem(failure -> {
@@ -100,7 +101,7 @@ public class ExternalExecution {
         Uni<JsonNode> call = Uni.createFrom().deferred(() -> executor.call(action, scope));
         if (executor.attempts() > 1) {
             call = call.onFailure(failure -> !(failure instanceof CallRefused)).retry()
-                    .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).atMost(executor.attempts() - 1L);
+                    .withBackOff(Duration.ofMillis(200), MAX_BACK_OFF).atMost(executor.attempts() - 1L);
         }
         return call.map(result -> (CallOutcome) new CallOutcome.Done(result))
                 .onFailure(CallRefused.class).recoverWithItem(refused -> new CallOutcome.Refused(
@@ -132,12 +133,15 @@ public class ExternalExecution {
                 result = done.result();
             } else if (outcome instanceof CallOutcome.Refused refused) {
                 to = ActionStatus.FAILED;
-                result = error(refused.code(), refused.reason());
+                result = ActionResults.error(refused.code(), refused.reason());
             } else {
                 to = ActionStatus.NEEDS_REVIEW;
-                result = error(ErrorCode.OUTCOME_UNKNOWN, ((CallOutcome.Unknown) outcome).reason());
+                result = ActionResults.error(ErrorCode.OUTCOME_UNKNOWN, ((CallOutcome.Unknown) outcome).reason());
             }
-            return actions.record(sql, action.id(), from, to, result).flatMap(recorded -> {
+            Uni<ActionRow> moved = from == ActionStatus.NEEDS_REVIEW
+                    ? actions.resolveReview(sql, action.id(), to, result)
+                    : actions.recordCall(sql, action.id(), to, result);
+            return moved.flatMap(recorded -> {
                 if (recorded == null) {
                     LOG.warnf("Action %s was moved by another instance before this outcome was recorded", action.id());
                     return actions.find(sql, action.id(), action.tenantId())
@@ -175,10 +179,6 @@ public class ExternalExecution {
         return new DecisionOutcome.NeedsReview(recorded);
     }
 
-    private static ObjectNode error(ErrorCode code, String reason) {
-        return Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
-    }
-
     /**
      * A person checked the vendor and says what happened to an action in {@code needs_review}: executed (it did act) or
      * failed (it did not). Nothing is called again.
@@ -198,7 +198,7 @@ public class ExternalExecution {
             result.set("review", action.result());
             CallOutcome outcome = executed
                     ? new CallOutcome.Done(result)
-                    : new CallOutcome.Refused(ErrorCode.OUTCOME_UNKNOWN, "resolved as not carried out: " + note);
+                    : new CallOutcome.Refused(ErrorCode.NOT_CARRIED_OUT, "a person checked the vendor: " + note);
             return record(action, ActionStatus.NEEDS_REVIEW, outcome, userId, TenantTransactions.HTTP).map(decided -> {
                 if (decided instanceof DecisionOutcome.NotProposed moved) {
                     throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,

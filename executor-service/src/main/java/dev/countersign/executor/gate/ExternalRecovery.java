@@ -1,6 +1,9 @@
 package dev.countersign.executor.gate;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -10,10 +13,12 @@ import org.jboss.logging.Logger;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.external.ExternalConfig;
 import dev.countersign.executor.external.ExternalExecutor;
+import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
@@ -29,17 +34,28 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * answers with what it already did); any other (e-mail) goes to {@code needs_review} and is never sent again without a
  * person.
  * <p>
- * Limit: "stale" is a time ({@code countersign.external.stale-after}); an instance paused longer than that (a stopped
- * VM) may still record its call after the recovery moved the action, and then loses its compare-and-swap: the e-mail
- * was sent once and the action says needs_review, which a person resolves.
+ * Each stale action is first leased (a compare-and-swap moves its call start to now), so one instance at a time repeats
+ * a call and the next repeat waits another stale period. A repeat is skipped (the action goes to a person) when the
+ * tenant switched external sends off.
+ * <p>
+ * Limit: "stale" is a time ({@code countersign.external.stale-after}, checked at start to exceed the longest call); an
+ * instance paused longer than that (a stopped VM) may still record its call after the recovery moved the action, and
+ * then loses its compare-and-swap: the e-mail was sent once and the action says needs_review, which a person resolves.
+ * A repeated ticket call relies on the vendor deduplicating by key, also when the original is still in flight.
  */
 @ApplicationScoped
 public class ExternalRecovery {
 
     static final String ACTOR = "system";
+
+    /** A stale action this instance now holds the lease on, and whether its tenant still allows external sends. */
+    private record Leased(ActionRow action, boolean sendsAllowed) {
+    }
+
     static final String CHANNEL = "recovery";
     private static final Logger LOG = Logger.getLogger(ExternalRecovery.class);
     private static final int BATCH = 100;
+    private static final Duration STALE_MARGIN = Duration.ofSeconds(5);
 
     private final Pool pool;
     private final TenantTransactions transactions;
@@ -48,10 +64,14 @@ public class ExternalRecovery {
     private final ExternalExecution execution;
     private final ExternalConfig config;
     private final Vertx vertx;
+    private final TenantPolicyRepository policies;
     private volatile long timerId = -1;
+    private final AtomicBoolean running = new AtomicBoolean();
 
     public ExternalRecovery(Pool pool, TenantTransactions transactions, ActionRepository actions,
-            ExecutorRegistry executors, ExternalExecution execution, ExternalConfig config, Vertx vertx) {
+            ExecutorRegistry executors, ExternalExecution execution, ExternalConfig config, Vertx vertx,
+            TenantPolicyRepository policies) {
+        this.policies = policies;
         this.pool = pool;
         this.transactions = transactions;
         this.actions = actions;
@@ -62,8 +82,26 @@ public class ExternalRecovery {
     }
 
     void onStart(@Observes StartupEvent event) {
+        requireStaleAfterLongerThanAnyCall(config);
         vertx.setTimer(1000, first -> tick());
         timerId = vertx.setPeriodic(config.recoveryInterval().toMillis(), id -> tick());
+    }
+
+    /**
+     * A call still running when the recovery judges it lost would be repeated (a ticket) or handed to a person while it
+     * may still succeed (an e-mail): refuse to start with a stale time not comfortably above the longest call.
+     */
+    static void requireStaleAfterLongerThanAnyCall(ExternalConfig config) {
+        int attempts = Math.max(1, config.ticket().attempts());
+        Duration longestTicket = config.ticket().timeout().multipliedBy(attempts)
+                .plus(ExternalExecution.MAX_BACK_OFF.multipliedBy(attempts - 1L));
+        Duration longest = longestTicket.compareTo(config.mail().timeout()) > 0
+                ? longestTicket
+                : config.mail().timeout();
+        if (config.staleAfter().compareTo(longest.plus(STALE_MARGIN)) < 0) {
+            throw new IllegalStateException(("countersign.external.stale-after (%s) must exceed the longest external"
+                    + " call (%s) by at least %s").formatted(config.staleAfter(), longest, STALE_MARGIN));
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -73,7 +111,11 @@ public class ExternalRecovery {
     }
 
     private void tick() {
-        recover().subscribe().with(count -> {
+        // One pass at a time on this instance: a pass that repeats slow calls may outlast the interval.
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        recover().eventually(() -> running.set(false)).subscribe().with(count -> {
             if (count > 0) {
                 LOG.infof("Recovered %d unrecorded external call(s)", count);
             }
@@ -90,16 +132,24 @@ public class ExternalRecovery {
                         .collect().asList().map(java.util.List::size));
     }
 
+    /**
+     * Takes a lease on the stale action (so no other instance, and no later pass, repeats it meanwhile), then repeats
+     * the call where the vendor deduplicates and the tenant still allows external sends, or hands it to a person.
+     */
     private Uni<Void> recover(String tenantId, UUID id) {
-        // Read only: the compare-and-swap of the record decides between this recovery and a late original.
         Actor recovery = new Actor(tenantId, ACTOR, CHANNEL, ErrorCode.OUTCOME_UNKNOWN.code());
-        return transactions.run(recovery, sql -> actions.find(sql, id, tenantId))
-                .flatMap(action -> {
-                    if (action == null || action.status() != ActionStatus.EXECUTING) {
+        return transactions.run(recovery, sql -> actions.leaseStaleCall(sql, id, config.staleAfter())
+                .flatMap(leased -> leased == null
+                        ? Uni.createFrom().item(Optional.<Leased>empty())
+                        : policies.externalSends(sql, tenantId)
+                                .map(sends -> Optional.of(new Leased(leased, sends.enabled())))))
+                .flatMap(lease -> {
+                    if (lease.isEmpty()) {
                         return Uni.createFrom().voidItem();
                     }
+                    ActionRow action = lease.get().action();
                     ExternalExecutor executor = executors.externalFor(action.kind()).orElse(null);
-                    if (executor != null && executor.attempts() > 1) {
+                    if (executor != null && executor.attempts() > 1 && lease.get().sendsAllowed()) {
                         LOG.infof("Calling again for unrecorded action %s with its idempotency key", id);
                         return execution.callAndRecord(action).replaceWithVoid();
                     }

@@ -22,6 +22,7 @@ import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.NewAction;
+import dev.countersign.executor.action.TargetSnapshot;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxWriter;
@@ -42,6 +43,7 @@ public class StagingService {
     static final String CONSUMER = "executor.proposals";
     private static final Logger LOG = Logger.getLogger(StagingService.class);
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+    private static final String AUTO_APPLY_SAVEPOINT = "apply_on_arrival";
 
     private final TenantTransactions transactions;
     private final ActionRepository actions;
@@ -145,7 +147,8 @@ public class StagingService {
                     }
                     NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
                             proposal.conversationId(), proposal.turnId(), proposal.kind(),
-                            validated.definition().tierFor(validated.normalised(), tiers),
+                            validated.definition().tierFor(validated.normalised(),
+                                    target.map(TargetSnapshot::fields).orElse(null), tiers),
                             validated.normalised(), paramsHash, proposal.tokenHash(), validated.summary(),
                             target.orElse(null));
                     return store(sql, proposal, action, agentWrites);
@@ -173,11 +176,19 @@ public class StagingService {
      * stored, confirmed and written together or not at all, like a person's confirmation.
      */
     private Uni<Void> applyOnArrival(SqlClient sql, ActionRow stored, String reason) {
-        return transactions.actAs(sql, ActionExecuted.AUTO_APPLIER, TenantTransactions.AUTO_APPLY, reason)
+        return sql.query("SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
+                .flatMap(ignored -> transactions.actAs(sql, ActionExecuted.AUTO_APPLIER, TenantTransactions.AUTO_APPLY,
+                        reason))
                 .flatMap(ignored -> actions.autoConfirm(sql, stored.id()))
                 .flatMap(confirmed -> confirmed == null
                         ? Uni.createFrom().voidItem()
-                        : execution.run(sql, confirmed).replaceWithVoid());
+                        : execution.run(sql, confirmed).replaceWithVoid())
+                // An unexpected failure of the write must not cost the proposal: it stays staged for a person.
+                .onFailure(failure -> !TransientFailures.isTransient(failure)).recoverWithUni(failure -> {
+                    LOG.warnf("Applying action %s on arrival failed (%s); it waits for a person", stored.id(),
+                            failure.getMessage());
+                    return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute().replaceWithVoid();
+                });
     }
 
     /** min(requested, configured): a proposal can shorten its window, never extend it. */

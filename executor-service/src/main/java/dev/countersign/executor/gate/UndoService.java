@@ -6,23 +6,24 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Tier;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.policy.TrustRepository;
+import dev.countersign.executor.policy.EarnedTrust;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * Undo of an executed action, in one transaction: the action row is locked, the undo must be asked by its requester or
- * an administrator, within the window (by the database's clock), of a kind whose executor has an inverse
- * ({@link Undoable}); the inverse writes only if the target still has the version the action left; then
- * {@code executed -> undone} (history records who), the requester's earned trust goes back to zero, and
- * {@code ActionUndone} goes to the outbox. Any refusal leaves everything as it was.
+ * an administrator (only an administrator for a HIGH action, which may have needed other approvers), within the window
+ * (by the database's clock), of a kind whose executor has an inverse ({@link Undoable}); the inverse writes only if the
+ * target still has the version the action left; then {@code executed -> undone} (history records who), the requester's
+ * earned trust goes back to zero, and {@code ActionUndone} goes to the outbox. Any refusal leaves everything as it was.
  * <p>
  * Limit: only the row the action wrote is put back; what a person did because of it (a reply, a transfer elsewhere) is
  * not.
@@ -35,13 +36,13 @@ public class UndoService {
     private final TenantTransactions transactions;
     private final ActionRepository actions;
     private final ExecutorRegistry executors;
-    private final TrustRepository trust;
+    private final EarnedTrust trust;
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
     private final ActionsConfig config;
 
     public UndoService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
-            TrustRepository trust, OutboxWriter outbox, OutboxRelay relay, ActionsConfig config) {
+            EarnedTrust trust, OutboxWriter outbox, OutboxRelay relay, ActionsConfig config) {
         this.transactions = transactions;
         this.actions = actions;
         this.executors = executors;
@@ -81,6 +82,11 @@ public class UndoService {
             throw new ProblemException(ErrorCode.FORBIDDEN,
                     "Only the user who asked for this action, or an administrator, can undo it.");
         }
+        if (!mayUndoOthers && action.tier() == Tier.HIGH) {
+            // A HIGH action may have needed other approvers; undoing it alone would bypass them.
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "A HIGH action is undone by an administrator; ask yours.");
+        }
         if (action.status() != ActionStatus.EXECUTED) {
             throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
                     "Only an executed action can be undone; this one is " + action.status().wireName() + ".",
@@ -98,7 +104,7 @@ public class UndoService {
                 .onFailure(ExecutionRefused.class).transform(refused -> new ProblemException(
                         ((ExecutionRefused) refused).code(), refused.getMessage() + ".", action.toView()))
                 .flatMap(ignored -> actions.markUndone(sql, action.id(), userId))
-                .flatMap(undone -> trust.reset(sql, undone.tenantId(), undone.requestedBy(), "undid " + undone.id())
+                .flatMap(undone -> trust.undone(sql, undone)
                         .flatMap(ignored -> outbox.append(sql, OutcomeEvents.undone(undone)))
                         .replaceWith(undone));
     }

@@ -71,7 +71,7 @@ public class TenantPolicyRepository {
         return sql.preparedQuery("""
                 INSERT INTO tenant_policies (tenant_id, updated_by, external_sends) VALUES ($1, $2, $3)
                 ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), external_sends = $3""")
-                .execute(Tuple.of(tenantId, userId, policy.enabled() ? "enabled" : "disabled"))
+                .execute(Tuple.of(tenantId, userId, Boolean.TRUE.equals(policy.enabled()) ? "enabled" : "disabled"))
                 .replaceWith(policy);
     }
 

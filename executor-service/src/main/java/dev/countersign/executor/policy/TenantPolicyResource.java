@@ -1,5 +1,7 @@
 package dev.countersign.executor.policy;
 
+import java.math.BigDecimal;
+
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
@@ -27,7 +29,7 @@ import io.smallrye.mutiny.Uni;
 @Authenticated
 public class TenantPolicyResource {
 
-    private static final java.math.BigDecimal MAX_THRESHOLD = new java.math.BigDecimal("1000000000000");
+    private static final BigDecimal MAX_THRESHOLD = new BigDecimal("1000000000000");
 
     private final TenantPolicyRepository policies;
     private final TenantTransactions transactions;
@@ -111,7 +113,7 @@ public class TenantPolicyResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ExternalSendsPolicy> setExternalSends(ExternalSendsPolicy policy) {
         user.requireGroup(Groups.ADMIN);
-        if (policy == null) {
+        if (policy == null || policy.enabled() == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"enabled\": true | false}.");
         }
         return transactions.run(actingUser(),

@@ -29,6 +29,14 @@ public class TrustRepository {
                 .map(rows -> rows.size() == 0 ? Run.NONE : run(rows.iterator().next()));
     }
 
+    /** Like {@link #find}, holding a share lock on the row (if there is one) until the transaction ends. */
+    public Uni<Run> findForShare(SqlClient sql, String tenantId, String userId) {
+        return sql.preparedQuery("SELECT medium_confirmed_in_a_row, reset_at, reset_because FROM user_trust"
+                + " WHERE tenant_id = $1 AND user_id = $2 FOR SHARE")
+                .execute(Tuple.of(tenantId, userId))
+                .map(rows -> rows.size() == 0 ? Run.NONE : run(rows.iterator().next()));
+    }
+
     /** One more MEDIUM action of {@code userId} confirmed by a person. */
     public Uni<Void> countConfirmed(SqlClient sql, String tenantId, String userId) {
         return sql.preparedQuery("""

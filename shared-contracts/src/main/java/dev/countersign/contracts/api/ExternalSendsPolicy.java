@@ -4,5 +4,5 @@ package dev.countersign.contracts.api;
  * The tenant's kill switch for agent-initiated external sends (e-mail to a requestor, tickets in another system): when
  * off, such proposals are rejected and staged ones are refused at execution, before any call leaves.
  */
-public record ExternalSendsPolicy(boolean enabled) {
+public record ExternalSendsPolicy(Boolean enabled) {
 }

@@ -37,6 +37,9 @@ public final class ActionCatalogue {
     public static final String SEND_MAIL = "mail.send";
     public static final String CREATE_TICKET = "ticket.create";
 
+    /** The domain of kinds that reach outside the database (e-mail, tickets). */
+    public static final String EXTERNAL_DOMAIN = "external";
+
     /** Spending categories every tenant may use, besides those already in its ledger. */
     public static final List<String> DEFAULT_CATEGORIES = List.of("groceries", "coffee", "eating out", "rent",
             "utilities", "transport", "health", "entertainment", "shopping", "travel", "other");
@@ -55,7 +58,7 @@ public final class ActionCatalogue {
                         optionalText("description", 200, "A short note shown in the ledger."),
                         required("occurredOn", ParamType.DATE, "The day of the expense, yyyy-MM-dd.")),
                 Set.of(),
-                (params, policy) -> new BigDecimal(params.get("amount").asText())
+                (params, before, policy) -> new BigDecimal(params.get("amount").asText())
                         .compareTo(policy.highImpactThreshold()) >= 0 ? Tier.HIGH : Tier.LOW,
                 params -> "Add an expense of %s (%s%s) on %s to wallet %s".formatted(
                         params.get("amount").asText(),
@@ -71,7 +74,7 @@ public final class ActionCatalogue {
                         required("walletId", ParamType.UUID, "The wallet to rename."),
                         requiredText("name", 60, "The new name.")),
                 Set.of("name"),
-                (params, policy) -> Tier.MEDIUM,
+                (params, before, policy) -> Tier.MEDIUM,
                 params -> "Rename wallet %s to \"%s\"".formatted(
                         params.get("walletId").asText(), params.get("name").asText())));
         register(new ActionDefinition(
@@ -85,10 +88,11 @@ public final class ActionCatalogue {
                         optionalText("description", 200, "The new note."),
                         optional("occurredOn", ParamType.DATE, "The new day of the expense, yyyy-MM-dd.")),
                 Set.of("amount", "category", "description", "occurredOn"),
-                (params, policy) -> params.hasNonNull("amount")
-                        && new BigDecimal(params.get("amount").asText()).compareTo(policy.highImpactThreshold()) >= 0
-                                ? Tier.HIGH
-                                : Tier.MEDIUM,
+                // HIGH when the amount it leaves or the amount it replaces is at or above the threshold: editing a
+                // large transaction down is as consequential as editing a small one up.
+                (params, before, policy) -> atOrAbove(params, "amount", policy) || atOrAbove(before, "amount", policy)
+                        ? Tier.HIGH
+                        : Tier.MEDIUM,
                 params -> "Change transaction %s: %s".formatted(params.get("transactionId").asText(),
                         changes(params, "amount", "category", "description", "occurredOn"))));
         register(new ActionDefinition(
@@ -97,7 +101,7 @@ public final class ActionCatalogue {
                 "Delete one of the user's transactions.",
                 List.of(required("transactionId", ParamType.UUID, "The transaction to delete.")),
                 Set.of(),
-                (params, policy) -> Tier.HIGH,
+                (params, before, policy) -> Tier.HIGH,
                 params -> "Delete transaction " + params.get("transactionId").asText()));
         register(new ActionDefinition(
                 DRAFT_PLAN,
@@ -109,7 +113,7 @@ public final class ActionCatalogue {
                         required("startsOn", ParamType.DATE, "The first day of the plan, yyyy-MM-dd."),
                         requiredLines("schedule", 2000, "The workouts, one per line, e.g. 'Mon: 5 km easy run'.")),
                 Set.of(),
-                (params, policy) -> Tier.LOW,
+                (params, before, policy) -> Tier.LOW,
                 params -> "Draft training plan \"%s\" from %s".formatted(params.get("name").asText(),
                         params.get("startsOn").asText())));
         register(new ActionDefinition(
@@ -123,31 +127,40 @@ public final class ActionCatalogue {
                         optional("startsOn", ParamType.DATE, "The new first day, yyyy-MM-dd."),
                         optionalLines("schedule", 2000, "The new workouts, one per line.")),
                 Set.of("name", "goal", "startsOn", "schedule"),
-                (params, policy) -> Tier.LOW,
+                (params, before, policy) -> Tier.LOW,
                 params -> "Revise draft plan %s: %s".formatted(params.get("planId").asText(),
                         changes(params, "name", "goal", "startsOn", "schedule"))));
         register(new ActionDefinition(
                 SEND_MAIL,
-                "external",
+                EXTERNAL_DOMAIN,
                 "E-mail the requestor of a support case.",
                 List.of(
                         required("caseId", ParamType.UUID, "The case whose requestor gets the e-mail."),
                         requiredText("subject", 150, "The subject line."),
                         requiredLines("body", 5000, "The message text.")),
                 Set.of(),
-                (params, policy) -> Tier.HIGH,
+                (params, before, policy) -> Tier.HIGH,
                 params -> "E-mail the requestor of case %s: \"%s\"".formatted(params.get("caseId").asText(),
                         params.get("subject").asText())));
         register(new ActionDefinition(
                 CREATE_TICKET,
-                "external",
+                EXTERNAL_DOMAIN,
                 "Create a ticket in the external ticket system.",
                 List.of(
                         requiredText("title", 150, "The ticket's title."),
                         requiredLines("description", 5000, "What the ticket is about.")),
                 Set.of(),
-                (params, policy) -> Tier.HIGH,
+                (params, before, policy) -> Tier.HIGH,
                 params -> "Create a ticket: \"%s\"".formatted(params.get("title").asText())));
+    }
+
+    /**
+     * Whether {@code fields} (parameters or a staged row; may be null) has a money {@code field} at or above the
+     * threshold.
+     */
+    private static boolean atOrAbove(JsonNode fields, String field, TierPolicy policy) {
+        return fields != null && fields.hasNonNull(field)
+                && new BigDecimal(fields.get(field).asText()).compareTo(policy.highImpactThreshold()) >= 0;
     }
 
     /** "field to value" for each of {@code fields} present in the parameters. */

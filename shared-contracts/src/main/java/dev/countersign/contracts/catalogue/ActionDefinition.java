@@ -30,8 +30,18 @@ public record ActionDefinition(
         return params.stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
+    /** The tier of a kind that changes no existing row (or before its row was read). */
     public Tier tierFor(JsonNode normalisedParams, TierPolicy policy) {
-        return tierRule.tierFor(normalisedParams, policy);
+        return tierFor(normalisedParams, null, policy);
+    }
+
+    public Tier tierFor(JsonNode normalisedParams, JsonNode targetBefore, TierPolicy policy) {
+        return tierRule.tierFor(normalisedParams, targetBefore, policy);
+    }
+
+    /** Whether actions of this kind reach outside the database (e-mail, tickets): claimed, called, recorded. */
+    public boolean isExternal() {
+        return ActionCatalogue.EXTERNAL_DOMAIN.equals(domain);
     }
 
     public String describe(JsonNode normalisedParams) {

@@ -27,8 +27,8 @@ public record ActionExecuted(
     @Override
     public String describe() {
         if (AUTO_APPLIER.equals(confirmedBy)) {
-            return "Action %s (%s) was applied automatically (its tier allows it) and can be undone.".formatted(
-                    actionId, kind);
+            return "Action %s (%s) was applied automatically (its tier allows it), with no one's confirmation."
+                    .formatted(actionId, kind);
         }
         return "Action %s (%s) was confirmed by %s and executed.".formatted(actionId, kind, confirmedBy);
     }

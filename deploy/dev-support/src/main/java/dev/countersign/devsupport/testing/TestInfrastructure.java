@@ -76,6 +76,7 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             config.put("quarkus.flyway.password", LocalPostgres.OWNER_PASSWORD);
             config.put("quarkus.mailer.host", "127.0.0.1");
             config.put("quarkus.mailer.port", String.valueOf(smtp.port()));
+            config.put("quarkus.mailer.start-tls", "DISABLED");
             config.put("countersign.external.mail.enabled", "true");
             config.put("countersign.external.ticket.url", tickets.url());
         }

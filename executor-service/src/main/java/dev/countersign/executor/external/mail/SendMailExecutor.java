@@ -1,6 +1,6 @@
 package dev.countersign.executor.external.mail;
 
-import java.net.ConnectException;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -26,6 +26,10 @@ import io.smallrye.mutiny.Uni;
  */
 @ApplicationScoped
 public class SendMailExecutor implements ExternalExecutor {
+
+    private static final Pattern PLAIN_ADDRESS = Pattern.compile("[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+            + "(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+            + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+");
 
     private final GatedMailer mailer;
     private final ExternalConfig config;
@@ -58,24 +62,28 @@ public class SendMailExecutor implements ExternalExecutor {
     @Override
     public Uni<JsonNode> call(ActionRow action, GateScope scope) {
         String to = action.targetBefore().get("requestorEmail").asText();
+        if (!isSingleAddress(to)) {
+            return Uni.createFrom().failure(new CallRefused(ErrorCode.VALIDATION_FAILED,
+                    "the case's requestor address is not one plain e-mail address; nothing was sent"));
+        }
         Mail mail = Mail.withText(to, action.params().get("subject").asText(), action.params().get("body").asText())
                 .setFrom(config.mail().from())
                 .addHeader("Message-ID", messageId(action))
                 .addHeader("X-Countersign-Action", action.id().toString());
         return mailer.send(scope, mail)
                 .ifNoItem().after(config.mail().timeout()).fail()
-                .onFailure(failure -> rootCause(failure) instanceof ConnectException).transform(
+                .onFailure(CallRefused::isConnectionRefused).transform(
                         failure -> new CallRefused(ErrorCode.UPSTREAM_UNAVAILABLE,
                                 "the SMTP server refused the connection; nothing was sent"))
                 .map(ignored -> (JsonNode) Json.mapper().createObjectNode().put("to", to)
                         .put("messageId", messageId(action)));
     }
 
-    private static Throwable rootCause(Throwable failure) {
-        Throwable cause = failure;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause;
+    /**
+     * One plain address: a dot-atom local part and a host name (RFC 5322's common form), with no display name, quotes,
+     * comment, list or line break to smuggle another recipient or header in. Stricter than the standard on purpose.
+     */
+    public static boolean isSingleAddress(String address) {
+        return PLAIN_ADDRESS.matcher(address).matches();
     }
 }

@@ -1,6 +1,5 @@
 package dev.countersign.executor.external.ticket;
 
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 
@@ -27,6 +26,8 @@ import io.smallrye.mutiny.Uni;
  */
 @ApplicationScoped
 public class CreateTicketExecutor implements ExternalExecutor {
+
+    private static final java.util.Set<Integer> UNKNOWN_4XX = java.util.Set.of(408, 409, 425, 429);
 
     private final GatedHttp http;
     private final ExternalConfig config;
@@ -56,29 +57,38 @@ public class CreateTicketExecutor implements ExternalExecutor {
         String body = Json.write(Json.mapper().createObjectNode()
                 .put("title", action.params().get("title").asText())
                 .put("description", action.params().get("description").asText()));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(config.ticket().url().orElseThrow()))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(config.ticket().url().orElseThrow()))
                 .timeout(config.ticket().timeout())
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", action.idempotencyKey())
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        return http.send(scope, request)
-                .onFailure(failure -> failure instanceof ConnectException
-                        || failure.getCause() instanceof ConnectException)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        config.ticket().apiToken().filter(token -> !token.isBlank())
+                .ifPresent(token -> request.header("Authorization", "Bearer " + token));
+        return http.send(scope, request.build())
+                .onFailure(CallRefused::isConnectionRefused)
                 .transform(failure -> new CallRefused(ErrorCode.UPSTREAM_UNAVAILABLE,
                         "the ticket system refused the connection; nothing was sent"))
-                .map(response -> {
-                    int status = response.statusCode();
-                    if (status >= 200 && status < 300) {
-                        JsonNode ticket = Json.read(response.body(), JsonNode.class);
-                        return (JsonNode) Json.mapper().createObjectNode().put("ticketId", ticket.path("id").asText())
-                                .put("status", status);
-                    }
-                    if (status >= 400 && status < 500) {
-                        throw new CallRefused(ErrorCode.VENDOR_REFUSED,
-                                "the ticket system refused the ticket (HTTP %d)".formatted(status));
-                    }
-                    throw new IllegalStateException("the ticket system answered HTTP " + status);
-                });
+                .map(response -> ticketOf(response.statusCode(), response.body()));
+    }
+
+    /**
+     * A 2xx with the ticket's id is the ticket; a 4xx that says "no" is a refusal; anything else (a 5xx; 408, 409, 425
+     * or 429, which vendors answer while the same key is in flight or they are busy; a 2xx without an id) leaves the
+     * outcome unknown, and the call may be repeated with the key.
+     */
+    public static JsonNode ticketOf(int status, String body) {
+        if (status >= 200 && status < 300) {
+            JsonNode ticket = Json.read(body, JsonNode.class);
+            if (!ticket.hasNonNull("id") || ticket.get("id").asText().isBlank()) {
+                throw new IllegalStateException("the ticket system answered HTTP %d without a ticket id".formatted(
+                        status));
+            }
+            return Json.mapper().createObjectNode().put("ticketId", ticket.get("id").asText()).put("status", status);
+        }
+        if (status >= 400 && status < 500 && !UNKNOWN_4XX.contains(status)) {
+            throw new CallRefused(ErrorCode.VENDOR_REFUSED,
+                    "the ticket system refused the ticket (HTTP %d)".formatted(status));
+        }
+        throw new IllegalStateException("the ticket system answered HTTP " + status);
     }
 }
