@@ -22,7 +22,8 @@ public interface ActionsConfig {
 
     /**
      * Agent writes of a tenant whose administrator never set them: {@code enabled} (LOW actions, and MEDIUM ones of a
-     * user who earned trust, apply on arrival) or {@code staged_only} (every action waits for a person).
+     * user who earned trust, apply on arrival), {@code staged_only} (every action waits for a person) or
+     * {@code disabled} (proposals are rejected until an administrator enables them).
      */
     @WithDefault("enabled")
     String agentWritesDefault();

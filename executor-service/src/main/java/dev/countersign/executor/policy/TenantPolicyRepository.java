@@ -7,6 +7,7 @@ import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.gate.ActionsConfig;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -19,6 +20,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * trigger.
  */
 @ApplicationScoped
+@Startup // the deployment's default for agent writes is parsed at start: a typo stops the start, not a proposal
 public class TenantPolicyRepository {
 
     private final AgentWritesPolicy.Mode agentWritesDefault;
