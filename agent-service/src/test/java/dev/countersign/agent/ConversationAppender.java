@@ -14,15 +14,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionOutcome;
+import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.TestProperties;
 
 /**
- * Plays executor-service's one part the agent's tests need: appending published turns, and the outcomes of actions
- * proposed in a conversation, to the conversation ledger, so these tests run in one JVM against the real broker and
- * database. The executor's own writers are tested in executor-service, and both services together (two agent replicas)
- * in deploy/local-stack.
+ * Plays executor-service's one part the agent's tests need: appending published turns (and plan deliverables), and the
+ * outcomes of actions proposed in a conversation, to the conversation ledger, so these tests run in one JVM against the
+ * real broker and database. The executor's own writers are tested in executor-service, and both services together (two
+ * agent replicas) in deploy/local-stack.
  */
 final class ConversationAppender {
 
@@ -79,7 +80,12 @@ final class ConversationAppender {
             consumer.subscribe(List.of(Topics.CONVERSATION_EVENTS, Topics.ACTIONS_OUTCOMES));
             while (true) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
-                    if (record.topic().equals(Topics.CONVERSATION_EVENTS)) {
+                    String type = Json.mapper().readTree(record.value()).path("type").asText();
+                    if (record.topic().equals(Topics.CONVERSATION_EVENTS) && PlanEvent.TYPES.contains(type)) {
+                        PlanEvent plan = Json.read(record.value(), PlanEvent.class);
+                        append(insert, plan.eventId(), plan.tenantId(), plan.userId(), plan.conversationId(),
+                                plan.turnId(), type, record.value());
+                    } else if (record.topic().equals(Topics.CONVERSATION_EVENTS)) {
                         TurnRecorded turn = Json.read(record.value(), TurnRecorded.class);
                         append(insert, turn.eventId(), turn.tenantId(), turn.userId(), turn.conversationId(),
                                 turn.turnId(), TurnRecorded.TYPE, record.value());

@@ -77,9 +77,10 @@ public class ConversationResource {
     @Path("/{id}/messages")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public ChatReply send(@PathParam("id") String conversationId, ChatRequest request) {
+    public Object send(@PathParam("id") String conversationId, ChatRequest request) {
         ConversationKey conversation = key(conversationId);
-        return turns.run(conversation, validText(request), TurnListener.NONE);
+        String text = validText(request);
+        return plan(request) ? turns.plan(conversation, text) : turns.run(conversation, text, TurnListener.NONE);
     }
 
     @POST
@@ -92,6 +93,7 @@ public class ConversationResource {
         // turn runs on a worker, and what fails during it arrives as a problem event.
         ConversationKey conversation = key(conversationId);
         String text = validText(request);
+        boolean plan = plan(request);
         return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
             TurnListener progress = new TurnListener() {
 
@@ -106,7 +108,9 @@ public class ConversationResource {
                 }
             };
             try {
-                events.emit(event(sse, "reply", turns.run(conversation, text, progress)));
+                events.emit(event(sse, "reply", plan
+                        ? turns.plan(conversation, text)
+                        : turns.run(conversation, text, progress)));
             } catch (RuntimeException e) {
                 events.emit(event(sse, "problem", ProblemMappers.problemOf(e)));
             }
@@ -119,7 +123,11 @@ public class ConversationResource {
                 .build();
     }
 
-    private ConversationKey key(String conversationId) {
+    ConversationKey key(String conversationId) {
+        return key(user, conversationId);
+    }
+
+    static ConversationKey key(CurrentUser user, String conversationId) {
         if (!Identifiers.isConversationId(conversationId)) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "A conversation id is 1 to 64 letters, digits, '-' or '_'.");
@@ -138,11 +146,15 @@ public class ConversationResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "The text must not contain control characters other than line breaks and tabs.");
         }
-        if (request.mode() != null && !ChatRequest.ACT.equals(request.mode())) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, ChatRequest.PLAN.equals(request.mode())
-                    ? "Plan mode is not available in this version yet; send mode \"act\" or leave it out."
-                    : "mode must be \"act\" (the default) or \"plan\".");
+        if (request.mode() != null && !ChatRequest.ACT.equals(request.mode())
+                && !ChatRequest.PLAN.equals(request.mode())) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "mode must be \"act\" (the default) or \"plan\".");
         }
         return request.text();
+    }
+
+    private static boolean plan(ChatRequest request) {
+        return ChatRequest.PLAN.equals(request.mode());
     }
 }

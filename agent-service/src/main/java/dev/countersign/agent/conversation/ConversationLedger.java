@@ -14,6 +14,7 @@ import org.jboss.logging.Logger;
 import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.contracts.events.ActionOutcome;
+import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
@@ -28,6 +29,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class ConversationLedger {
 
     private static final Logger LOG = Logger.getLogger(ConversationLedger.class);
+
+    /** Ledger types that are not action outcomes: the turns and plan deliverables the agent records. */
+    private static final String[] NOT_OUTCOMES = java.util.stream.Stream
+            .concat(java.util.stream.Stream.of(TurnRecorded.TYPE), PlanEvent.TYPES.stream()).toArray(String[]::new);
 
     private final TenantReads reads;
 
@@ -60,12 +65,12 @@ public class ConversationLedger {
                 SELECT payload FROM (
                     SELECT DISTINCT ON (payload ->> 'actionId') payload::text AS payload, position
                     FROM conversation_events
-                    WHERE tenant_id = $1 AND user_id = $2 AND conversation_id = $3 AND type <> $4
+                    WHERE tenant_id = $1 AND user_id = $2 AND conversation_id = $3 AND type <> ALL($4)
                     ORDER BY payload ->> 'actionId', position DESC) latest
                 ORDER BY position DESC
                 LIMIT $5""",
                 Tuple.of(conversation.tenantId(), conversation.userId(), conversation.conversationId(),
-                        TurnRecorded.TYPE, max),
+                        NOT_OUTCOMES, max),
                 row -> row.getString("payload"));
         List<ActionOutcome> outcomes = new java.util.ArrayList<>();
         for (String payload : payloads) {
@@ -76,6 +81,23 @@ public class ConversationLedger {
             }
         }
         return outcomes;
+    }
+
+    /** The deliverable recorded for a plan turn of the caller's conversation, if any (and readable). */
+    public Optional<PlanEvent> planOf(ConversationKey conversation, UUID turnId) {
+        List<String> payloads = reads.list(conversation.tenantId(), """
+                SELECT payload::text AS payload FROM conversation_events
+                WHERE tenant_id = $1 AND user_id = $2 AND conversation_id = $3 AND turn_id = $4 AND type = ANY($5)
+                ORDER BY position LIMIT 1""",
+                Tuple.of(conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
+                        PlanEvent.TYPES.toArray(String[]::new)),
+                row -> row.getString("payload"));
+        try {
+            return payloads.stream().findFirst().map(payload -> Json.read(payload, PlanEvent.class));
+        } catch (MalformedEventException e) {
+            LOG.warnf("A plan deliverable this version cannot read: %s", e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /** A recorded turn, or null (logged) if this version cannot read it: one bad row must not end a conversation. */

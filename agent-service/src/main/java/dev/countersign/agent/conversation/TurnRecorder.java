@@ -8,6 +8,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import io.smallrye.reactive.messaging.MutinyEmitter;
@@ -40,28 +41,41 @@ public class TurnRecorder {
 
     /** True once the turn is in the ledger; false if publishing failed or the executor did not append it in time. */
     public boolean record(TurnRecorded turn) {
-        try {
-            var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(turn.conversationId()).build();
-            emitter.sendMessage(Message.of(Json.write(turn)).addMetadata(metadata))
-                    .await().atMost(config.publishTimeout());
-        } catch (RuntimeException e) {
-            LOG.warnf("Turn %s of conversation %s was not published: %s", turn.turnId(), turn.conversationId(),
-                    e.toString());
-            return false;
-        }
-        return awaitAppended(turn);
+        return publish(turn.conversationId(), Json.write(turn), turn)
+                && awaitAppended(turn, turn.tenantId(), turn.eventId());
     }
 
-    private boolean awaitAppended(TurnRecorded turn) {
+    /**
+     * A plan turn: its deliverable first, then the turn, on the same key (so the executor appends them in that order);
+     * true once both are in the ledger.
+     */
+    public boolean record(PlanEvent deliverable, TurnRecorded turn) {
+        return publish(turn.conversationId(), Json.write(deliverable), turn) && record(turn)
+                && awaitAppended(turn, turn.tenantId(), deliverable.eventId());
+    }
+
+    private boolean publish(String key, String payload, TurnRecorded turn) {
+        try {
+            var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build();
+            emitter.sendMessage(Message.of(payload).addMetadata(metadata)).await().atMost(config.publishTimeout());
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warnf("An event of turn %s of conversation %s was not published: %s", turn.turnId(),
+                    turn.conversationId(), e.toString());
+            return false;
+        }
+    }
+
+    private boolean awaitAppended(TurnRecorded turn, String tenantId, java.util.UUID eventId) {
         Instant giveUp = Instant.now().plus(config.ledgerWait());
         long pauseMillis = 2;
         while (true) {
-            if (ledger.contains(turn.tenantId(), turn.eventId())) {
+            if (ledger.contains(tenantId, eventId)) {
                 return true;
             }
             if (Instant.now().isAfter(giveUp)) {
-                LOG.warnf("Turn %s of conversation %s is not in the ledger after %s", turn.turnId(),
-                        turn.conversationId(), config.ledgerWait());
+                LOG.warnf("Event %s of turn %s of conversation %s is not in the ledger after %s", eventId,
+                        turn.turnId(), turn.conversationId(), config.ledgerWait());
                 return false;
             }
             try {

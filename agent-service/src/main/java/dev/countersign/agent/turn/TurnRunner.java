@@ -28,11 +28,17 @@ import dev.countersign.agent.conversation.TurnRecorder;
 import dev.countersign.agent.ledger.LedgerReader;
 import dev.countersign.agent.ledger.TenantFacts;
 import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.agent.plan.PlanDeliverable;
+import dev.countersign.agent.plan.PlanPrompt;
+import dev.countersign.agent.plan.SchemaGrounding;
+import dev.countersign.agent.plan.SchemaInventory;
 import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ChatReply;
+import dev.countersign.contracts.api.PlanReply;
 import dev.countersign.contracts.api.ProposalCard;
 import dev.countersign.contracts.events.ActionOutcome;
+import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.events.TurnRecorded.Ending;
 import dev.countersign.contracts.json.Json;
@@ -79,6 +85,7 @@ public class TurnRunner {
     private final TurnRecorder recorder;
     private final TurnConfig budget;
     private final ConversationsConfig history;
+    private final SchemaGrounding grounding;
     private final ExecutorService modelCalls = new ThreadPoolExecutor(0, MAX_CONCURRENT_CALLS, 60, TimeUnit.SECONDS,
             new SynchronousQueue<>(), runnable -> {
                 Thread thread = new Thread(runnable, "model-call");
@@ -87,7 +94,7 @@ public class TurnRunner {
             });
 
     public TurnRunner(ChatModel model, ToolBox tools, LedgerReader ledger, ConversationLedger conversations,
-            TurnRecorder recorder, TurnConfig budget, ConversationsConfig history) {
+            TurnRecorder recorder, TurnConfig budget, ConversationsConfig history, SchemaGrounding grounding) {
         this.model = model;
         this.tools = tools;
         this.ledger = ledger;
@@ -95,6 +102,7 @@ public class TurnRunner {
         this.recorder = recorder;
         this.budget = budget;
         this.history = history;
+        this.grounding = grounding;
         if (budget.maxToolRounds() < 1 || budget.maxCallsPerRound() < 1) {
             throw new IllegalStateException(
                     "countersign.turn.max-tool-rounds and max-calls-per-round must be at least 1");
@@ -175,6 +183,46 @@ public class TurnRunner {
         boolean recorded = recorder.record(turn);
         return new ChatReply(conversation.conversationId(), turnId, reply, scope.proposals(), ending.name(),
                 recorded);
+    }
+
+    /**
+     * One plan-mode turn: the server reads the schema inventory from the catalog (every time: nothing is cached, so any
+     * replica after any restart grounds the same way), the model answers once with no tools, and the
+     * {@link PlanDeliverable} reader decides what it delivered. The deliverable and the turn are recorded in the
+     * conversation ledger. Nothing the model wrote is run.
+     */
+    public PlanReply plan(ConversationKey conversation, String text) {
+        Instant deadline = Instant.now().plus(budget.wallClock());
+        UUID turnId = UUID.randomUUID();
+        SchemaInventory inventory = grounding.inventory(conversation.tenantId());
+        List<ChatMessage> messages = new ArrayList<>();
+        messages.add(SystemMessage.from(PlanPrompt.text(LocalDate.now(), inventory)));
+        earlierTurns(conversation).forEach(t -> messages.addAll(TurnMessages.replay(t)));
+        messages.add(UserMessage.from(text));
+        AiMessage answer;
+        try {
+            answer = ask(messages, List.of(), Duration.between(Instant.now(), deadline));
+        } catch (TimeoutException e) {
+            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE, ("The model did not answer within the turn's"
+                    + " budget of %s. Nothing was run; try again in a moment.").formatted(budget.wallClock()));
+        } catch (RuntimeException e) {
+            LOG.warnf("The model failed in plan turn %s of conversation %s: %s", turnId,
+                    conversation.conversationId(), e.toString());
+            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "The model did not answer. Nothing was run; try again in a moment.");
+        }
+        String reply = answer.text() == null || answer.text().isBlank()
+                ? "(The model gave no answer.)"
+                : storable(answer.text());
+        PlanDeliverable.Reading reading = PlanDeliverable.read(reply, inventory);
+        PlanEvent deliverable = PlanDeliverable.event(reading, conversation, turnId);
+        TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
+                conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
+                dev.countersign.contracts.api.ChatRequest.PLAN, text, List.of(), reply, List.of(), Ending.ANSWERED);
+        boolean recorded = recorder.record(deliverable, turn);
+        return new PlanReply(conversation.conversationId(), turnId, dev.countersign.contracts.api.ChatRequest.PLAN,
+                reply, reading.verdict(), deliverable,
+                new PlanReply.Grounding(inventory.tables().size(), inventory.sizeUnknown()), recorded);
     }
 
     private TurnRecorded.ToolRound answerCalls(AiMessage answer, TurnScope scope, Instant deadline,

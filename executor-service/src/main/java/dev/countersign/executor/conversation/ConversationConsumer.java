@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
+import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
@@ -30,6 +31,9 @@ public class ConversationConsumer {
 
     @Incoming("conversation")
     public Uni<Void> consume(String payload) {
+        if (ConversationLedger.isPlanEvent(payload)) {
+            return consumePlan(payload);
+        }
         TurnRecorded turn;
         try {
             turn = Json.read(payload, TurnRecorded.class);
@@ -44,5 +48,23 @@ public class ConversationConsumer {
         }
         return TransientFailures.retryWhileTransient(ledger.append(turn, payload), LOG,
                 "Appending turn " + turn.turnId()).replaceWithVoid();
+    }
+
+    /** A plan turn's deliverable ({@code PlanStatementDrafted}, {@code PlanRefused}, {@code PlanFellShort}). */
+    private Uni<Void> consumePlan(String payload) {
+        PlanEvent plan;
+        try {
+            plan = Json.read(payload, PlanEvent.class);
+        } catch (MalformedEventException e) {
+            LOG.warnf("Unreadable plan event sent to the dead-letter topic: %s", e.getMessage());
+            return Uni.createFrom().failure(e);
+        }
+        String problem = ConversationLedger.envelopeProblem(plan);
+        if (problem != null) {
+            LOG.warnf("Invalid plan event %s sent to the dead-letter topic: %s", plan.eventId(), problem);
+            return Uni.createFrom().failure(new MalformedEventException(problem, null));
+        }
+        return TransientFailures.retryWhileTransient(ledger.append(plan, payload), LOG,
+                "Appending the plan deliverable of turn " + plan.turnId()).replaceWithVoid();
     }
 }

@@ -1,0 +1,170 @@
+package dev.countersign.agent.plan;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.agent.plan.SchemaInventory.Column;
+import dev.countersign.agent.plan.SchemaInventory.Table;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+
+/**
+ * Reads the schema inventory for one plan run, from the catalog only ({@code pg_catalog}; no user table is read, so
+ * nothing is scanned and no value of any row is seen), under the reader role in the caller's tenant transaction.
+ * <p>
+ * "Tenant-visible" means: a relation (table, view, materialized view, foreign table, partitioned parent; partitions are
+ * left out) in a schema the role may use, on which the role may SELECT at least one column, listed with exactly the
+ * columns it may SELECT (so {@code actions.token_hash}, which the role cannot read, is not listed). Row-level security
+ * then shows the caller only its tenant's rows of those relations.
+ * <p>
+ * Statistics: {@code pg_class.reltuples} (the whole table's estimate; -1, never analysed, is "unknown"), and
+ * {@code null_frac} and {@code n_distinct} from the {@code pg_stats} view, which PostgreSQL itself filters to columns
+ * the role may read and withholds entirely for tables under row-level security (their sample values could show other
+ * tenants' data). {@code most_common_vals} and the other sample columns are never selected. Nothing is cached: every
+ * run reads the catalog afresh, so any replica, after any restart, grounds the same way.
+ */
+@ApplicationScoped
+public class SchemaGrounding {
+
+    /** At most this many relations, and columns per relation, reach the model. */
+    static final int MAX_RELATIONS = 200;
+    static final int MAX_COLUMNS = 100;
+
+    private static final String VISIBLE = """
+            WITH visible AS (
+                SELECT c.oid, n.nspname, c.relname, c.relkind, c.reltuples, c.relrowsecurity
+                FROM pg_catalog.pg_class c
+                JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
+                  AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'
+                  AND pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+                  AND pg_catalog.has_any_column_privilege(c.oid, 'SELECT'))
+            """;
+
+    static final String RELATIONS = VISIBLE + """
+            SELECT oid::bigint AS oid, nspname::text AS schema_name, relname::text AS name, relkind::text AS kind,
+                   reltuples::float8 AS reltuples, relrowsecurity AS rls
+            FROM visible ORDER BY nspname, relname LIMIT %d""".formatted(MAX_RELATIONS);
+
+    static final String COLUMNS = VISIBLE + """
+            SELECT a.attrelid::bigint AS oid, a.attname::text AS name,
+                   pg_catalog.format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null
+            FROM pg_catalog.pg_attribute a JOIN visible v ON v.oid = a.attrelid
+            WHERE a.attnum > 0 AND NOT a.attisdropped
+              AND pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT')
+            ORDER BY a.attrelid, a.attnum""";
+
+    static final String KEYS = VISIBLE + """
+            SELECT con.conrelid::bigint AS oid, con.contype::text AS type,
+                   (SELECT array_agg(a.attname::text ORDER BY k.ord)
+                    FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
+                    JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum) AS columns,
+                   rv.nspname::text AS ref_schema, rv.relname::text AS ref_name,
+                   (SELECT array_agg(a.attname::text ORDER BY k.ord)
+                    FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, ord)
+                    JOIN pg_catalog.pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum)
+                       AS ref_columns
+            FROM pg_catalog.pg_constraint con
+            JOIN visible v ON v.oid = con.conrelid
+            LEFT JOIN visible rv ON rv.oid = con.confrelid
+            WHERE con.contype IN ('p', 'f')
+            ORDER BY con.conrelid, con.conname""";
+
+    /** The pg_stats view: PostgreSQL filters it by column privilege and row-level security. */
+    static final String STATISTICS = """
+            SELECT s.schemaname::text AS schema_name, s.tablename::text AS name, s.attname::text AS column_name,
+                   s.null_frac::float8 AS null_frac, s.n_distinct::float8 AS n_distinct
+            FROM pg_catalog.pg_stats s
+            WHERE NOT s.inherited AND s.schemaname <> 'information_schema' AND s.schemaname NOT LIKE 'pg\\_%'""";
+
+    /** Every query grounding runs, for tests that prove what they read. */
+    public static final List<String> QUERIES = List.of(RELATIONS, COLUMNS, KEYS, STATISTICS);
+
+    private final TenantReads reads;
+
+    public SchemaGrounding(TenantReads reads) {
+        this.reads = reads;
+    }
+
+    public SchemaInventory inventory(String tenantId) {
+        return reads.inTenant(tenantId, SchemaGrounding::read).await().atMost(TenantReads.TIMEOUT);
+    }
+
+    private static Uni<SchemaInventory> read(SqlConnection sql) {
+        return sql.preparedQuery(RELATIONS).execute().flatMap(relations -> sql.preparedQuery(COLUMNS).execute()
+                .flatMap(columns -> sql.preparedQuery(KEYS).execute()
+                        .flatMap(keys -> sql.preparedQuery(STATISTICS).execute()
+                                .map(stats -> assemble(relations, columns, keys, stats)))));
+    }
+
+    private static SchemaInventory assemble(RowSet<Row> relations, RowSet<Row> columns, RowSet<Row> keys,
+            RowSet<Row> stats) {
+        Map<String, Row> statistics = new HashMap<>();
+        stats.forEach(row -> statistics.put(
+                row.getString("schema_name") + "\u0000" + row.getString("name") + "\u0000"
+                        + row.getString("column_name"),
+                row));
+        Map<Long, List<Row>> columnsOf = new HashMap<>();
+        columns.forEach(row -> columnsOf.computeIfAbsent(row.getLong("oid"), k -> new ArrayList<>()).add(row));
+        Map<Long, List<Row>> keysOf = new HashMap<>();
+        keys.forEach(row -> keysOf.computeIfAbsent(row.getLong("oid"), k -> new ArrayList<>()).add(row));
+
+        Map<Long, Table> tables = new LinkedHashMap<>();
+        for (Row relation : relations) {
+            long oid = relation.getLong("oid");
+            String schema = relation.getString("schema_name");
+            String name = relation.getString("name");
+            List<Column> cols = new ArrayList<>();
+            for (Row column : columnsOf.getOrDefault(oid, List.of())) {
+                if (cols.size() == MAX_COLUMNS) {
+                    break;
+                }
+                Row stat = statistics.get(schema + "\u0000" + name + "\u0000" + column.getString("name"));
+                cols.add(new Column(column.getString("name"), column.getString("type"),
+                        column.getBoolean("not_null"), stat == null ? null : stat.getDouble("null_frac"),
+                        stat == null ? null : stat.getDouble("n_distinct")));
+            }
+            List<String> readable = cols.stream().map(Column::name).toList();
+            List<String> primaryKey = List.of();
+            List<String> foreignKeys = new ArrayList<>();
+            for (Row key : keysOf.getOrDefault(oid, List.of())) {
+                List<String> keyColumns = strings(key.getArrayOfStrings("columns"));
+                if (!readable.containsAll(keyColumns)) {
+                    continue;
+                }
+                if ("p".equals(key.getString("type"))) {
+                    primaryKey = keyColumns;
+                } else if (key.getString("ref_name") != null) {
+                    foreignKeys.add("(%s) references %s.%s (%s)".formatted(String.join(", ", keyColumns),
+                            key.getString("ref_schema"), key.getString("ref_name"),
+                            String.join(", ", strings(key.getArrayOfStrings("ref_columns")))));
+                }
+            }
+            double reltuples = relation.getDouble("reltuples");
+            String kind = switch (relation.getString("kind")) {
+                case "v" -> "view";
+                case "m" -> "materialized view";
+                case "f" -> "foreign table";
+                case "p" -> "partitioned table";
+                default -> "table";
+            };
+            // PostgreSQL 14+: -1 means never vacuumed or analysed. A view stores no rows and has no estimate.
+            Double estimate = reltuples < 0 || "view".equals(kind) ? null : reltuples;
+            tables.put(oid, new Table(schema, name, kind, estimate, relation.getBoolean("rls"), cols, primaryKey,
+                    foreignKeys));
+        }
+        return new SchemaInventory(List.copyOf(tables.values()));
+    }
+
+    private static List<String> strings(String[] values) {
+        return values == null ? List.of() : List.of(values);
+    }
+}
