@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +15,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.events.PlanEvent;
+import dev.countersign.contracts.events.PlanFellShort;
+import dev.countersign.contracts.events.PlanRefused;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -90,6 +94,27 @@ class ConversationLedgerTest {
         assertThat(kafka.read(Topics.CONVERSATION_EVENTS_DEAD_LETTER, value -> value.contains(marker),
                 found -> found.size() == 2, Duration.ofSeconds(15))).hasSize(2);
         assertThat(Db.count("SELECT count(*) FROM conversation_events WHERE tenant_id = ?", tenant)).isZero();
+    }
+
+    @Test
+    void aPlanTurnsDeliverableIsAppendedOnceUnderItsOwnTypeAndAnInvalidOneIsParked() throws Exception {
+        UUID turnId = UUID.randomUUID();
+        PlanRefused refused = new PlanRefused(UUID.randomUUID(), PlanEvent.SCHEMA_VERSION, Instant.now(), tenant,
+                "alice", "c-plan", turnId, "the inventory has no rentals table", null);
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(refused));
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(refused));
+        String marker = UUID.randomUUID().toString();
+        PlanFellShort badId = new PlanFellShort(UUID.randomUUID(), PlanEvent.SCHEMA_VERSION, Instant.now(), tenant,
+                "alice", "no spaces allowed", turnId, marker);
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(badId));
+        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(turn("c-plan")));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> rows("c-plan") == 2);
+        assertThat(Db.text("SELECT string_agg(type || ' ' || turn_id, ',' ORDER BY position) FROM conversation_events"
+                + " WHERE tenant_id = ? AND conversation_id = ? AND type <> 'TurnRecorded'", tenant, "c-plan"))
+                .isEqualTo("PlanRefused " + turnId);
+        assertThat(kafka.read(Topics.CONVERSATION_EVENTS_DEAD_LETTER, value -> value.contains(marker),
+                found -> found.size() == 1, Duration.ofSeconds(15))).hasSize(1);
     }
 
     @Test
