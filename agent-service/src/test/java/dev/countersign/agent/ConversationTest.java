@@ -151,11 +151,7 @@ class ConversationTest {
     }
 
     @Test
-    void planModeIsRefusedUntilItExistsAndAnUnknownModeIsInvalid() {
-        given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
-                .body("{\"text\":\"which categories grew?\",\"mode\":\"plan\"}")
-                .post("/api/conversations/{id}/messages", "c-mode").then().statusCode(400)
-                .body("code", equalTo("validation_failed")).body("detail", startsWith("Plan mode is not available"));
+    void anUnknownModeIsInvalid() {
         given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
                 .body("{\"text\":\"hi\",\"mode\":\"yolo\"}")
                 .post("/api/conversations/{id}/messages", "c-mode").then().statusCode(400)

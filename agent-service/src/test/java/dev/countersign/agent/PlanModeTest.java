@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.agent.plan.SchemaGrounding;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.model.DemoModel;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -218,6 +219,21 @@ class PlanModeTest {
                 equalTo(true)).extract().jsonPath().getString("turnId");
 
         run(fixtures, "c-slow", turnId, "").statusCode(400).body("detail", containsString("statement timeout"));
+    }
+
+    @Test
+    void theOfflineDemoModelDraftsAStatementThatPassesTheReaderAndRunsOrRefuses() throws Exception {
+        fixtures.transaction(fixtures.checking, "3.20", "coffee", null, LocalDate.now());
+        ScriptedModel.use(new DemoModel());
+
+        String turnId = plan(fixtures, "c-demo", "how much did I spend per category?").statusCode(200)
+                .body("verdict", equalTo("statement")).body("deliverable.guard.singleSelect", equalTo(true))
+                .body("deliverable.validation.unknownTables", hasSize(0))
+                .body("deliverable.validation.unknownColumns", hasSize(0))
+                .extract().jsonPath().getString("turnId");
+        run(fixtures, "c-demo", turnId, "").statusCode(200)
+                .body("rows[0]", equalTo(List.of("EUR", "coffee", "3.20", 1)));
+        plan(fixtures, "c-demo", "which films are popular?").statusCode(200).body("verdict", equalTo("refusal"));
     }
 
     /** EXPLAIN of every grounding query, as the agent's role: every relation it reads is in pg_catalog. */

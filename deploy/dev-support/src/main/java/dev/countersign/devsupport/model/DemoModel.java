@@ -19,7 +19,9 @@ import dev.countersign.contracts.json.Json;
  * <li>"draft a training plan" - proposes a fixed demo plan; "delete transaction &lt;uuid&gt;" - proposes deleting
  * it</li>
  * </ul>
- * Every text it produces starts with {@link #LABEL}. It is not a language model and does not pretend to be one.
+ * In plan mode it answers "how much did I spend per category?" with a statement and anything else with an explicit
+ * refusal. Every text it produces starts with {@link #LABEL}. It is not a language model and does not pretend to be
+ * one.
  */
 public final class DemoModel implements ModelBrain {
 
@@ -52,6 +54,9 @@ public final class DemoModel implements ModelBrain {
         }
         String text = turn.lastUserText().strip();
         String lower = text.toLowerCase(Locale.ROOT);
+        if (turn.systemText().contains("You are in PLAN mode")) {
+            return plan(turn, lower);
+        }
 
         Matcher expense = ADD_EXPENSE.matcher(text);
         if (expense.find() && turn.offersTool("propose_expense")) {
@@ -110,6 +115,28 @@ public final class DemoModel implements ModelBrain {
                 + " \"what is my training?\", \"what is pending?\", \"delete transaction <id>\", \"email the requestor"
                 + " of case <id>: <text>\", \"open a ticket: <title>\". Set OPENAI_BASE_URL to"
                 + " use a real model.");
+    }
+
+    /**
+     * Plan mode (no tools): spending per category as a statement when the inventory lists the columns it needs, else an
+     * explicit refusal. It reads the inventory only to check those names; it does not compose SQL.
+     */
+    private static ModelReply plan(ModelTurn turn, String lower) {
+        String inventory = turn.systemText();
+        boolean grounded = inventory.contains("relation public.transactions") && inventory.contains("  category text")
+                && inventory.contains("  unconfirmed boolean") && inventory.contains("  deleted_at ");
+        if (grounded && (lower.contains("spend") || lower.contains("spent") || lower.contains("categor"))) {
+            return ModelReply.text(LABEL + " Spending per category and currency:\n```postgresql\n"
+                    + "SELECT w.currency, t.category, sum(t.amount) AS total, count(*) AS transactions\n"
+                    + "FROM transactions t JOIN wallets w ON w.id = t.wallet_id\n"
+                    + "WHERE t.deleted_at IS NULL AND NOT t.unconfirmed\n"
+                    + "GROUP BY w.currency, t.category\nORDER BY total DESC;\n```\n"
+                    + "It sums confirmed, not deleted transactions per category, per currency (amounts in different"
+                    + " currencies are not added together); row-level security keeps it to your tenant.");
+        }
+        return ModelReply.text(LABEL + "\nNO STATEMENT: the offline demo model drafts only one statement, spending per"
+                + " category, and only when the schema lists transactions with category, unconfirmed and deleted_at."
+                + " Would spending per category answer your question?");
     }
 
     /** Tool results may arrive JSON-encoded (a quoted string); show their text. */

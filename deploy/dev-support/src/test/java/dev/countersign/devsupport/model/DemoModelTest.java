@@ -37,6 +37,21 @@ class DemoModelTest {
     }
 
     @Test
+    void inPlanModeItDraftsSpendingPerCategoryOnlyWhenTheInventoryListsItsColumnsAndOtherwiseRefuses() {
+        ObjectNode request = Json.mapper().createObjectNode();
+        ArrayNode messages = request.putArray("messages");
+        messages.addObject().put("role", "system").put("content", "You are in PLAN mode ...\nrelation"
+                + " public.transactions - rows: about 3\n  category text not null\n  deleted_at timestamp with time"
+                + " zone\n  unconfirmed boolean not null\n");
+        messages.addObject().put("role", "user").put("content", "How much did I spend per category?");
+
+        assertThat(model.respond(new ModelTurn(request)).text()).contains("```postgresql\nSELECT w.currency")
+                .doesNotContain("NO STATEMENT:");
+        ((ObjectNode) messages.get(0)).put("content", "You are in PLAN mode ...\n(no relation is visible)");
+        assertThat(model.respond(new ModelTurn(request)).text()).contains("\nNO STATEMENT: the offline demo model");
+    }
+
+    @Test
     void anExpenseSentenceBecomesAProposeCallWithTheUsersWalletSpelling() throws Exception {
         var reply = model.respond(turn("Add a 12.50 coffee expense to Checking", List.of("propose_expense")));
 
