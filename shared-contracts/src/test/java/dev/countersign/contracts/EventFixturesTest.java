@@ -52,6 +52,19 @@ class EventFixturesTest {
                 .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(fixture)));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {ContractFixtures.PLAN_STATEMENT_DRAFTED, ContractFixtures.PLAN_REFUSED,
+            ContractFixtures.PLAN_FELL_SHORT})
+    void planEventsRoundTripThroughTheirCommonTypeAndNameTheirType(String fixture) {
+        var event = Json.read(ContractFixtures.text(fixture), dev.countersign.contracts.events.PlanEvent.class);
+
+        assertThat(CanonicalJson.toString(Json.tree(event)))
+                .isEqualTo(CanonicalJson.toString(ContractFixtures.tree(fixture)));
+        assertThat(dev.countersign.contracts.events.PlanEvent.TYPES)
+                .contains(ContractFixtures.tree(fixture).get("type").asText());
+        assertThat(event.passes()).isEqualTo(!fixture.equals(ContractFixtures.PLAN_FELL_SHORT));
+    }
+
     @Test
     void outcomeTypeSelectsTheRecord() {
         assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_STAGED), ActionOutcome.class))
