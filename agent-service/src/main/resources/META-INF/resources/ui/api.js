@@ -1,0 +1,205 @@
+// HTTP to the two services. The agent gets the agent token, the executor the executor token; a decision (confirm,
+// cancel, undo) goes from this browser straight to executor-service, never through agent-service.
+
+const SESSION_KEY = 'countersign.session';
+
+let settings = { executorUrl: '', devTokenUrl: null };
+let session = null;
+let onSignedOut = () => {};
+
+/** A refusal from either service (problem+json), or a network failure (status 0). */
+export class Problem extends Error {
+  constructor(status, body) {
+    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.code) || (status === 0 ? 'network' : 'http_' + status);
+    this.detail = body && body.detail;
+    this.action = body && body.action;
+  }
+}
+
+/** What the person should do next, for every refusal they can meet. */
+export function nextStep(problem) {
+  switch (problem.code) {
+    case 'network': return 'The service did not answer. Check that it is running, then try again.';
+    case 'unauthenticated': return 'Your sign-in expired or was not accepted: sign in again.';
+    case 'forbidden': return 'Your account is not allowed to do this: ask an administrator of your tenant.';
+    case 'approver_not_allowed': return 'Another approver must confirm this one: ask a colleague with the approver role.';
+    case 'action_not_found': return 'This card’s confirm token no longer works (re-issued elsewhere, or the action is gone). Reload the page to fetch the action again.';
+    case 'invalid_state_transition': return 'Someone or something decided first; the card now shows what happened.';
+    case 'params_mismatch': return 'What you were shown is not what is stored: nothing ran. Reload and review it again.';
+    case 'target_changed': return 'The row changed after the proposal was made, so nothing was written. Ask the agent for a fresh proposal.';
+    case 'target_not_found': return 'The row the action changes is gone; nothing was written.';
+    case 'undo_window_closed': return 'The undo window has closed; change it back with a new request to the agent.';
+    case 'not_undoable': return 'This kind of action cannot be undone here; ask the agent for a new change instead.';
+    case 'validation_failed': return 'Correct the input and try again.';
+    case 'upstream_unavailable': return 'The model or a service is unavailable right now: try again in a moment.';
+    case 'agent_writes_disabled': return 'An administrator switched agent writes off for your tenant (Trust and policy).';
+    case 'same_turn_confirm': return 'Confirm it yourself from this card.';
+    case 'internal_error': return 'Something failed on the server; try again, and quote the incident id if it persists.';
+    default: return 'Try again; if it keeps failing, reload the page.';
+  }
+}
+
+/** One sentence for a refusal: what happened, then what to do next. */
+export function explain(problem) {
+  const what = problem.detail || problem.message;
+  return `${what} ${nextStep(problem)}`;
+}
+
+export async function loadSettings() {
+  const response = await fetch('/api/ui/config', { headers: { Accept: 'application/json' } });
+  if (!response.ok) {
+    throw new Problem(response.status, null);
+  }
+  settings = await response.json();
+  return settings;
+}
+
+export function uiSettings() {
+  return settings;
+}
+
+export function currentSession() {
+  if (session === null) {
+    try {
+      session = JSON.parse(sessionStorage.getItem(SESSION_KEY));
+    } catch (e) {
+      session = null;
+    }
+  }
+  return session;
+}
+
+export function whenSignedOut(callback) {
+  onSignedOut = callback;
+}
+
+/** Keeps the two bearer tokens for this tab only (sessionStorage): gone when the tab closes. */
+export function signIn(agentToken, executorToken) {
+  const claims = decodeClaims(executorToken) || {};
+  const agentClaims = decodeClaims(agentToken) || {};
+  session = {
+    agentToken: agentToken.trim(),
+    executorToken: executorToken.trim(),
+    tenant: claims.tenant || agentClaims.tenant || '?',
+    user: claims.sub || agentClaims.sub || '?',
+    // For showing and hiding controls only; each service checks the token's groups itself.
+    groups: Array.isArray(claims.groups) ? claims.groups : [],
+    expiresAt: claims.exp ? claims.exp * 1000 : null,
+  };
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  return session;
+}
+
+export function signOut() {
+  session = null;
+  sessionStorage.removeItem(SESSION_KEY);
+}
+
+export async function devSignIn(tenant, user) {
+  let response;
+  try {
+    response = await fetch(settings.devTokenUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tenant, user }),
+    });
+  } catch (e) {
+    throw new Problem(0, { detail: 'The dev token endpoint did not answer.' });
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new Problem(response.status, body);
+  }
+  return signIn(body.agentToken, body.executorToken);
+}
+
+function decodeClaims(jwt) {
+  try {
+    const part = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(part.padEnd(part.length + (4 - part.length % 4) % 4, '=')));
+  } catch (e) {
+    return null;
+  }
+}
+
+async function call(base, token, path, { method = 'GET', body, accept = 'application/json' } = {}) {
+  const headers = { Accept: accept, Authorization: `Bearer ${token}` };
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+  }
+  let response;
+  try {
+    response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new Problem(0, null);
+  }
+  if (response.status === 401) {
+    const problem = new Problem(401, await response.json().catch(() => null));
+    onSignedOut(problem);
+    throw problem;
+  }
+  return response;
+}
+
+async function json(response) {
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new Problem(response.status, body);
+  }
+  return { status: response.status, body };
+}
+
+export async function agent(path, options) {
+  return (await json(await call('', currentSession().agentToken, path, options))).body;
+}
+
+export async function executor(path, options) {
+  return (await json(await call(settings.executorUrl, currentSession().executorToken, path, options))).body;
+}
+
+/** Like {@link executor}, but answers the HTTP status as well (202 means an approval was recorded). */
+export async function executorWithStatus(path, options) {
+  return json(await call(settings.executorUrl, currentSession().executorToken, path, options));
+}
+
+/**
+ * Sends a message and reads the server-sent events as they arrive: onEvent(name, data) for tool, proposal, reply,
+ * problem. EventSource cannot POST or send a bearer token, hence fetch and a small reader.
+ */
+export async function streamMessage(conversationId, text, mode, onEvent) {
+  const response = await call('', currentSession().agentToken,
+    `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
+    { method: 'POST', body: { text, mode }, accept: 'text/event-stream' });
+  if (!response.ok) {
+    throw new Problem(response.status, await response.json().catch(() => null));
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) {
+      break;
+    }
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) {
+          name = line.slice(6).trim();
+        } else if (line.startsWith('data:')) {
+          data.push(line.slice(5).replace(/^ /, ''));
+        }
+      }
+      if (data.length > 0) {
+        onEvent(name, JSON.parse(data.join('\n')));
+      }
+    }
+  }
+}
