@@ -14,6 +14,7 @@ final class Banner {
         return """
 
                 Countersign is running.
+                  web UI            %s/   (sign in as a demo user; chat, confirm, undo)
                   agent-service     %s   (chat, wallets)
                   executor-service  %s   (actions: view, confirm, cancel)
                   model             %s
@@ -29,7 +30,7 @@ final class Banner {
                   export EXECUTOR_TOKEN=%s
 
                 Walkthrough: see README.md ("Try it"). Ctrl-C stops everything; data survives a restart.
-                """.formatted(stack.agentUrl(), String.join(" ", stack.executorUrls()),
+                """.formatted(stack.agentUrl(), stack.agentUrl(), String.join(" ", stack.executorUrls()),
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
                 stack.smtp().port(), stack.tickets().url(),
                 settings.dataDirectory(), stack.tokenUrl(), agentToken, executorToken);

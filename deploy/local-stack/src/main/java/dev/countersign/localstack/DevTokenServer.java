@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,7 +21,8 @@ import dev.countersign.devsupport.JsonHttp;
 /**
  * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: bearer tokens for any demo
  * user, one for each service ({@code agentToken}, {@code executorToken}), as a UI would get from its identity provider.
- * It exists only in the local stack's launcher; neither service contains a way to mint tokens.
+ * It exists only in the local stack's launcher; neither service contains a way to mint tokens. The web UI signs in here
+ * from the agent's origin, so that origin (and only it) gets CORS headers.
  */
 final class DevTokenServer implements AutoCloseable {
 
@@ -33,10 +35,13 @@ final class DevTokenServer implements AutoCloseable {
         this.server = server;
     }
 
-    static DevTokenServer start(int port, DevTokens tokens) {
+    static DevTokenServer start(int port, DevTokens tokens, List<String> allowedOrigins) {
         try {
             HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
-            http.createContext("/dev/token", exchange -> answer(exchange, tokens));
+            http.createContext("/dev/token", exchange -> {
+                allowOrigin(exchange, allowedOrigins);
+                answer(exchange, tokens);
+            });
             http.start();
             return new DevTokenServer(http);
         } catch (IOException e) {
@@ -48,8 +53,23 @@ final class DevTokenServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    private static void allowOrigin(HttpExchange exchange, List<String> allowedOrigins) {
+        String origin = exchange.getRequestHeaders().getFirst("Origin");
+        if (origin != null && allowedOrigins.contains(origin)) {
+            exchange.getResponseHeaders().set("Access-Control-Allow-Origin", origin);
+            exchange.getResponseHeaders().set("Vary", "Origin");
+            exchange.getResponseHeaders().set("Access-Control-Allow-Methods", "POST");
+            exchange.getResponseHeaders().set("Access-Control-Allow-Headers", "Content-Type");
+        }
+    }
+
     private static void answer(HttpExchange exchange, DevTokens tokens) throws IOException {
         try (exchange) {
+            if ("OPTIONS".equals(exchange.getRequestMethod())) {
+                // A CORS preflight: the headers above are the answer (none for an origin not allowed).
+                exchange.sendResponseHeaders(204, -1);
+                return;
+            }
             if (!"POST".equals(exchange.getRequestMethod())) {
                 JsonHttp.send(exchange, 405, "{\"code\":\"method_not_allowed\",\"detail\":\"POST a JSON body\"}");
                 return;

@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -98,6 +100,13 @@ public final class LocalStack implements AutoCloseable {
         tickets = TicketStub.start(settings.ticketPort());
         started.push(tickets);
 
+        // The web UI is served by agent-service and calls the executor and the dev token endpoint from the browser.
+        List<String> uiOrigins = new ArrayList<>();
+        for (int instance = 0; instance < settings.agentInstances(); instance++) {
+            uiOrigins.add("http://localhost:" + (settings.agentPort() + instance));
+            uiOrigins.add("http://127.0.0.1:" + (settings.agentPort() + instance));
+        }
+
         Path publicKey = settings.dataDirectory().resolve("dev-keys/public.pem");
         Map<String, String> common = new HashMap<>();
         common.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
@@ -118,6 +127,7 @@ public final class LocalStack implements AutoCloseable {
             executor.put("MAIL_PORT", String.valueOf(smtp.port()));
             executor.put("MAIL_START_TLS", "DISABLED");
             executor.put("TICKET_URL", tickets.url());
+            executor.put("EXECUTOR_CORS_ORIGINS", String.join(",", uiOrigins));
             executor.putAll(settings.executorTuning());
             executorEnvironments.put(instance, executor);
             startExecutor(instance);
@@ -135,6 +145,8 @@ public final class LocalStack implements AutoCloseable {
             agent.put("OPENAI_BASE_URL", modelUrl);
             agent.put("TOOLS_EXTERNAL_WRITES", "true");
             agent.put("BRIEF_TENANTS", "acme,globex");
+            agent.put("UI_EXECUTOR_URL", executorUrl());
+            agent.put("UI_DEV_TOKEN_URL", "http://localhost:%d/dev/token".formatted(settings.tokenPort()));
             if (settings.openAiApiKey() != null) {
                 agent.put("OPENAI_API_KEY", settings.openAiApiKey());
             }
@@ -145,7 +157,7 @@ public final class LocalStack implements AutoCloseable {
                     settings.logDirectory().resolve(name + ".log"), port));
         }
 
-        tokenServer = DevTokenServer.start(settings.tokenPort(), tokens);
+        tokenServer = DevTokenServer.start(settings.tokenPort(), tokens, uiOrigins);
         started.push(tokenServer);
     }
 

@@ -43,8 +43,9 @@ public record StackSettings(
         int ticketPort,
         Map<String, String> executorTuning) {
 
-    /** Executor settings the stack passes on when they are set (tiers, undo, external calls). */
-    static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_TRUST_AFTER",
+    /** Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls). */
+    static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
+            "ACTIONS_TRUST_AFTER",
             "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
             "EXTERNAL_RECOVERY_INTERVAL");
 
