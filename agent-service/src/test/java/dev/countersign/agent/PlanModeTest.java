@@ -117,7 +117,10 @@ class PlanModeTest {
         String system = request.path("messages").get(0).path("content").asText();
         assertThat(system).contains("NO STATEMENT:").contains("```postgresql")
                 .contains("relation public.transactions - rows:").contains("amount numeric(14,2) not null")
-                .contains("relation public.actions").doesNotContain("token_hash")
+                // Per-user tables are never offered: row-level security separates tenants, not users.
+                .doesNotContain("relation public.actions").doesNotContain("conversation_events")
+                .doesNotContain("training_plans").doesNotContain("token_hash")
+                .contains("relation public.transactions - rows: UNKNOWN (withheld")
                 .contains("(no column statistics: PostgreSQL withholds them under row-level security)")
                 .contains("code text not null [nulls ~0.0% (estimate); distinct values ~200 (estimate, derived:"
                         + " 100.0% of the row estimate)]")
@@ -180,12 +183,38 @@ class PlanModeTest {
         ScriptedModel.use(script(ModelReply.text("```postgresql\nSELECT title FROM film\n```\nLists films.")));
 
         String turnId = plan(fixtures, "c-unknown", "popular films?").statusCode(200)
-                .body("verdict", equalTo("statement"))
+                .body("verdict", equalTo("shortfall")).body("deliverable.type", equalTo("PlanStatementDrafted"))
                 .body("deliverable.validation.unknownTables", equalTo(List.of("film")))
                 .extract().jsonPath().getString("turnId");
 
         run(fixtures, "c-unknown", turnId, "").statusCode(400)
                 .body("detail", containsString("not in your schema inventory: film"));
+    }
+
+    /** The tenant escape a deny-list let through: the setting row-level security reads, changed by the statement. */
+    @Test
+    void aStatementThatWouldChangeTheTenantSettingIsNeverRunAndAnotherUsersTableIsNotOffered() throws Exception {
+        AgentFixtures victim = new AgentFixtures();
+        victim.transaction(victim.checking, "777.00", "secret", null, LocalDate.now());
+        ScriptedModel.use(script(ModelReply.text(("```postgresql\nSELECT t.* FROM (SELECT \"set_config\"("
+                + "'countersign.tenant_id', '%s', true) AS v OFFSET 0) s, LATERAL (SELECT * FROM transactions"
+                + " WHERE s.v IS NOT NULL) t\n```\nEvery transaction.").formatted(victim.tenant))));
+        String escape = plan(fixtures, "c-escape", "all transactions").statusCode(200)
+                .body("deliverable.guard.singleSelect", equalTo(false))
+                .body("deliverable.guard.reason", containsString("set_config"))
+                .extract().jsonPath().getString("turnId");
+        run(fixtures, "c-escape", escape, "").statusCode(400)
+                .body("detail", containsString("Not classified as a single read-only SELECT"))
+                .body("detail", org.hamcrest.Matchers.not(containsString("777")));
+
+        ScriptedModel.use(script(ModelReply.text(
+                "```postgresql\nSELECT user_id, payload FROM conversation_events\n```\nEveryone's chats.")));
+        String others = plan(fixtures, "c-others", "what did my colleagues ask?").statusCode(200)
+                .body("verdict", equalTo("shortfall"))
+                .body("deliverable.validation.unknownTables", equalTo(List.of("conversation_events")))
+                .extract().jsonPath().getString("turnId");
+        run(fixtures, "c-others", others, "").statusCode(400)
+                .body("detail", containsString("not in your schema inventory: conversation_events"));
     }
 
     @Test
@@ -213,8 +242,9 @@ class PlanModeTest {
 
     @Test
     void aRunIsStoppedByTheStatementTimeout() {
-        ScriptedModel.use(script(ModelReply.text("```postgresql\nSELECT count(*) FROM generate_series(1, 2000000000)"
-                + " AS a\n```\nCounts a lot.")));
+        // 200^4 rows to count: far more than the test profile's 1 s statement timeout allows.
+        ScriptedModel.use(script(ModelReply.text("```postgresql\nSELECT count(*) FROM plan_probe_rates a,"
+                + " plan_probe_rates b, plan_probe_rates c, plan_probe_rates d\n```\nCounts a lot.")));
         String turnId = plan(fixtures, "c-slow", "count").statusCode(200).body("deliverable.guard.singleSelect",
                 equalTo(true)).extract().jsonPath().getString("turnId");
 

@@ -32,6 +32,20 @@ public class TenantReads {
         this.pool = pool;
     }
 
+    /**
+     * Like {@link #inTenant}, but the transaction is rolled back, never committed, whatever {@code read} did: for SQL
+     * the service did not write (a plan run), so nothing it set, even for the session, outlives it on the pooled
+     * connection.
+     */
+    public <T> Uni<T> inTenantRolledBack(String tenantId, Function<SqlConnection, Uni<T>> read) {
+        return pool.withConnection(sql -> sql.begin().flatMap(transaction -> sql
+                .preparedQuery("SELECT " + TenantIsolation.setTenant("$1"))
+                .execute(Tuple.of(tenantId))
+                .flatMap(ignored -> read.apply(sql))
+                .onItemOrFailure().call((item, failure) -> transaction.rollback()
+                        .onFailure().recoverWithNull())));
+    }
+
     public <T> Uni<T> inTenant(String tenantId, Function<SqlConnection, Uni<T>> read) {
         return pool.withTransaction(sql -> sql
                 .preparedQuery("SELECT " + TenantIsolation.setTenant("$1"))

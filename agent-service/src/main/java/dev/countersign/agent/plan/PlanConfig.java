@@ -26,4 +26,16 @@ public interface PlanConfig {
     /** A value longer than this many characters is cut. */
     @WithDefault("1000")
     int maxCellChars();
+
+    /**
+     * The relations plan mode lists and runs over: tenant-wide data only. Row-level security separates tenants, not the
+     * users of one tenant, so per-user tables (conversations, actions, plans) are never offered. A name ending in
+     * {@code *} matches a prefix.
+     */
+    @WithDefault("wallets,transactions")
+    java.util.List<String> relations();
+
+    /** Plan runs at once on this instance; more are refused (503) instead of queueing on the reader pool. */
+    @WithDefault("4")
+    int maxConcurrentRuns();
 }

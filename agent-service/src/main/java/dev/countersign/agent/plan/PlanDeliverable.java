@@ -48,9 +48,10 @@ public final class PlanDeliverable {
 
     public record Statement(String sql, String rationale, Guard guard, Validation validation) implements Reading {
 
+        /** A statement over relations the inventory does not list (an invented schema) is a shortfall. */
         @Override
         public String verdict() {
-            return "statement";
+            return validation.unknownTables().isEmpty() ? "statement" : "shortfall";
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -27,13 +28,20 @@ import io.vertx.pgclient.PgException;
 /**
  * Runs a plan's drafted statement for the person who asked for it, never on the agent's own initiative. The statement
  * is the one recorded in the conversation ledger for that turn (the request carries no SQL). It runs only when the
- * guard reads it as a single SELECT (when recorded, and again now) and every relation it names is in the caller's
- * inventory; then in a transaction that is READ ONLY, under the reader role (SELECT privileges only), in the caller's
- * tenant (row-level security), with a statement timeout, wrapped as {@code SELECT * FROM (...) LIMIT/OFFSET} so at most
- * one page (plus one row, to know there is more) comes back and no more than {@code max-rows} rows are reachable.
+ * guard reads it as a single SELECT calling only allow-listed pure functions (when recorded, and again now) and every
+ * relation it reads from is in the caller's inventory (tenant-wide tables only: see {@link PlanConfig#relations()});
+ * then in a transaction that is READ ONLY and always rolled back, under the reader role, in the caller's tenant
+ * (row-level security), with a statement timeout, wrapped as {@code SELECT * FROM (...) LIMIT/OFFSET} so at most one
+ * page (plus one row, to know there is more) comes back and no more than {@code max-rows} rows are reachable; at most
+ * {@code max-concurrent-runs} at once per instance.
+ * <p>
+ * Why the function allow-list carries the weight: row-level security is keyed on a transaction setting, and a statement
+ * that could call {@code set_config} (or anything running SQL text) could change it; READ ONLY does not stop that. The
+ * allow-list is lexical (quoted and qualified names included), so it refuses more than it must.
  * <p>
  * Limits: pages are separate runs, so a statement without ORDER BY may page inconsistently, and data that changes
- * between pages shifts them. The timeout bounds the database's work per page, not the size of what it sorts.
+ * between pages shifts them. The timeout bounds the database's work per page, not the size of what it sorts; a page's
+ * values reach the JVM whole before they are cut to {@code max-cell-chars}.
  */
 @ApplicationScoped
 public class PlanStatementRunner {
@@ -42,9 +50,11 @@ public class PlanStatementRunner {
     private final SchemaGrounding grounding;
     private final TenantReads reads;
     private final PlanConfig config;
+    private final Semaphore runs;
 
     public PlanStatementRunner(ConversationLedger ledger, SchemaGrounding grounding, TenantReads reads,
             PlanConfig config) {
+        this.runs = new Semaphore(config.maxConcurrentRuns());
         this.ledger = ledger;
         this.grounding = grounding;
         this.reads = reads;
@@ -85,12 +95,26 @@ public class PlanStatementRunner {
                     + " inventory: %s. Ask for a statement over the listed relations.")
                     .formatted(String.join(", ", validation.unknownTables())));
         }
+        if (!runs.tryAcquire()) {
+            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "Too many plan runs at once on this server; try again in a moment.");
+        }
+        try {
+            return execute(turnId, drafted, conversation.tenantId(), number, size, offset);
+        } finally {
+            runs.release();
+        }
+    }
+
+    private PlanRunResult execute(UUID turnId, PlanStatementDrafted drafted, String tenantId, int number, int size,
+            long offset) {
         int limit = (int) Math.min(size, config.maxRows() - offset);
         String wrapped = "SELECT * FROM (\n" + body(drafted.sql()) + "\n) AS plan_result LIMIT $1 OFFSET $2";
         long timeoutMillis = config.runTimeout().toMillis();
         RowSet<Row> rows;
         try {
-            rows = reads.inTenant(conversation.tenantId(), sql -> sql.query("SET TRANSACTION READ ONLY").execute()
+            rows = reads.inTenantRolledBack(tenantId, sql -> sql.query("SET TRANSACTION READ ONLY")
+                    .execute()
                     .flatMap(ignored -> sql.preparedQuery("SELECT set_config('statement_timeout', $1, true)")
                             .execute(Tuple.of(timeoutMillis + "ms")))
                     .flatMap(ignored -> sql.preparedQuery(wrapped).execute(Tuple.of(limit + 1, offset))))

@@ -89,23 +89,32 @@ public class SchemaGrounding {
     public static final List<String> QUERIES = List.of(RELATIONS, COLUMNS, KEYS, STATISTICS);
 
     private final TenantReads reads;
+    private final List<String> offered;
 
-    public SchemaGrounding(TenantReads reads) {
+    public SchemaGrounding(TenantReads reads, PlanConfig config) {
         this.reads = reads;
+        this.offered = config.relations();
     }
 
     public SchemaInventory inventory(String tenantId) {
-        return reads.inTenant(tenantId, SchemaGrounding::read).await().atMost(TenantReads.TIMEOUT);
+        return reads.inTenant(tenantId, this::read).await().atMost(TenantReads.TIMEOUT);
     }
 
-    private static Uni<SchemaInventory> read(SqlConnection sql) {
+    /** Whether plan mode offers {@code relation} (a configured name, or a configured prefix ending in {@code *}). */
+    boolean offers(String relation) {
+        return offered.stream().anyMatch(name -> name.endsWith("*")
+                ? relation.startsWith(name.substring(0, name.length() - 1))
+                : relation.equals(name));
+    }
+
+    private Uni<SchemaInventory> read(SqlConnection sql) {
         return sql.preparedQuery(RELATIONS).execute().flatMap(relations -> sql.preparedQuery(COLUMNS).execute()
                 .flatMap(columns -> sql.preparedQuery(KEYS).execute()
                         .flatMap(keys -> sql.preparedQuery(STATISTICS).execute()
                                 .map(stats -> assemble(relations, columns, keys, stats)))));
     }
 
-    private static SchemaInventory assemble(RowSet<Row> relations, RowSet<Row> columns, RowSet<Row> keys,
+    private SchemaInventory assemble(RowSet<Row> relations, RowSet<Row> columns, RowSet<Row> keys,
             RowSet<Row> stats) {
         Map<String, Row> statistics = new HashMap<>();
         stats.forEach(row -> statistics.put(
@@ -122,6 +131,9 @@ public class SchemaGrounding {
             long oid = relation.getLong("oid");
             String schema = relation.getString("schema_name");
             String name = relation.getString("name");
+            if (!offers(name)) {
+                continue;
+            }
             List<Column> cols = new ArrayList<>();
             for (Row column : columnsOf.getOrDefault(oid, List.of())) {
                 if (cols.size() == MAX_COLUMNS) {
@@ -156,9 +168,11 @@ public class SchemaGrounding {
                 case "p" -> "partitioned table";
                 default -> "table";
             };
-            // PostgreSQL 14+: -1 means never vacuumed or analysed. A view stores no rows and has no estimate.
-            Double estimate = reltuples < 0 || "view".equals(kind) ? null : reltuples;
-            tables.put(oid, new Table(schema, name, kind, estimate, relation.getBoolean("rls"), cols, primaryKey,
+            // PostgreSQL 14+: -1 means never vacuumed or analysed. A view stores no rows and has no estimate. Under
+            // row-level security the estimate counts every tenant's rows: withheld (PostgreSQL withholds pg_stats too).
+            boolean rls = relation.getBoolean("rls");
+            Double estimate = reltuples < 0 || "view".equals(kind) || rls ? null : reltuples;
+            tables.put(oid, new Table(schema, name, kind, estimate, rls, cols, primaryKey,
                     foreignKeys));
         }
         return new SchemaInventory(List.copyOf(tables.values()));

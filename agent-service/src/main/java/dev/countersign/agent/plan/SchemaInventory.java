@@ -100,13 +100,14 @@ public record SchemaInventory(List<Table> tables) {
         if ("view".equals(table.kind())) {
             return "no estimate (a view stores no rows)";
         }
+        if (table.rowLevelSecurity()) {
+            return "UNKNOWN (withheld: under row-level security the estimate would count other tenants' rows; this is"
+                    + " NOT an empty table)";
+        }
         if (table.rowEstimate() == null) {
             return "UNKNOWN (never analysed: this is NOT an empty table, and nothing here says it is small)";
         }
-        String estimate = "about " + Math.round(table.rowEstimate()) + " (planner estimate, not a count";
-        return table.rowLevelSecurity()
-                ? estimate + "; the whole table across all tenants, of which row-level security shows you a part)"
-                : estimate + ")";
+        return "about " + Math.round(table.rowEstimate()) + " (planner estimate, not a count)";
     }
 
     /**
@@ -126,7 +127,10 @@ public record SchemaInventory(List<Table> tables) {
                 stats.append("; ");
             }
             double distinct = column.distinct();
-            if (distinct >= 0) {
+            if (distinct == 0) {
+                // PostgreSQL stores 0 when it could not tell (all values null, or a type without equality): not zero.
+                stats.append("distinct values unknown (PostgreSQL could not estimate them)");
+            } else if (distinct > 0) {
                 stats.append("distinct values ~").append(Math.round(distinct)).append(" (estimate)");
             } else if (table.rowEstimate() != null) {
                 stats.append("distinct values ~").append(Math.round(-distinct * table.rowEstimate()))

@@ -64,7 +64,7 @@ final class SqlText {
             if (Character.isWhitespace(c)) {
                 i++;
             } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                while (i < n && sql.charAt(i) != '\n') {
+                while (i < n && sql.charAt(i) != '\n' && sql.charAt(i) != '\r') {
                     i++;
                 }
             } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {

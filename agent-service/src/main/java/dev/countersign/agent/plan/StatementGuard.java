@@ -21,8 +21,9 @@ import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
 final class StatementGuard {
 
     static final String READ_ONLY = "One SELECT statement by a lexical reading: no data-modifying or schema command,"
-            + " SELECT INTO, row lock, parameter or known side-effecting function was found outside strings and"
-            + " comments. Functions it calls are not inspected beyond a list of known ones.";
+            + " SELECT INTO, TABLE, row lock or parameter, and every function it calls is on the list of pure built-ins"
+            + " a run allows (aggregates, window, arithmetic, text and date functions). It does not parse the"
+            + " statement as PostgreSQL would.";
 
     /**
      * A statement that begins with SELECT or WITH can embed only these commands (in a WITH clause); every other command
@@ -30,17 +31,35 @@ final class StatementGuard {
      */
     private static final Set<String> COMMANDS = Set.of("insert", "update", "delete", "merge");
 
-    /** Built-ins that change state, sleep, read files or run SQL given as text. */
-    private static final Set<String> SIDE_EFFECTS = Set.of("nextval", "setval", "set_config", "pg_sleep",
-            "pg_sleep_for", "pg_sleep_until", "pg_advisory_lock", "pg_advisory_xact_lock", "pg_try_advisory_lock",
-            "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_advisory_xact_lock_shared",
-            "pg_try_advisory_lock_shared", "pg_try_advisory_xact_lock_shared", "pg_notify", "pg_terminate_backend",
-            "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile", "pg_read_file", "pg_read_binary_file",
-            "pg_ls_dir", "pg_stat_file", "pg_switch_wal", "pg_create_restore_point", "txid_current",
-            "pg_current_xact_id", "query_to_xml", "query_to_xml_and_xmlschema", "query_to_xmlschema",
-            "cursor_to_xml", "table_to_xml", "dblink", "dblink_exec", "dblink_send_query", "lo_import", "lo_export",
-            "lo_create", "lo_unlink", "lo_put", "lo_from_bytea", "pg_logical_emit_message",
-            "pg_import_system_collations");
+    /**
+     * The only functions a run may call: pure built-ins that read nothing but their arguments. An allow-list, not a
+     * deny-list: a function that changes settings (and with them the tenant row-level security is keyed on), runs SQL
+     * text, reads server state or builds huge values is refused because it is not here, whatever it is called or
+     * however it is quoted.
+     */
+    static final Set<String> FUNCTIONS = Set.of(
+            "count", "sum", "avg", "min", "max", "array_agg", "string_agg", "bool_and", "bool_or", "every",
+            "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "percentile_cont",
+            "percentile_disc", "mode", "corr", "covar_pop", "covar_samp",
+            "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value",
+            "last_value", "nth_value",
+            "abs", "round", "ceil", "ceiling", "floor", "trunc", "sign", "sqrt", "power", "mod", "div", "greatest",
+            "least", "coalesce", "nullif", "width_bucket",
+            "lower", "upper", "initcap", "length", "char_length", "substring", "substr", "left", "right", "trim",
+            "btrim", "ltrim", "rtrim", "replace", "split_part", "concat", "concat_ws", "position", "strpos",
+            "starts_with", "lpad", "rpad",
+            "date_trunc", "date_part", "age", "make_date", "to_char", "to_date", "to_number", "justify_days",
+            "justify_interval", "now");
+
+    /** Type names that take modifiers in parentheses ({@code numeric(10,2)}) after {@code ::} or CAST's AS. */
+    private static final Set<String> TYPES = Set.of("numeric", "decimal", "varchar", "char", "character", "timestamp",
+            "timestamptz", "time", "timetz", "interval", "float", "bit", "varbit");
+
+    /** Keywords a parenthesis may follow that are not calls. */
+    private static final Set<String> KEYWORDS = Set.of("select", "from", "where", "and", "or", "not", "in", "exists",
+            "values", "over", "filter", "as", "cast", "extract", "any", "all", "some", "row", "array", "group",
+            "lateral", "on", "using", "then", "else", "when", "by", "join", "between", "is", "like", "ilike",
+            "distinct", "having", "case", "union", "intersect", "except", "limit", "offset", "with", "within");
 
     private StatementGuard() {
     }
@@ -68,11 +87,20 @@ final class StatementGuard {
             if (token.kind() == Kind.PARAM) {
                 return objection("It has a parameter placeholder (" + token.value() + ") that nothing would fill.");
             }
+            boolean previousIsDot = i > 0 && tokens.get(i - 1).isSymbol(".");
+            boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isSymbol("(");
+            if (call && token.isName()) {
+                String refused = refusedCall(tokens, i);
+                if (refused != null) {
+                    return objection(refused);
+                }
+            }
             if (token.kind() != Kind.WORD) {
                 continue;
             }
-            boolean previousIsDot = i > 0 && tokens.get(i - 1).isSymbol(".");
-            boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isSymbol("(");
+            if (token.isWord("table")) {
+                return objection("It has TABLE, which reads a whole relation by another syntax; write SELECT.");
+            }
             if (token.isWord("for") && i + 1 < tokens.size()
                     && (tokens.get(i + 1).isWord("update") || tokens.get(i + 1).isWord("share")
                             || tokens.get(i + 1).isWord("no") || tokens.get(i + 1).isWord("key"))) {
@@ -87,11 +115,51 @@ final class StatementGuard {
             if (token.isWord("into")) {
                 return objection("It has INTO: SELECT INTO creates a table.");
             }
-            if (call && SIDE_EFFECTS.contains(token.value())) {
-                return objection("It calls " + token.value() + "(), which has side effects or runs SQL text.");
-            }
+        }
+        long semicolons = reading.tokens().stream().filter(token -> token.isSymbol(";")).count();
+        if (semicolons > 1 || (semicolons == 1 && !sql.strip().endsWith(";"))) {
+            return objection("A semicolon may only end the statement, with nothing after it.");
         }
         return new Guard(true, READ_ONLY);
+    }
+
+    /** Null if the call at {@code i} (a name followed by a parenthesis) is allowed; otherwise the objection. */
+    private static String refusedCall(List<Token> tokens, int i) {
+        Token name = tokens.get(i);
+        Token previous = i > 0 ? tokens.get(i - 1) : null;
+        if (name.kind() == Kind.WORD && KEYWORDS.contains(name.value()) && (previous == null
+                || !previous.isSymbol("."))) {
+            return null;
+        }
+        if (previous != null && (previous.isSymbol("::") || previous.isWord("as")) && TYPES.contains(name.value())) {
+            return null;
+        }
+        if (isCteColumnList(tokens, i + 1)) {
+            return null;
+        }
+        boolean qualified = previous != null && previous.isSymbol(".");
+        if (qualified && !(i >= 2 && tokens.get(i - 2).isWord("pg_catalog"))) {
+            return "It calls " + tokens.get(i - 2).display() + "." + name.display()
+                    + "(), a function outside pg_catalog, which a read-only run does not call.";
+        }
+        if (FUNCTIONS.contains(name.value())) {
+            return null;
+        }
+        return "It calls " + name.display() + "(), which is not on the list of pure built-in functions a read-only run"
+                + " allows (an alias with a column list, a(x, y), is refused the same way; drop the list).";
+    }
+
+    /** Whether the parenthesis at {@code open} closes into {@code AS (}: a WITH query's column list, not a call. */
+    private static boolean isCteColumnList(List<Token> tokens, int open) {
+        int depth = 0;
+        for (int j = open; j < tokens.size(); j++) {
+            if (tokens.get(j).isSymbol("(")) {
+                depth++;
+            } else if (tokens.get(j).isSymbol(")") && --depth == 0) {
+                return j + 2 < tokens.size() && tokens.get(j + 1).isWord("as") && tokens.get(j + 2).isSymbol("(");
+            }
+        }
+        return false;
     }
 
     private static Guard objection(String reason) {

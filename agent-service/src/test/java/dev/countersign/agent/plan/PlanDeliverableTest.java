@@ -153,6 +153,9 @@ class PlanDeliverableTest {
         assertThat(statement.validation().unknownTables()).containsExactly("rentals");
         assertThat(statement.validation().unknownColumns()).containsExactly("t.amout");
         assertThat(statement.validation().clean()).isFalse();
+        // An invented relation is no deliverable: the verdict does not pass it.
+        assertThat(statement.verdict()).isEqualTo("shortfall");
+        assertThat(statement("SELECT amount FROM transactions").verdict()).isEqualTo("statement");
     }
 
     @Test
@@ -184,12 +187,12 @@ class PlanDeliverableTest {
     }
 
     @Test
-    void fromOnlyCtesSchemaQualifiedNamesAndFunctionsInFromAreRead() {
+    void fromOnlyCtesWithColumnListsAndSchemaQualifiedNamesAreRead() {
         Statement statement = statement("""
                 WITH monthly (month_start, total) AS (
                     SELECT date_trunc('month', occurred_on), sum(amount) FROM ONLY public.transactions GROUP BY 1)
-                SELECT m.month_start, m.total, extract(year from m.month_start) AS y, d
-                FROM monthly m, generate_series(1, 3) AS d
+                SELECT m.month_start, m.total, extract(year from m.month_start) AS y
+                FROM monthly m
                 WHERE m.total IS DISTINCT FROM 0""");
 
         assertThat(statement.validation().tables()).containsExactly("public.transactions");
@@ -214,7 +217,23 @@ class PlanDeliverableTest {
             "SELECT 1; SELECT 2",
             "SELECT nextval('some_sequence')",
             "SELECT id FROM wallets WHERE id = $1",
-            "SELECT 'unterminated FROM wallets"})
+            "SELECT 'unterminated FROM wallets",
+            // A setting the tenant's row-level security is keyed on, changed from inside the statement: quoted,
+            // qualified, hidden in a lateral subquery, or run as SQL text; none is an allowed function.
+            "SELECT t.* FROM (SELECT \"set_config\"('countersign.tenant_id', 'victim', true) AS v OFFSET 0) s,"
+                    + " LATERAL (SELECT * FROM transactions WHERE s.v IS NOT NULL) t",
+            "SELECT pg_catalog.\"set_config\"('countersign.tenant_id', 'victim', true)",
+            "SELECT set_config('work_mem', '2GB', false)",
+            "SELECT * FROM ts_stat('SELECT to_tsvector(set_config(''countersign.tenant_id'', ''victim'', true))')",
+            "SELECT * FROM pg_stat_get_activity(NULL)",
+            "SELECT repeat('x', 100000000) FROM wallets",
+            "SELECT public.anything(1)",
+            "SELECT U&\"\\0073et_config\"('a', 'b', true)",
+            "TABLE wallets",
+            "SELECT * FROM wallets, TABLE transactions",
+            "SELECT 1 --\r; DELETE FROM wallets",
+            "SELECT 1; -- a note",
+            "SELECT * FROM wallets w(a, b)"})
     void aStatementThatIsNotOneReadOnlySelectIsClassifiedSoWithTheGuardsReason(String sql) {
         Guard guard = StatementGuard.classify(sql);
 
@@ -229,7 +248,11 @@ class PlanDeliverableTest {
             "select id -- DELETE FROM wallets\nfrom wallets;",
             "SELECT $$ INSERT INTO x $$ AS text",
             "/* DROP TABLE wallets /* nested */ */ SELECT 1",
-            "(SELECT 1) UNION (SELECT 2)"})
+            "(SELECT 1) UNION (SELECT 2)",
+            "SELECT \"sum\"(amount), pg_catalog.max(amount), round(avg(amount)::numeric(10, 2), 2) FROM transactions;",
+            "SELECT category, count(*) FILTER (WHERE amount > 10) OVER (PARTITION BY wallet_id) FROM transactions",
+            "SELECT date_trunc('month', occurred_on) AS m, CAST(sum(amount) AS numeric(12, 2)) FROM transactions"
+                    + " WHERE category IN ('coffee') AND EXISTS (SELECT 1 FROM wallets) GROUP BY 1"})
     void keywordsInStringsCommentsAndQuotedNamesDoNotTripTheGuard(String sql) {
         assertThat(StatementGuard.classify(sql).singleSelect()).as(sql).isTrue();
     }
@@ -258,5 +281,16 @@ class PlanDeliverableTest {
         assertThat(SchemaInventory.statistics(unanalysed, unanalysed.columns().get(0)))
                 .isEqualTo("distinct values: 50.0% of the rows (estimate; the row count is unknown)");
         assertThat(new SchemaInventory(List.of(analysed, unanalysed)).sizeUnknown()).isEqualTo(1);
+    }
+
+    @Test
+    void aZeroDistinctIsUnknownAndAnEstimateUnderRowLevelSecurityIsWithheld() {
+        Table shared = new Table("public", "ledger", "table", 5000.0, true,
+                List.of(new Column("note", "json", false, 1.0, 0.0)), List.of(), List.of());
+        String text = new SchemaInventory(List.of(shared)).render();
+
+        assertThat(text).contains("relation public.ledger - rows: UNKNOWN (withheld").doesNotContain("5000");
+        assertThat(SchemaInventory.statistics(shared, shared.columns().get(0)))
+                .contains("distinct values unknown").doesNotContain("~0 ");
     }
 }

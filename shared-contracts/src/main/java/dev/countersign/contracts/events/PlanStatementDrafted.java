@@ -33,6 +33,12 @@ public record PlanStatementDrafted(
 
     public static final String TYPE = "PlanStatementDrafted";
 
+    /** A statement passes the verdict only over relations the inventory lists (not an invented schema). */
+    @Override
+    public boolean passes() {
+        return validation.unknownTables().isEmpty();
+    }
+
     public PlanStatementDrafted {
         Objects.requireNonNull(eventId, "eventId");
         Objects.requireNonNull(occurredAt, "occurredAt");
