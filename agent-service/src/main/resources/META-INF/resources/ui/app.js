@@ -5,7 +5,7 @@ import {
   streamMessage, explain, Problem,
 } from './api.js';
 import { h, announce, showAlert, clearAlert, formatTime } from './dom.js';
-import { actionCard, historyTable, kindLabel } from './cards.js';
+import { actionCard, historyTable, kindLabel, setWalletNames } from './cards.js';
 import { planCard } from './plan.js';
 
 const $ = (id) => document.getElementById(id);
@@ -284,7 +284,7 @@ function switchView(name) {
   clearInterval(inboxTimer);
   if (name === 'inbox') {
     showInbox();
-    // Cards poll their own status; the list itself is refreshed for proposals that arrive meanwhile.
+    // Cards poll their own status; the count in the tab is refreshed, Refresh reloads the list.
     inboxTimer = setInterval(refreshInboxCount, 10000);
   } else if (name === 'activity') {
     showActivity();
@@ -316,6 +316,11 @@ async function showApp() {
   $('sign-out').hidden = false;
   renderConversationList();
   refreshInboxCount();
+  try {
+    setWalletNames(await agent('/api/wallets'));
+  } catch (problem) {
+    // Cards then show wallet ids only; everything else works.
+  }
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('c');
   const first = fromHash || (knownConversations()[0] && knownConversations()[0].id);
   if (first) {

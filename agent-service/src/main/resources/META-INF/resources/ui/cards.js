@@ -21,6 +21,23 @@ const POLL_MS = 1500;
 // The executor may take a moment to stage a proposal from Kafka; after this long without it the card says so.
 const STAGING_PATIENCE_MS = 20000;
 
+// Wallet names by id (GET /api/wallets), so a card says "Checking", not only an id. Read once at sign-in.
+const walletNames = new Map();
+
+export function setWalletNames(wallets) {
+  walletNames.clear();
+  for (const wallet of wallets) {
+    walletNames.set(wallet.id, wallet.name);
+  }
+}
+
+function paramText(name, value) {
+  if (name === 'walletId' && walletNames.has(value)) {
+    return `${walletNames.get(value)} (${value})`;
+  }
+  return valueText(value);
+}
+
 export function kindLabel(kind) {
   return KINDS[kind] || kind;
 }
@@ -189,7 +206,7 @@ export function actionCard(proposal) {
       parts.push(h('table', { class: 'diff' },
         h('caption', {}, view.targetBefore ? 'What it does' : 'What it adds (nothing exists before)'),
         h('tbody', {}, Object.entries(view.params).map(([name, value]) => h('tr', {},
-          h('th', { scope: 'row' }, name), h('td', {}, valueText(value)))))));
+          h('th', { scope: 'row' }, name), h('td', {}, paramText(name, value)))))));
     }
     const facts = [['Requested by', view.requestedBy], ['Proposed', formatTime(view.proposedAt)]];
     if (view.status === 'executed' && view.result) {

@@ -125,6 +125,7 @@ class WebUiIT {
         assertThat(card.locator(".summary")).containsText("620");
         assertThat(card.locator(".countdown")).hasText(Pattern.compile("0:[0-2]\\d"));
         assertThat(card.locator("table.diff")).containsText("rent");
+        assertThat(card.locator("table.diff")).containsText("Checking (" + LocalStack.ACME_CHECKING + ")");
         screenshot("proposal-card");
 
         confirmButton(card).dblclick();
