@@ -1,0 +1,44 @@
+package dev.countersign.agent;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The web UI's files, its settings endpoint and the Content-Security-Policy they are served with. */
+@QuarkusTest
+@AgentTestResources
+class WebUiTest {
+
+    @Test
+    void thePageAndItsScriptsComeWithAStrictContentSecurityPolicy() {
+        for (String path : new String[]{"/", "/ui/app.js", "/api/ui/config"}) {
+            given().get(path).then().statusCode(200)
+                    .header("Content-Security-Policy", containsString("default-src 'self'"))
+                    .header("Content-Security-Policy", containsString("script-src 'self';"))
+                    .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
+                    .header("Content-Security-Policy", not(containsString("unsafe")))
+                    .header("X-Content-Type-Options", "nosniff");
+        }
+    }
+
+    @Test
+    void thePageHasNoInlineScript() {
+        given().get("/").then().statusCode(200)
+                .body(containsString("<script type=\"module\" src=\"/ui/app.js\"></script>"))
+                .body(not(containsString("<script>")))
+                .body(not(containsString("onclick=")));
+    }
+
+    @Test
+    void theSettingsNeedNoSignInAndNameNoDevTokenEndpointOutsideTheLocalStack() {
+        given().get("/api/ui/config").then().statusCode(200)
+                .body("executorUrl", equalTo(""))
+                .body("devTokenUrl", nullValue());
+    }
+}
