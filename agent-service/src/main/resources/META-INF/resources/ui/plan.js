@@ -94,6 +94,9 @@ function statementCard(conversationId, turnId, statement, titleId) {
 
 function resultTable(answer, run) {
   const notes = [];
+  if (answer.rows.length === 0) {
+    notes.push('No rows: the statement matched nothing in your tenant.');
+  }
   if (answer.capped) {
     notes.push('Only the first rows are reachable (cap reached).');
   }
