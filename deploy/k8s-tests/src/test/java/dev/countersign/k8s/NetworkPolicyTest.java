@@ -1,0 +1,198 @@
+package dev.countersign.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
+
+import dev.countersign.k8s.NetworkPolicies.Peer;
+
+/**
+ * The network fences, evaluated on sample pods: the agent reaches Kafka, PostgreSQL, the model endpoint and DNS only,
+ * never the executor; the executor is reached from the ingress controller (and Prometheus) only.
+ */
+@ParameterizedClass(name = "overlay {0}")
+@FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
+class NetworkPolicyTest {
+
+    /** Pod addresses in each private range a cluster may use: an ipBlock over any of them reaches pods. */
+    private static final List<String> POD_IPS = List.of("10.244.1.7", "172.20.3.9", "192.168.5.11", "100.64.2.3");
+
+    private final Manifests manifests;
+    private final NetworkPolicies policies;
+    private final String ns;
+
+    NetworkPolicyTest(String overlay) {
+        this.manifests = Manifests.of(overlay);
+        this.policies = new NetworkPolicies(manifests);
+        this.ns = manifests.namespace();
+    }
+
+    private Peer agent(String ip) {
+        return Peer.pod(ns, manifests.podLabels("agent-service"), ip);
+    }
+
+    private Peer executor(String ip) {
+        return Peer.pod(ns, manifests.podLabels("executor-service"), ip);
+    }
+
+    private Peer kafkaBroker() {
+        return Peer.pod(ns, Map.of("strimzi.io/cluster", "countersign-kafka", "strimzi.io/kind", "Kafka",
+                "strimzi.io/broker-role", "true", "strimzi.io/controller-role", "true"), "10.244.9.1");
+    }
+
+    private Peer postgres() {
+        return Peer.pod(ns, Map.of("cnpg.io/cluster", "countersign-db", "cnpg.io/instanceRole", "primary"),
+                "10.244.9.2");
+    }
+
+    private static Peer dns() {
+        return Peer.pod("kube-system", Map.of("k8s-app", "kube-dns"), "10.96.0.10");
+    }
+
+    private static Peer ingressController() {
+        return Peer.pod("ingress-nginx", Map.of("app.kubernetes.io/name", "ingress-nginx"), "10.244.8.1");
+    }
+
+    /** The model endpoint: the first address of the CIDR the agent's egress allows on 443. */
+    private Peer modelEndpoint() {
+        for (Map<String, Object> policy : policies.selecting(agent(POD_IPS.get(0)), "Egress")) {
+            for (Map<String, Object> rule : Node.maps(policy, "spec", "egress")) {
+                for (Map<String, Object> peer : Node.maps(rule, "to")) {
+                    String cidr = Node.str(peer, "ipBlock", "cidr");
+                    if (cidr != null) {
+                        String base = cidr.split("/")[0];
+                        return Peer.external(base.substring(0, base.lastIndexOf('.')) + ".10");
+                    }
+                }
+            }
+        }
+        throw new AssertionError("the agent has no egress rule for the model endpoint");
+    }
+
+    @Test
+    void theAgentCannotReachTheExecutorOnAnyPort() {
+        for (String agentIp : POD_IPS) {
+            for (String executorIp : POD_IPS) {
+                for (int port : new int[]{80, 443, 8080, 8081, 9000}) {
+                    assertThat(policies.egressAllowed(agent(agentIp), executor(executorIp), port, "TCP"))
+                            .as("agent egress to the executor at %s:%d", executorIp, port).isFalse();
+                    assertThat(policies.ingressAllowed(agent(agentIp), executor(executorIp), port, "TCP"))
+                            .as("executor ingress from the agent at %s:%d", agentIp, port).isFalse();
+                }
+            }
+        }
+    }
+
+    @Test
+    void theAgentReachesKafkaPostgresTheModelAndDns() {
+        Peer agent = agent(POD_IPS.get(0));
+        // The brokers' ingress policy is Strimzi's, made from the listener's networkPolicyPeers (tested below).
+        assertThat(policies.egressAllowed(agent, kafkaBroker(), 9093, "TCP")).as("Kafka TLS listener").isTrue();
+        assertThat(policies.egressAllowed(agent, postgres(), 5432, "TCP")).as("PostgreSQL").isTrue();
+        assertThat(policies.connects(agent, postgres(), 5432, "TCP")).as("PostgreSQL accepts the agent").isTrue();
+        assertThat(policies.egressAllowed(agent, modelEndpoint(), 443, "TCP")).as("model endpoint").isTrue();
+        assertThat(policies.egressAllowed(agent, dns(), 53, "UDP")).as("DNS").isTrue();
+    }
+
+    @Test
+    void theAgentReachesNothingElse() {
+        Peer agent = agent(POD_IPS.get(0));
+        assertThat(policies.egressAllowed(agent, kafkaBroker(), 9091, "TCP")).as("Kafka replication port").isFalse();
+        assertThat(policies.egressAllowed(agent, kafkaBroker(), 9090, "TCP")).as("KRaft controller port").isFalse();
+        assertThat(policies.egressAllowed(agent, postgres(), 8000, "TCP")).as("CNPG instance manager").isFalse();
+        assertThat(policies.egressAllowed(agent, modelEndpoint(), 80, "TCP")).as("model endpoint over plain HTTP")
+                .isFalse();
+        assertThat(policies.egressAllowed(agent, Peer.external("8.8.8.8"), 443, "TCP")).as("the internet").isFalse();
+        assertThat(
+                policies.egressAllowed(agent, Peer.pod("default", Map.of("app", "anything"), "10.244.7.7"), 443, "TCP"))
+                .as("a pod of another namespace").isFalse();
+        assertThat(policies.egressAllowed(agent, Peer.external("169.254.169.254"), 80, "TCP")).as("cloud metadata")
+                .isFalse();
+        assertThat(policies.egressAllowed(agent, agent(POD_IPS.get(1)), 8080, "TCP")).as("another agent").isFalse();
+    }
+
+    @Test
+    void theModelEgressIsHttpsToAnAddressBlockOutsideTheCluster() {
+        for (Map<String, Object> policy : policies.selecting(agent(POD_IPS.get(0)), "Egress")) {
+            for (Map<String, Object> rule : Node.maps(policy, "spec", "egress")) {
+                for (Map<String, Object> peer : Node.maps(rule, "to")) {
+                    if (peer.containsKey("ipBlock")) {
+                        assertThat(Node.maps(rule, "ports")).extracting(p -> Node.str(p, "port"))
+                                .containsExactly("443");
+                        for (String podIp : POD_IPS) {
+                            assertThat(NetworkPolicies.inBlock(Node.map(peer, "ipBlock"), podIp))
+                                    .as("ipBlock %s covers pod address %s", Node.str(peer, "ipBlock", "cidr"), podIp)
+                                    .isFalse();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaAndPostgres() {
+        Peer executor = executor(POD_IPS.get(0));
+        assertThat(policies.connects(ingressController(), executor, 8081, "TCP")).isTrue();
+        assertThat(policies.ingressAllowed(Peer.pod("default", Map.of("app", "anything"), "10.244.7.7"), executor, 8081,
+                "TCP"))
+                .as("a pod of another namespace").isFalse();
+        assertThat(
+                policies.ingressAllowed(Peer.pod(ns, Map.of("app", "anything"), "10.244.7.8"), executor, 8081, "TCP"))
+                .as("another pod of this namespace").isFalse();
+        assertThat(policies.egressAllowed(executor, kafkaBroker(), 9093, "TCP")).isTrue();
+        assertThat(policies.connects(executor, postgres(), 5432, "TCP")).isTrue();
+        assertThat(policies.egressAllowed(executor, agent(POD_IPS.get(1)), 8080, "TCP")).isFalse();
+        assertThat(policies.egressAllowed(executor, Peer.external("8.8.8.8"), 443, "TCP")).isFalse();
+    }
+
+    @Test
+    void everyPodIsIngressIsolatedAndOurPodsAreEgressIsolated() {
+        Peer anyPod = Peer.pod(ns, Map.of("app", "anything"), "10.244.7.8");
+        assertThat(policies.selecting(anyPod, "Ingress")).as("default deny ingress").isNotEmpty();
+        assertThat(policies.ingressAllowed(Peer.pod(ns, Map.of(), "10.244.7.9"), anyPod, 8080, "TCP")).isFalse();
+        Map<String, String> migrateLabels = Node.strings(
+                Node.map(manifests.get("Job", "countersign-migrate"), "spec", "template", "metadata", "labels"));
+        for (Peer pod : List.of(agent(POD_IPS.get(0)), executor(POD_IPS.get(0)),
+                Peer.pod(ns, migrateLabels, "10.244.7.10"))) {
+            assertThat(policies.selecting(pod, "Egress")).as("%s is egress-isolated", pod.labels()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void theKafkaListenerAdmitsOnlyTheServicesAndIntegrations() {
+        List<Map<String, Object>> listeners = Node.maps(manifests.get("Kafka", "countersign-kafka"), "spec", "kafka",
+                "listeners");
+        assertThat(listeners).isNotEmpty().allSatisfy(listener -> {
+            List<Map<String, Object>> peers = Node.maps(listener, "networkPolicyPeers");
+            assertThat(peers).as("listener %s restricts its peers", Node.str(listener, "name")).isNotEmpty();
+            for (Map<String, Object> peer : peers) {
+                assertThat(peer).as("peers are pods of this namespace").containsOnlyKeys("podSelector");
+                assertThat(Node.map(peer, "podSelector", "matchLabels")).isNotEmpty();
+            }
+            assertThat(peers).anySatisfy(p -> assertThat(
+                    NetworkPolicies.selects(Node.map(p, "podSelector"), manifests.podLabels("agent-service")))
+                    .isTrue());
+            assertThat(peers).anySatisfy(p -> assertThat(
+                    NetworkPolicies.selects(Node.map(p, "podSelector"), manifests.podLabels("executor-service")))
+                    .isTrue());
+        });
+    }
+
+    @Test
+    void postgresAcceptsOnlyTheServicesTheMigrationAndItsOperator() {
+        Map<String, String> migrateLabels = Node.strings(
+                Node.map(manifests.get("Job", "countersign-migrate"), "spec", "template", "metadata", "labels"));
+        assertThat(policies.connects(Peer.pod(ns, migrateLabels, "10.244.7.10"), postgres(), 5432, "TCP")).isTrue();
+        assertThat(
+                policies.ingressAllowed(Peer.pod(ns, Map.of("app", "anything"), "10.244.7.8"), postgres(), 5432, "TCP"))
+                .isFalse();
+        assertThat(policies.ingressAllowed(Peer.pod("cnpg-system", Map.of(), "10.244.6.1"), postgres(), 8000, "TCP"))
+                .isTrue();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.countersign.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/**
+ * Which pod may read which credential. The agent pod gets the reader role, the model key and its own Kafka user, never
+ * a writer's or the owner's credential; the owner's reaches only the migration Job.
+ */
+@ParameterizedClass(name = "overlay {0}")
+@FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
+class SecretWiringTest {
+
+    private static final String KAFKA_CA = "countersign-kafka-cluster-ca-cert";
+
+    private final Manifests manifests;
+
+    SecretWiringTest(String overlay) {
+        this.manifests = Manifests.of(overlay);
+    }
+
+    @Test
+    void agentPodReadsOnlyTheReaderRoleTheModelKeyAndItsOwnKafkaUser() {
+        assertThat(secretsOf(manifests.podSpec("Deployment", "agent-service"))).containsExactlyInAnyOrder(
+                "countersign-db-agent", "countersign-model", "countersign-agent", KAFKA_CA);
+    }
+
+    @Test
+    void executorPodReadsItsOwnCredentialsButNotTheOwnersNorTheModelKey() {
+        assertThat(secretsOf(manifests.podSpec("Deployment", "executor-service"))).containsExactlyInAnyOrder(
+                "countersign-db-executor", "countersign-executor", "countersign-executor-external", KAFKA_CA);
+    }
+
+    @Test
+    void onlyTheMigrationJobReadsTheSchemaOwnersCredentials() {
+        manifests.podSpecs().forEach((workload, pod) -> {
+            if (!workload.equals("Job/countersign-migrate")) {
+                assertThat(secretsOf(pod)).as(workload).doesNotContain("countersign-db-owner");
+            }
+        });
+        assertThat(secretsOf(manifests.podSpec("Job", "countersign-migrate"))).containsExactly("countersign-db-owner");
+        assertThat(Node.str(manifests.get("ConfigMap", "executor-service-config"), "data",
+                "QUARKUS_FLYWAY_MIGRATE_AT_START"))
+                .as("the serving executor never migrates (it has no owner credentials)").isEqualTo("false");
+    }
+
+    @Test
+    void eachServiceLogsInAsTheDatabaseRoleWhosePasswordItReads() {
+        Map<String, String> roleSecrets = new java.util.HashMap<>();
+        for (Map<String, Object> role : Node.maps(manifests.get("Cluster", "countersign-db"), "spec", "managed",
+                "roles")) {
+            roleSecrets.put(Node.str(role, "name"), Node.str(role, "passwordSecret", "name"));
+        }
+        assertThat(envSecret("agent-service", "AGENT_DB_PASSWORD")).isEqualTo(roleSecrets.get("countersign_agent"));
+        assertThat(envSecret("agent-service", "AGENT_DB_USER")).isEqualTo(roleSecrets.get("countersign_agent"));
+        assertThat(envSecret("executor-service", "EXECUTOR_DB_PASSWORD"))
+                .isEqualTo(roleSecrets.get("countersign_executor"));
+        assertThat(envSecret("executor-service", "EXECUTOR_DB_USER"))
+                .isEqualTo(roleSecrets.get("countersign_executor"));
+        // Strimzi names a KafkaUser's Secret after the user.
+        assertThat(envSecret("agent-service", "KAFKA_SASL_JAAS_CONFIG")).isEqualTo("countersign-agent");
+        assertThat(envSecret("executor-service", "KAFKA_SASL_JAAS_CONFIG")).isEqualTo("countersign-executor");
+        manifests.get("KafkaUser", "countersign-agent");
+        manifests.get("KafkaUser", "countersign-executor");
+    }
+
+    @Test
+    void configMapsHoldNoCredentials() {
+        Pattern secretish = Pattern.compile("PASSWORD|SECRET|API_KEY|TOKEN$|JAAS|PRIVATE", Pattern.CASE_INSENSITIVE);
+        for (Map<String, Object> configMap : manifests.ofKind("ConfigMap")) {
+            for (String key : Node.map(configMap, "data").keySet()) {
+                assertThat(secretish.matcher(key).find()).as("%s key %s", Node.str(configMap, "metadata", "name"), key)
+                        .isFalse();
+            }
+        }
+        assertThat(manifests.ofKind("Secret")).as("no Secret is committed; create-secrets.sh makes them").isEmpty();
+    }
+
+    private String envSecret(String deployment, String variable) {
+        for (Map<String, Object> c : Node.containers(manifests.podSpec("Deployment", deployment))) {
+            for (Map<String, Object> env : Node.maps(c, "env")) {
+                if (variable.equals(Node.str(env, "name"))) {
+                    return Node.str(env, "valueFrom", "secretKeyRef", "name");
+                }
+            }
+        }
+        throw new AssertionError(deployment + " sets no " + variable);
+    }
+
+    /** Every Secret a pod can read: env, envFrom, secret volumes and projected volumes. */
+    static Set<String> secretsOf(Map<String, Object> pod) {
+        Set<String> secrets = new TreeSet<>();
+        for (Map<String, Object> c : Node.containers(pod)) {
+            for (Map<String, Object> env : Node.maps(c, "env")) {
+                add(secrets, Node.str(env, "valueFrom", "secretKeyRef", "name"));
+            }
+            for (Map<String, Object> envFrom : Node.maps(c, "envFrom")) {
+                add(secrets, Node.str(envFrom, "secretRef", "name"));
+            }
+        }
+        for (Map<String, Object> volume : Node.maps(pod, "volumes")) {
+            add(secrets, Node.str(volume, "secret", "secretName"));
+            for (Map<String, Object> source : Node.maps(volume, "projected", "sources")) {
+                add(secrets, Node.str(source, "secret", "name"));
+            }
+        }
+        for (Map<String, Object> pullSecret : Node.maps(pod, "imagePullSecrets")) {
+            add(secrets, Node.str(pullSecret, "name"));
+        }
+        return secrets;
+    }
+
+    private static void add(Set<String> secrets, String name) {
+        if (name != null) {
+            secrets.add(name);
+        }
+    }
+}
