@@ -29,7 +29,7 @@ class PodSecurityTest {
     }
 
     @Test
-    void everyServiceContainerHasReadinessAndLivenessProbesOnTheHealthEndpoints() {
+    void everyServiceContainerHasReadinessLivenessAndStartupProbesOnTheHealthEndpoints() {
         for (Map<String, Object> deployment : manifests.ofKind("Deployment")) {
             for (Map<String, Object> c : Node.containers(Node.map(deployment, "spec", "template", "spec"))) {
                 String where = Node.str(deployment, "metadata", "name") + "/" + c.get("name");
@@ -37,6 +37,8 @@ class PodSecurityTest {
                         .isEqualTo("/q/health/ready");
                 assertThat(Node.str(c, "livenessProbe", "httpGet", "path")).as(where + " liveness")
                         .isEqualTo("/q/health/live");
+                assertThat(Node.str(c, "startupProbe", "httpGet", "path")).as(where + " startup")
+                        .isEqualTo("/q/health/started");
                 assertThat(Node.str(c, "readinessProbe", "httpGet", "port")).as(where + " probe port")
                         .isIn(Node.maps(c, "ports").stream().map(p -> Node.str(p, "name")).toList());
             }
