@@ -63,8 +63,24 @@ final class DevTokenServer implements AutoCloseable {
         }
     }
 
+    /** Whether the request names this machine's loopback as its host (with any port). */
+    static boolean isLoopbackHost(String host) {
+        if (host == null) {
+            return false;
+        }
+        String name = host.startsWith("[")
+                ? host.substring(0, host.indexOf(']') + 1)
+                : host.contains(":") ? host.substring(0, host.indexOf(':')) : host;
+        return name.equals("localhost") || name.equals("127.0.0.1") || name.equals("[::1]");
+    }
+
     private static void answer(HttpExchange exchange, DevTokens tokens) throws IOException {
         try (exchange) {
+            if (!isLoopbackHost(exchange.getRequestHeaders().getFirst("Host"))) {
+                // A page on another site whose name resolves to 127.0.0.1 (DNS rebinding) must not mint tokens here.
+                JsonHttp.send(exchange, 403, "{\"code\":\"forbidden\",\"detail\":\"use localhost or 127.0.0.1\"}");
+                return;
+            }
             if ("OPTIONS".equals(exchange.getRequestMethod())) {
                 // A CORS preflight: the headers above are the answer (none for an origin not allowed).
                 exchange.sendResponseHeaders(204, -1);
