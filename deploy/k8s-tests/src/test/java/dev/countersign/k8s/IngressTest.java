@@ -64,6 +64,15 @@ class IngressTest {
         }
     }
 
+    @Test
+    void theExecutorReadsTheIngresssForwardedHeadersSoSameOriginDecisionsPassItsCorsFilter() {
+        // Safe only because the ingress controller is the executor's sole way in: NetworkPolicyTest holds that.
+        assertThat(Node.str(manifests.get("ConfigMap", "executor-service-config"), "data", "HTTP_PROXY_FORWARDING"))
+                .isEqualTo("true");
+        assertThat(Node.str(manifests.get("ConfigMap", "executor-service-config"), "data", "EXECUTOR_CORS_ORIGINS"))
+                .as("one origin: no cross-origin caller to allow").isEmpty();
+    }
+
     private List<Map<String, Object>> rules() {
         return Node.maps(manifests.ofKind("Ingress").get(0), "spec", "rules");
     }
