@@ -6,6 +6,9 @@ const SESSION_KEY = 'countersign.session';
 let settings = { executorUrl: '', devTokenUrl: null };
 let session = null;
 let onSignedOut = () => {};
+// One controller per signed-in session: signing out (or a 401) aborts its requests and stops every timer registered
+// on its signal (card polls and countdowns), so nothing of the old session keeps running or reports errors.
+let sessionController = new AbortController();
 
 /** A refusal from either service (problem+json), or a network failure (status 0). */
 export class Problem extends Error {
@@ -71,8 +74,19 @@ export function currentSession() {
   return session;
 }
 
+/** Called once per session, on the first 401 of that session (an expired or refused token). */
 export function whenSignedOut(callback) {
   onSignedOut = callback;
+}
+
+/** Aborted when this session ends: requests stop and whatever listens (timers) stops with them. */
+export function sessionSignal() {
+  return sessionController.signal;
+}
+
+/** True for the refusal a request of an ended session gets; it was already reported once, at sign-out. */
+export function isSignedOut(problem) {
+  return problem instanceof Problem && (problem.code === 'signed_out' || problem.status === 401);
 }
 
 /** Keeps the two bearer tokens for this tab only (sessionStorage): gone when the tab closes. */
@@ -88,6 +102,9 @@ export function signIn(agentToken, executorToken) {
     groups: Array.isArray(claims.groups) ? claims.groups : [],
     expiresAt: claims.exp ? claims.exp * 1000 : null,
   };
+  if (sessionController.signal.aborted) {
+    sessionController = new AbortController();
+  }
   sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
   return session;
 }
@@ -95,6 +112,7 @@ export function signIn(agentToken, executorToken) {
 export function signOut() {
   session = null;
   sessionStorage.removeItem(SESSION_KEY);
+  sessionController.abort();
 }
 
 export async function devSignIn(tenant, user) {
@@ -124,21 +142,42 @@ function decodeClaims(jwt) {
   }
 }
 
+function signedOutProblem() {
+  return new Problem(401, { code: 'signed_out', detail: 'You are signed out.' });
+}
+
+function tokenOf(name) {
+  const current = currentSession();
+  if (!current || sessionController.signal.aborted) {
+    throw signedOutProblem();
+  }
+  return current[name];
+}
+
 async function call(base, token, path, { method = 'GET', body, accept = 'application/json' } = {}) {
+  const signal = sessionController.signal;
   const headers = { Accept: accept, Authorization: `Bearer ${token}` };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }
   let response;
   try {
-    response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(base + path,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch (e) {
-    throw new Problem(0, null);
+    throw signal.aborted ? signedOutProblem() : new Problem(0, null);
   }
   if (response.status === 401) {
     const problem = new Problem(401, await response.json().catch(() => null));
-    onSignedOut(problem);
+    // Many requests of one session can fail at once (cards, inbox, wallets): only the first signs out.
+    if (!signal.aborted) {
+      signOut();
+      onSignedOut(problem);
+    }
     throw problem;
+  }
+  if (signal.aborted) {
+    throw signedOutProblem();
   }
   return response;
 }
@@ -152,16 +191,16 @@ async function json(response) {
 }
 
 export async function agent(path, options) {
-  return (await json(await call('', currentSession().agentToken, path, options))).body;
+  return (await json(await call('', tokenOf('agentToken'), path, options))).body;
 }
 
 export async function executor(path, options) {
-  return (await json(await call(settings.executorUrl, currentSession().executorToken, path, options))).body;
+  return (await json(await call(settings.executorUrl, tokenOf('executorToken'), path, options))).body;
 }
 
 /** Like {@link executor}, but answers the HTTP status as well (202 means an approval was recorded). */
 export async function executorWithStatus(path, options) {
-  return json(await call(settings.executorUrl, currentSession().executorToken, path, options));
+  return json(await call(settings.executorUrl, tokenOf('executorToken'), path, options));
 }
 
 /**
@@ -169,7 +208,7 @@ export async function executorWithStatus(path, options) {
  * problem. EventSource cannot POST or send a bearer token, hence fetch and a small reader.
  */
 export async function streamMessage(conversationId, text, mode, onEvent) {
-  const response = await call('', currentSession().agentToken,
+  const response = await call('', tokenOf('agentToken'),
     `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
     { method: 'POST', body: { text, mode }, accept: 'text/event-stream' });
   if (!response.ok) {
@@ -179,7 +218,13 @@ export async function streamMessage(conversationId, text, mode, onEvent) {
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
-    const { value, done } = await reader.read();
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      throw sessionController.signal.aborted ? signedOutProblem() : new Problem(0, null);
+    }
+    const { value, done } = chunk;
     if (done) {
       break;
     }

@@ -2,24 +2,39 @@
 
 import {
   loadSettings, uiSettings, currentSession, signIn, signOut, devSignIn, whenSignedOut, agent, executor,
-  streamMessage, explain, Problem,
+  streamMessage, explain, Problem, isSignedOut,
 } from './api.js';
-import { h, announce, showAlert, clearAlert, formatTime } from './dom.js';
+import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
 import { actionCard, historyTable, kindLabel, setWalletNames } from './cards.js';
 import { planCard } from './plan.js';
 
 const $ = (id) => document.getElementById(id);
 let conversationId = null;
 let inboxTimer = null;
+// Bumped whenever another conversation is opened (or the session ends): a reply, card or load that started under an
+// older generation is dropped instead of landing in the conversation now shown.
+let generation = 0;
+// One turn at a time: Enter or Send while a turn runs does nothing.
+let sending = false;
+
+/** Shows an error, unless the session ended: the sign-out said so once already. */
+function fail(prefix, problem) {
+  if (!isSignedOut(problem)) {
+    showAlert(`${prefix} ${explain(problem)}`);
+  }
+}
 
 // ---- conversations kept in this browser (the ledger has no list of a user's conversations yet) ----
 
 function listKey() {
   const session = currentSession();
-  return `countersign.conversations.${session.tenant}/${session.user}`;
+  return session ? `countersign.conversations.${session.tenant}/${session.user}` : null;
 }
 
 function knownConversations() {
+  if (!listKey()) {
+    return [];
+  }
   try {
     return JSON.parse(localStorage.getItem(listKey())) || [];
   } catch (e) {
@@ -28,6 +43,9 @@ function knownConversations() {
 }
 
 function remember(id, title) {
+  if (!listKey()) {
+    return;
+  }
   const list = knownConversations().filter((entry) => entry.id !== id);
   const previous = knownConversations().find((entry) => entry.id === id);
   list.unshift({ id, title: (previous && previous.title) || title || 'New conversation', at: new Date().toISOString() });
@@ -55,14 +73,22 @@ async function newConversation() {
   try {
     const created = await agent('/api/conversations', { method: 'POST' });
     await openConversation(created.conversationId);
-    $('message').focus();
+    if (currentSession()) {
+      $('message').focus();
+    }
   } catch (problem) {
-    showAlert(`Could not start a conversation. ${explain(problem)}`);
+    fail('Could not start a conversation.', problem);
   }
 }
 
 async function openConversation(id) {
+  generation += 1;
+  const mine = generation;
+  const current = () => mine === generation;
   conversationId = id;
+  if (sending) {
+    $('progress').textContent = 'The agent is still answering in another conversation; you can send when it is done.';
+  }
   history.replaceState(null, '', `#c=${encodeURIComponent(id)}`);
   $('chat-title').textContent = `Conversation ${id}`;
   const log = $('messages');
@@ -72,10 +98,16 @@ async function openConversation(id) {
   try {
     view = await agent(`/api/conversations/${encodeURIComponent(id)}`);
   } catch (problem) {
+    if (!current()) {
+      return;
+    }
     if (problem.code !== 'not_found') {
-      showAlert(`Could not load this conversation. ${explain(problem)}`);
+      fail('Could not load this conversation.', problem);
     }
     log.append(h('p', { class: 'hint' }, 'Nothing said yet. Ask the agent below.'));
+    return;
+  }
+  if (!current()) {
     return;
   }
   for (const turn of view.turns) {
@@ -86,6 +118,9 @@ async function openConversation(id) {
         deliverable = await agent(`/api/conversations/${encodeURIComponent(id)}/plans/${turn.turnId}`);
       } catch (problem) {
         deliverable = null;
+      }
+      if (!current()) {
+        return;
       }
       log.append(planCard(id, turn.turnId, deliverable));
     } else {
@@ -99,6 +134,9 @@ async function openConversation(id) {
 
 async function send(event) {
   event.preventDefault();
+  if (sending) {
+    return;
+  }
   clearAlert();
   const text = $('message').value.trim();
   const mode = $('composer').querySelector('input[name=mode]:checked').value;
@@ -107,28 +145,46 @@ async function send(event) {
     $('message').focus();
     return;
   }
+  sending = true;
+  $('send').disabled = true;
   if (!conversationId) {
     try {
-      conversationId = (await agent('/api/conversations', { method: 'POST' })).conversationId;
+      const before = generation;
+      const created = (await agent('/api/conversations', { method: 'POST' })).conversationId;
+      if (before !== generation) {
+        // Another conversation was opened meanwhile: the message was not sent; keep it in the box.
+        sending = false;
+        $('send').disabled = false;
+        return;
+      }
+      conversationId = created;
+      generation += 1;
       history.replaceState(null, '', `#c=${encodeURIComponent(conversationId)}`);
       $('messages').replaceChildren();
     } catch (problem) {
-      showAlert(`Could not start a conversation. ${explain(problem)}`);
+      fail('Could not start a conversation.', problem);
+      sending = false;
+      $('send').disabled = false;
       return;
     }
   }
   const id = conversationId;
+  const mine = generation;
+  const current = () => mine === generation;
   remember(id, text.slice(0, 60));
   const log = $('messages');
   log.querySelectorAll(':scope > .hint').forEach((hint) => hint.remove());
   log.append(message('You', text));
   $('message').value = '';
-  $('send').disabled = true;
   const progress = $('progress');
   progress.textContent = mode === 'plan' ? 'The agent is drafting a statement…' : 'The agent is working…';
   const shown = new Set();
   try {
     await streamMessage(id, text, mode, (name, data) => {
+      if (!current()) {
+        // The person opened another conversation: this turn's reply and cards stay in its own record.
+        return;
+      }
       if (name === 'tool') {
         progress.textContent = `The agent used ${data.tool}…`;
       } else if (name === 'proposal') {
@@ -159,13 +215,18 @@ async function send(event) {
       }
     });
   } catch (problem) {
-    const why = problem instanceof Problem ? explain(problem) : `${problem.message} Try again.`;
-    log.append(message('Problem', why, 'problem'));
-    showAlert(`The message was not answered. ${why}`);
+    if (!isSignedOut(problem) && current()) {
+      const why = problem instanceof Problem ? explain(problem) : `${problem.message} Try again.`;
+      log.append(message('Problem', why, 'problem'));
+      showAlert(`The message was not answered. ${why}`);
+    }
   } finally {
+    sending = false;
     progress.textContent = '';
     $('send').disabled = false;
-    refreshInboxCount();
+    if (currentSession()) {
+      refreshInboxCount();
+    }
   }
 }
 
@@ -186,6 +247,9 @@ async function showInbox() {
   const inbox = $('inbox');
   inbox.replaceChildren(h('p', { role: 'status' }, 'Loading…'));
   const page = await refreshInboxCount();
+  if (!currentSession()) {
+    return;
+  }
   if (page === null) {
     inbox.replaceChildren(h('p', { class: 'card-error' }, 'Could not load pending decisions. Check that executor-service '
       + 'is running, then press Refresh.'));
@@ -206,7 +270,9 @@ async function showActivity() {
   try {
     page = await executor('/api/actions?limit=30');
   } catch (problem) {
-    area.replaceChildren(h('p', { class: 'card-error' }, `Could not load the activity. ${explain(problem)}`));
+    if (!isSignedOut(problem)) {
+      area.replaceChildren(h('p', { class: 'card-error' }, `Could not load the activity. ${explain(problem)}`));
+    }
     return;
   }
   const detail = h('div', { class: 'activity-detail' });
@@ -225,7 +291,9 @@ async function showActivity() {
               historyTable(await executor(`/api/actions/${item.id}/history`)));
             detail.querySelector('h3').focus();
           } catch (problem) {
-            detail.replaceChildren(h('p', { class: 'card-error' }, explain(problem)));
+            if (!isSignedOut(problem)) {
+              detail.replaceChildren(h('p', { class: 'card-error' }, explain(problem)));
+            }
           }
         } }, 'History')))))), detail);
 }
@@ -255,7 +323,7 @@ async function showSettings() {
     $('approvals-form').elements.highApprovals.value = approvals.highApprovals;
     $('approvals-form').elements.highNeedsOtherApprover.checked = approvals.highNeedsOtherApprover;
   } catch (problem) {
-    showAlert(`Could not load trust and policy. ${explain(problem)}`);
+    fail('Could not load trust and policy.', problem);
   }
 }
 
@@ -267,7 +335,7 @@ function policyForm(formId, path, bodyOf, saidOf) {
       await executor(path, { method: 'PUT', body: bodyOf($(formId).elements) });
       announce(saidOf($(formId).elements));
     } catch (problem) {
-      showAlert(`Not saved. ${explain(problem)}`);
+      fail('Not saved.', problem);
     }
   });
 }
@@ -307,6 +375,33 @@ function showSignIn(reason) {
   (dev ? $('tenant') : $('agent-token')).focus();
 }
 
+/**
+ * Ends the session once (the sign-out button or the first 401): its requests and card timers stop with the session's
+ * signal (api.js), the inbox poll stops, pasted tokens and the conversation leave the page, the sign-in form shows.
+ */
+function endSession(reason, { keepConversationInUrl = false } = {}) {
+  signOut();
+  generation += 1;
+  clearInterval(inboxTimer);
+  inboxTimer = null;
+  clearAnnouncements();
+  conversationId = null;
+  $('agent-token').value = '';
+  $('executor-token').value = '';
+  $('message').value = '';
+  $('progress').textContent = '';
+  $('chat-title').textContent = 'Conversation';
+  for (const area of ['messages', 'conversations', 'inbox', 'activity']) {
+    $(area).replaceChildren();
+  }
+  $('inbox-count').textContent = '';
+  if (!keepConversationInUrl) {
+    history.replaceState(null, '', '#');
+  }
+  clearAlert();
+  showSignIn(reason);
+}
+
 async function showApp() {
   const session = currentSession();
   $('signin').hidden = true;
@@ -314,12 +409,16 @@ async function showApp() {
   $('who').hidden = false;
   $('who').textContent = `Signed in as ${session.user} (tenant ${session.tenant})`;
   $('sign-out').hidden = false;
+  switchView('chat');
   renderConversationList();
   refreshInboxCount();
   try {
     setWalletNames(await agent('/api/wallets'));
   } catch (problem) {
     // Cards then show wallet ids only; everything else works.
+  }
+  if (!currentSession()) {
+    return;
   }
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('c');
   const first = fromHash || (knownConversations()[0] && knownConversations()[0].id);
@@ -338,8 +437,11 @@ function wire() {
     try {
       await devSignIn($('tenant').value.trim(), $('user').value.trim());
       await showApp();
-      $('message').focus();
+      if (currentSession()) {
+        $('message').focus();
+      }
     } catch (problem) {
+      // Not fail(): a 401 here is the token endpoint refusing, not a session ending.
       showAlert(`Sign-in failed. ${explain(problem)}`);
     }
   });
@@ -347,13 +449,16 @@ function wire() {
     event.preventDefault();
     clearAlert();
     signIn($('agent-token').value, $('executor-token').value);
+    // The tokens now live in sessionStorage only; the form does not keep them.
+    $('agent-token').value = '';
+    $('executor-token').value = '';
     await showApp();
   });
-  $('sign-out').addEventListener('click', () => {
-    signOut();
-    conversationId = null;
-    history.replaceState(null, '', '#');
-    showSignIn();
+  $('sign-out').addEventListener('click', () => endSession());
+  // The skip link moves focus by script, so the URL keeps naming the open conversation (#c=<id>).
+  document.querySelector('a.skip').addEventListener('click', (event) => {
+    event.preventDefault();
+    $('main').focus();
   });
   for (const button of document.querySelectorAll('nav [data-view]')) {
     button.addEventListener('click', () => switchView(button.dataset.view));
@@ -376,7 +481,9 @@ function wire() {
   policyForm('approvals-form', '/api/actions/policy/approvals',
     (form) => ({ highApprovals: Number(form.highApprovals.value), highNeedsOtherApprover: form.highNeedsOtherApprover.checked }),
     (form) => `Approval policy saved: ${form.highApprovals.value} approver(s).`);
-  whenSignedOut(() => showSignIn('Your sign-in expired or was not accepted: sign in again.'));
+  // api.js calls this once per session, on its first 401; later failures of that session stay silent.
+  whenSignedOut(() => endSession('Your sign-in expired or was not accepted: sign in again.',
+    { keepConversationInUrl: true }));
 }
 
 async function start() {

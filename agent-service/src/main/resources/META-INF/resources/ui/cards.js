@@ -1,7 +1,7 @@
 // Proposal cards: what the executor staged (its summary, diff and tier, never the model's words), the decision
 // window, Confirm and Cancel with the one-time token, live status by polling the executor, Undo while allowed.
 
-import { executor, executorWithStatus, explain, currentSession } from './api.js';
+import { executor, executorWithStatus, explain, currentSession, sessionSignal, isSignedOut } from './api.js';
 import { h, announce, uniqueId, formatTime } from './dom.js';
 
 const KINDS = {
@@ -113,32 +113,56 @@ export function actionCard(proposal) {
   let tickTimer = null;
   let lastStatus = null;
   let warnedMinute = false;
+  let detailsKey = null;
+  let expiryKey = null;
+  let countdownText = null;
   const started = Date.now();
+  // The session this card belongs to: when it ends (sign-out, 401) the card stops polling and ticking.
+  const signal = sessionSignal();
 
   const title = h('h3', { id: titleId, text: kindLabel(proposal.kind) });
   const tier = h('span', { class: 'tier', text: tierText(null) });
-  const summary = h('p', { class: 'summary', text: proposal.summary || '' });
-  const status = h('p', { class: 'status', 'data-role': 'status' });
+  const summaryId = uniqueId('card-summary');
+  const summary = h('p', { class: 'summary', id: summaryId, text: proposal.summary || '' });
+  // Focus lands here after a decision (tabindex -1: reachable by script, not in the tab order).
+  const status = h('p', { class: 'status', 'data-role': 'status', tabindex: '-1' });
+  const approverOnly = h('p', { class: 'hint approver-only', hidden: true },
+    'Only an approver can decide this after a reload; ask one.');
   const expiry = h('p', { class: 'expiry', hidden: true });
   const details = h('div', { class: 'details' });
   const error = h('p', { class: 'card-error', role: 'alert', hidden: true });
-  const confirmButton = h('button', { type: 'button', class: 'confirm', onclick: () => decide('confirm') }, 'Confirm');
-  const cancelButton = h('button', { type: 'button', class: 'cancel', onclick: () => decide('cancel') }, 'Cancel');
-  const undoButton = h('button', { type: 'button', class: 'undo', hidden: true, onclick: undo }, 'Undo');
+  const confirmButton = h('button', { type: 'button', class: 'confirm', 'aria-describedby': summaryId,
+    onclick: () => decide('confirm') }, 'Confirm');
+  const cancelButton = h('button', { type: 'button', class: 'cancel', 'aria-describedby': summaryId,
+    onclick: () => decide('cancel') }, 'Cancel');
+  const undoButton = h('button', { type: 'button', class: 'undo', 'aria-describedby': summaryId, hidden: true,
+    onclick: undo }, 'Undo');
   const historyButton = h('button', { type: 'button', class: 'history-toggle', 'aria-expanded': 'false',
     onclick: toggleHistory }, 'Show history');
   const history = h('div', { class: 'history', hidden: true });
   const card = h('article', { class: 'card', 'aria-labelledby': titleId, 'data-action-id': id,
     'data-status': 'staging' },
   h('header', { class: 'card-head' }, title, tier),
-  summary, status, expiry, details, error,
+  summary, status, expiry, details, error, approverOnly,
   h('div', { class: 'buttons', role: 'group', 'aria-label': 'Decision' },
     confirmButton, cancelButton, undoButton, historyButton),
   history);
 
   function setError(message) {
+    // The same error again (every poll) is left alone, so the alert is not announced again.
+    if ((message || '') === error.textContent && error.hidden === !message) {
+      return;
+    }
     error.textContent = message || '';
     error.hidden = !message;
+  }
+
+  /** After a decision: focus Undo when it appeared, else the card's status (unless the session ended meanwhile). */
+  function focusAfterDecision() {
+    if (signal.aborted || !card.isConnected) {
+      return;
+    }
+    (undoButton.hidden ? status : undoButton).focus();
   }
 
   function render() {
@@ -149,14 +173,26 @@ export function actionCard(proposal) {
       summary.textContent = view.summary;
       tier.textContent = tierText(view.tier);
       tier.className = `tier tier-${(view.tier || '').toLowerCase()}`;
-      renderDetails();
+      // Rebuilt only when what it shows changed, so a screen reader is not handed the same table every poll.
+      const key = JSON.stringify([view.diff, view.params, view.targetBefore, view.requestedBy, view.proposedAt,
+        view.status, view.result]);
+      if (key !== detailsKey) {
+        detailsKey = key;
+        renderDetails();
+      }
     }
-    status.textContent = staleStaging() ? 'The executor has not staged this proposal yet. It may have been rejected '
+    const statusNow = staleStaging() ? 'The executor has not staged this proposal yet. It may have been rejected '
       + '(for example, agent writes are switched off); check “Pending” or ask the agent again.' : statusText(view, approvals);
+    if (status.textContent !== statusNow) {
+      status.textContent = statusNow;
+    }
     const open = view && view.status === 'proposed';
     const windowLeft = open && view.expiresAt ? countdown(view.expiresAt).left > 0 : open;
-    confirmButton.hidden = !open && view !== null;
-    cancelButton.hidden = !open && view !== null;
+    // Without a token (after a reload) deciding needs a fresh one, which only approvers may have issued.
+    const mayDecide = Boolean(token) || isApprover();
+    confirmButton.hidden = (!open && view !== null) || (open && !mayDecide);
+    cancelButton.hidden = confirmButton.hidden;
+    approverOnly.hidden = !(open && !mayDecide);
     confirmButton.disabled = busy || !open || !windowLeft;
     cancelButton.disabled = busy || !open || !windowLeft;
     confirmButton.textContent = token || !open ? 'Confirm' : 'Confirm (issues a fresh token)';
@@ -176,18 +212,41 @@ export function actionCard(proposal) {
   function renderExpiry() {
     if (!view || view.status !== 'proposed' || !view.expiresAt) {
       expiry.hidden = true;
+      expiryKey = null;
+      countdownText = null;
       return;
     }
     const { left, text } = countdown(view.expiresAt);
+    const key = `${view.expiresAt}|${left > 0}`;
     expiry.hidden = false;
-    expiry.replaceChildren(left > 0
-      ? h('span', {}, 'Decision window closes in ', h('time', { datetime: view.expiresAt, class: 'countdown' }, text),
-        ` (at ${formatTime(view.expiresAt)}).`)
-      : 'Decision window closed: it can no longer be confirmed and will be marked expired.');
+    if (key !== expiryKey) {
+      expiryKey = key;
+      countdownText = left > 0 ? document.createTextNode(text) : null;
+      expiry.replaceChildren(left > 0
+        ? h('span', {}, 'Decision window closes in ', h('time', { datetime: view.expiresAt, class: 'countdown' },
+          countdownText), ` (at ${formatTime(view.expiresAt)}).`)
+        : 'Decision window closed: it can no longer be confirmed and will be marked expired.');
+    } else if (countdownText && countdownText.data !== text) {
+      countdownText.data = text;
+    }
     expiry.classList.toggle('urgent', left <= 60);
     if (left <= 60 && left > 0 && !warnedMinute) {
       warnedMinute = true;
       announce(`Less than a minute left to decide: ${view.summary}`);
+    }
+  }
+
+  /** Every second: only the countdown's text changes, unless the window just closed or staging took too long. */
+  function tick() {
+    if (view && view.status === 'proposed' && view.expiresAt) {
+      const closed = countdown(view.expiresAt).left <= 0;
+      if (closed !== (expiryKey || '').endsWith('|false')) {
+        render();
+      } else {
+        renderExpiry();
+      }
+    } else if (view === null && staleStaging()) {
+      render();
     }
   }
 
@@ -221,6 +280,10 @@ export function actionCard(proposal) {
       view = await executor(`/api/actions/${id}`);
       setError(null);
     } catch (problem) {
+      if (isSignedOut(problem)) {
+        stop();
+        return;
+      }
       if (problem.code !== 'action_not_found') {
         setError(explain(problem));
       }
@@ -230,7 +293,7 @@ export function actionCard(proposal) {
 
   function schedule() {
     clearTimeout(pollTimer);
-    if (!card.isConnected && Date.now() - started > 2000) {
+    if (signal.aborted || (!card.isConnected && Date.now() - started > 2000)) {
       stop();
       return;
     }
@@ -279,6 +342,11 @@ export function actionCard(proposal) {
         view = answer.body;
       }
     } catch (problem) {
+      if (isSignedOut(problem)) {
+        // The sign-out already said so, once; this card stops with its session.
+        stop();
+        return;
+      }
       if (problem.action) {
         view = problem.action;
       }
@@ -289,8 +357,11 @@ export function actionCard(proposal) {
       announce(`Could not ${what}: ${explain(problem)}`);
     } finally {
       busy = false;
-      render();
-      schedule();
+      if (!signal.aborted) {
+        render();
+        schedule();
+        focusAfterDecision();
+      }
     }
   }
 
@@ -305,6 +376,10 @@ export function actionCard(proposal) {
     try {
       view = await executor(`/api/actions/${id}/undo`, { method: 'POST' });
     } catch (problem) {
+      if (isSignedOut(problem)) {
+        stop();
+        return;
+      }
       if (problem.action) {
         view = problem.action;
       }
@@ -312,7 +387,10 @@ export function actionCard(proposal) {
       announce(`Could not undo: ${explain(problem)}`);
     } finally {
       busy = false;
-      render();
+      if (!signal.aborted) {
+        render();
+        focusAfterDecision();
+      }
     }
   }
 
@@ -330,20 +408,23 @@ export function actionCard(proposal) {
       historyButton.setAttribute('aria-expanded', 'true');
       historyButton.textContent = 'Hide history';
     } catch (problem) {
-      setError(explain(problem));
+      if (!isSignedOut(problem)) {
+        setError(explain(problem));
+      }
     }
   }
 
+  if (signal.aborted) {
+    render();
+    return card;
+  }
+  signal.addEventListener('abort', stop, { once: true });
   tickTimer = setInterval(() => {
-    if (!card.isConnected && Date.now() - started > 2000) {
+    if (signal.aborted || (!card.isConnected && Date.now() - started > 2000)) {
       stop();
       return;
     }
-    if (view && view.status === 'proposed') {
-      render();
-    } else if (view === null && staleStaging()) {
-      render();
-    }
+    tick();
   }, 1000);
   render();
   refresh().then(schedule);

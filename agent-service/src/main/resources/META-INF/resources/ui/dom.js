@@ -27,15 +27,41 @@ function append(element, children) {
   }
 }
 
-let announceTimer = null;
+// Announcements wait their turn: a new one never replaces one that was not read yet.
+const announcements = [];
+let announcing = false;
+const ANNOUNCE_GAP_MS = 1000;
 
-/** Tells screen readers about a status change (the polite live region), once. */
+/** Tells screen readers about a status change (the polite live region), once, after the ones already queued. */
 export function announce(message) {
+  if (announcements[announcements.length - 1] === message) {
+    return;
+  }
+  announcements.push(message);
+  if (!announcing) {
+    nextAnnouncement();
+  }
+}
+
+function nextAnnouncement() {
   const region = document.getElementById('announcer');
+  const message = announcements.shift();
+  if (message === undefined) {
+    announcing = false;
+    return;
+  }
+  announcing = true;
   region.textContent = '';
-  clearTimeout(announceTimer);
-  // A fresh text node after a tick makes repeated messages announced again.
-  announceTimer = setTimeout(() => { region.textContent = message; }, 50);
+  // A fresh text node after a tick makes a repeated message announced again.
+  setTimeout(() => {
+    region.textContent = message;
+    setTimeout(nextAnnouncement, ANNOUNCE_GAP_MS);
+  }, 50);
+}
+
+/** Forgets announcements not made yet (sign-out). */
+export function clearAnnouncements() {
+  announcements.length = 0;
 }
 
 /** Shows an error with what to do next at the top of the page (role=alert). */

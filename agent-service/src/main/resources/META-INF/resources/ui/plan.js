@@ -18,12 +18,41 @@ export function planCard(conversationId, turnId, deliverable) {
       h('p', { class: 'hint' }, 'Answer the question or rephrase, then send again in Plan mode.'));
     case 'PlanFellShort': return h('article', { class: 'card plan shortfall', 'aria-labelledby': titleId },
       h('h3', { id: titleId }, 'Neither a statement nor a refusal'),
-      h('p', {}, `The model’s answer did not follow the plan protocol: ${deliverable.reason}`),
+      h('p', {}, shortfallText(deliverable.reason)),
+      sanitizedReason(deliverable.reason) ? h('p', { class: 'hint reason' }, 'Details: ', sanitizedReason(deliverable.reason))
+        : null,
       h('p', { class: 'hint' }, 'Nothing was recorded as a statement. Ask again, more specifically.'));
     default: return h('article', { class: 'card plan', 'aria-labelledby': titleId },
       h('h3', { id: titleId }, 'Plan result not available'),
       h('p', {}, 'The deliverable of this turn was not found in the ledger yet. Reload in a moment.'));
   }
+}
+
+/** Plain words for the reader's shortfall reasons; the reasons name the protocol, which a person need not know. */
+export function shortfallText(reason) {
+  const text = reason || '';
+  if (/fences are tagged postgresql/i.test(text)) {
+    return 'The assistant drafted more than one statement; a plan holds exactly one.';
+  }
+  if (/bare NO STATEMENT/i.test(text)) {
+    return 'The assistant declined without saying what is missing.';
+  }
+  if (/fence tagged/i.test(text)) {
+    return 'The assistant wrote a statement for another database, not PostgreSQL.';
+  }
+  if (/fence without the postgresql tag/i.test(text)) {
+    return 'The assistant wrote a statement without marking it as PostgreSQL, so it was not taken as the plan.';
+  }
+  return 'The assistant gave neither a runnable statement nor a clear refusal.';
+}
+
+/** The server's reason without the protocol marker or fences, so neither ever shows on the page. */
+export function sanitizedReason(reason) {
+  return (reason || '')
+    .replace(/NO STATEMENT:?/gi, '')
+    .replace(/`{3,}|~{3,}/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function statementCard(conversationId, turnId, statement, titleId) {

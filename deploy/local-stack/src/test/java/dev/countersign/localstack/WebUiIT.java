@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
@@ -62,7 +63,10 @@ class WebUiIT {
     static void startTheStackAndTheBrowser() throws IOException {
         assertThat(CHROMIUM).as("Debian's chromium package (apt-get install chromium; .ci/run installs it)")
                 .isExecutable();
-        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of("ACTIONS_MAX_TTL", DECISION_WINDOW)));
+        // Free ports for the mail and ticket stubs too, so another stack on this machine does not hold them.
+        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of("ACTIONS_MAX_TTL", DECISION_WINDOW,
+                "SMTP_PORT", String.valueOf(TestStacks.freePort()),
+                "TICKET_PORT", String.valueOf(TestStacks.freePort()))));
         playwright = Playwright.create(new Playwright.CreateOptions()
                 .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
         browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
@@ -106,10 +110,15 @@ class WebUiIT {
     }
 
     @AfterEach
-    void noCspViolationNorScriptError(TestInfo test) {
+    void noCspViolationNorScriptErrorNorShownFailure(TestInfo test) {
         try {
             if (test.getTestMethod().map(m -> !m.getName().startsWith("theCsp")).orElse(true)) {
                 assertThat(problems).as("CSP violations and script errors").isEmpty();
+            }
+            if (test.getTestMethod().map(m -> !m.getName().contains("SignsOut")).orElse(true)) {
+                // Nothing in these tests should have failed, so no error is on the page either.
+                assertThat(page.locator("#alert")).isHidden();
+                assertThat(page.locator(".card-error:visible")).hasCount(0);
             }
         } finally {
             context.close();
@@ -127,10 +136,19 @@ class WebUiIT {
         assertThat(card.locator("table.diff")).containsText("rent");
         assertThat(card.locator("table.diff")).containsText("Checking (" + LocalStack.ACME_CHECKING + ")");
         screenshot("proposal-card");
+        AtomicInteger confirms = new AtomicInteger();
+        page.onRequest(request -> {
+            if ("POST".equals(request.method()) && request.url().endsWith("/confirm")) {
+                confirms.incrementAndGet();
+            }
+        });
 
         confirmButton(card).dblclick();
 
         assertThat(card).hasAttribute("data-status", "executed");
+        assertThat(confirms.get()).as("POST .../confirm requests the double click sent").isEqualTo(1);
+        assertThat(card.locator(".card-error")).isHidden();
+        assertThat(focusAfterDecision(card)).hasCount(1);
         assertThat(card.locator(".status")).containsText("Executed: confirmed by alice");
         assertThat(page.locator("#announcer")).containsText("Executed");
         screenshot("executed-card");
@@ -152,10 +170,12 @@ class WebUiIT {
 
         confirmButton(card).click();
         assertThat(card).hasAttribute("data-status", "executed");
+        assertThat(focusAfterDecision(card)).hasCount(1);
         card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Undo")).click();
 
         assertThat(card).hasAttribute("data-status", "undone");
         assertThat(card.locator(".status")).containsText("Undone by alice");
+        assertThat(card.locator(".status")).isFocused();
         card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Show history")).click();
         assertThat(card.locator(".history-table")).containsText("undone");
         screenshot("undone-card-with-history");
@@ -234,6 +254,71 @@ class WebUiIT {
     }
 
     @Test
+    void aShortfallPlanCardShowsPlainWordsAndNeitherTheMarkerNorAFence() {
+        signIn("acme", "alice");
+        // The demo model never falls short, so the page's own plan card is rendered with the server's shortfall reasons.
+        page.evaluate("async () => { const { planCard } = await import('/ui/plan.js');"
+                + " const log = document.getElementById('messages');"
+                + " for (const reason of ['Neither a statement in a ```postgresql fence nor a line starting NO STATEMENT: with"
+                + " what is missing.', 'A bare NO STATEMENT: marker, with no account of what is missing after it, is not a"
+                + " refusal.']) { log.append(planCard('c-x', 't-x', { type: 'PlanFellShort', reason })); } }");
+
+        Locator shortfall = page.locator("article.plan.shortfall");
+        assertThat(shortfall).hasCount(2);
+        assertThat(shortfall.first())
+                .containsText("The assistant gave neither a runnable statement nor a clear refusal.");
+        assertThat(shortfall.nth(1)).containsText("declined without saying what is missing");
+        String text = page.locator("#messages").innerText();
+        assertThat(text).doesNotContain("NO STATEMENT:").doesNotContain("```");
+    }
+
+    @Test
+    void anExpiredTokenSignsOutOnceAndStopsTheCardsPolling() {
+        signIn("acme", "alice");
+        Locator card = ask("add a 2 bus expense to Checking");
+        assertThat(card).hasAttribute("data-status", "proposed");
+        AtomicInteger afterSignOut = new AtomicInteger();
+        page.evaluate("() => { const s = JSON.parse(sessionStorage.getItem('countersign.session'));"
+                + " s.agentToken = 'a.b.c'; s.executorToken = 'a.b.c';"
+                + " sessionStorage.setItem('countersign.session', JSON.stringify(s)); }");
+
+        page.reload();
+
+        assertThat(page.locator("#signin")).isVisible();
+        assertThat(page.locator("#alert")).hasText("Your sign-in expired or was not accepted: sign in again.");
+        assertThat(page.getByLabel("Tenant")).isFocused();
+        page.onRequest(request -> {
+            if (request.url().contains("/api/")) {
+                afterSignOut.incrementAndGet();
+            }
+        });
+        page.waitForTimeout(3_500);
+        assertThat(afterSignOut.get()).as("requests after the sign-out (polls, countdowns, inbox)").isZero();
+        assertThat(page.locator("#messages article.card")).hasCount(0);
+        assertThat(page.getByLabel("Tenant")).isFocused();
+    }
+
+    @Test
+    void afterAReloadANonApproverIsToldToAskAnApprover() {
+        signIn("acme", "alice");
+        Locator card = ask("add a 5 snack expense to Checking");
+        assertThat(card).hasAttribute("data-status", "proposed");
+        String actionId = card.getAttribute("data-action-id");
+        // The groups only show or hide controls (the executor decides): a session without the approver group.
+        page.evaluate("() => { const s = JSON.parse(sessionStorage.getItem('countersign.session'));"
+                + " s.groups = ['user']; sessionStorage.setItem('countersign.session', JSON.stringify(s)); }");
+
+        page.reload();
+
+        Locator again = page.locator("article.card[data-action-id='" + actionId + "']");
+        assertThat(again).hasAttribute("data-status", "proposed");
+        assertThat(again.locator(".approver-only"))
+                .hasText("Only an approver can decide this after a reload; ask one.");
+        assertThat(confirmButton(again)).isHidden();
+        assertThat(again.locator("button.cancel")).isHidden();
+    }
+
+    @Test
     void theInboxActivityAndPolicyScreensWork() {
         signIn("acme", "alice");
         Locator card = ask("add a 3 parking expense to Checking");
@@ -294,6 +379,11 @@ class WebUiIT {
         Locator cards = page.locator("#messages article.card");
         assertThat(cards).hasCount(before + 1);
         return cards.nth(before);
+    }
+
+    /** After a decision focus is on the card's status, or on Undo when the answer already offered it. */
+    private static Locator focusAfterDecision(Locator card) {
+        return card.locator(".status:focus, button.undo:focus");
     }
 
     private static Locator confirmButton(Locator card) {
