@@ -210,6 +210,11 @@ class WebUiIT {
         Locator again = page.locator("article.card[data-action-id='" + actionId + "']");
         assertThat(again).hasAttribute("data-status", "proposed");
         assertThat(page.locator("#conversations button.conversation")).not().hasCount(0);
+        String url = page.url();
+        page.locator("a.skip").focus();
+        page.keyboard().press("Enter");
+        assertThat(page.locator("#main")).isFocused();
+        assertThat(page.url()).as("the skip link keeps the conversation in the URL").isEqualTo(url).contains("#c=");
         assertThat(confirmButton(again)).containsText("fresh token");
         confirmButton(again).click();
         assertThat(again).hasAttribute("data-status", "executed");
@@ -343,6 +348,21 @@ class WebUiIT {
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save agent writes")).click();
         assertThat(page.locator("#announcer")).containsText("Agent writes saved: staged_only");
         screenshot("trust-and-policy");
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Chat")).click();
+        assertThat(card).hasAttribute("data-status", "proposed");
+        AtomicInteger afterSignOut = new AtomicInteger();
+        page.onRequest(request -> {
+            if (request.url().contains("/api/")) {
+                afterSignOut.incrementAndGet();
+            }
+        });
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign out")).click();
+        assertThat(page.locator("#signin")).isVisible();
+        assertThat(page.locator("#messages > *")).hasCount(0);
+        assertThat(page.getByLabel("Tenant")).isFocused();
+        page.waitForTimeout(3_000);
+        assertThat(afterSignOut.get()).as("requests after signing out (card polls, the inbox count)").isZero();
     }
 
     @Test
