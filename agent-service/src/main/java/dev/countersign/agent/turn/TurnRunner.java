@@ -86,6 +86,7 @@ public class TurnRunner {
     private final TurnConfig budget;
     private final ConversationsConfig history;
     private final SchemaGrounding grounding;
+    private final TurnMetrics metrics;
     private final ExecutorService modelCalls = new ThreadPoolExecutor(0, MAX_CONCURRENT_CALLS, 60, TimeUnit.SECONDS,
             new SynchronousQueue<>(), runnable -> {
                 Thread thread = new Thread(runnable, "model-call");
@@ -94,7 +95,8 @@ public class TurnRunner {
             });
 
     public TurnRunner(ChatModel model, ToolBox tools, LedgerReader ledger, ConversationLedger conversations,
-            TurnRecorder recorder, TurnConfig budget, ConversationsConfig history, SchemaGrounding grounding) {
+            TurnRecorder recorder, TurnConfig budget, ConversationsConfig history, SchemaGrounding grounding,
+            TurnMetrics metrics) {
         this.model = model;
         this.tools = tools;
         this.ledger = ledger;
@@ -103,6 +105,7 @@ public class TurnRunner {
         this.budget = budget;
         this.history = history;
         this.grounding = grounding;
+        this.metrics = metrics;
         if (budget.maxToolRounds() < 1 || budget.maxCallsPerRound() < 1) {
             throw new IllegalStateException(
                     "countersign.turn.max-tool-rounds and max-calls-per-round must be at least 1");
@@ -115,6 +118,18 @@ public class TurnRunner {
     }
 
     public ChatReply run(ConversationKey conversation, String text, TurnListener listener) {
+        long started = System.nanoTime();
+        try {
+            ChatReply reply = act(conversation, text, listener);
+            metrics.turn(dev.countersign.contracts.api.ChatRequest.ACT, reply.ending(), started);
+            return reply;
+        } catch (RuntimeException e) {
+            metrics.turn(dev.countersign.contracts.api.ChatRequest.ACT, TurnMetrics.ERROR, started);
+            throw e;
+        }
+    }
+
+    private ChatReply act(ConversationKey conversation, String text, TurnListener listener) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
         TenantFacts facts = ledger.facts(conversation.tenantId()).await().atMost(TenantReads.TIMEOUT);
@@ -192,6 +207,18 @@ public class TurnRunner {
      * conversation ledger. Nothing the model wrote is run.
      */
     public PlanReply plan(ConversationKey conversation, String text) {
+        long started = System.nanoTime();
+        try {
+            PlanReply reply = planTurn(conversation, text);
+            metrics.turn(dev.countersign.contracts.api.ChatRequest.PLAN, Ending.ANSWERED.name(), started);
+            return reply;
+        } catch (RuntimeException e) {
+            metrics.turn(dev.countersign.contracts.api.ChatRequest.PLAN, TurnMetrics.ERROR, started);
+            throw e;
+        }
+    }
+
+    private PlanReply planTurn(ConversationKey conversation, String text) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
         SchemaInventory inventory = grounding.inventory(conversation.tenantId());
@@ -256,7 +283,7 @@ public class TurnRunner {
                 .toolSpecifications(specifications).build();
         Future<AiMessage> answer;
         try {
-            answer = modelCalls.submit(() -> model.chat(request).aiMessage());
+            answer = modelCalls.submit(() -> metrics.modelCall(() -> model.chat(request)).aiMessage());
         } catch (RejectedExecutionException e) {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
                     "Too many conversations are waiting for the model; nothing was changed. Try again in a moment.");

@@ -1,5 +1,10 @@
 package dev.countersign.executor.action;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +35,8 @@ public class TenantTransactions {
     public static final String AUTO_APPLY = "auto-apply";
 
     private final Pool pool;
+    /** Tasks waiting for the commit of each open transaction, by connection identity. */
+    private final Map<SqlClient, List<Runnable>> afterCommit = Collections.synchronizedMap(new IdentityHashMap<>());
 
     public TenantTransactions(Pool pool) {
         this.pool = pool;
@@ -37,12 +44,51 @@ public class TenantTransactions {
 
     /** Runs {@code work} in one transaction of {@code actor.tenantId()}; commits if it succeeds. */
     public <T> Uni<T> run(Actor actor, Function<SqlConnection, Uni<T>> work) {
-        return pool.withTransaction(sql -> sql.preparedQuery("SELECT " + TenantIsolation.setTenant("$1")
+        // Deferred: a caller's retry resubscribes and gets a fresh task list, not the failed attempt's.
+        return Uni.createFrom().deferred(() -> {
+            List<Runnable> committed = new ArrayList<>();
+            SqlConnection[] opened = new SqlConnection[1];
+            return pool.withTransaction(sql -> {
+                opened[0] = sql;
+                afterCommit.put(sql, committed);
+                return begin(sql, actor, work);
+            }).onTermination().invoke((item, failure, cancelled) -> {
+                if (opened[0] != null) {
+                    afterCommit.remove(opened[0]);
+                }
+                if (failure == null && !cancelled) {
+                    synchronized (committed) {
+                        committed.forEach(Runnable::run);
+                    }
+                }
+            });
+        });
+    }
+
+    /**
+     * Runs {@code task} once the transaction of {@code sql} has committed, and never if it rolls back: for counts that
+     * must not include rolled-back work. Outside {@link #run} (no known transaction) it runs at once.
+     * <p>
+     * Limits: work undone by {@code ROLLBACK TO SAVEPOINT} inside a transaction that then commits still runs its tasks.
+     */
+    public void afterCommit(SqlClient sql, Runnable task) {
+        List<Runnable> tasks = afterCommit.get(sql);
+        if (tasks == null) {
+            task.run();
+            return;
+        }
+        synchronized (tasks) {
+            tasks.add(task);
+        }
+    }
+
+    private <T> Uni<T> begin(SqlConnection sql, Actor actor, Function<SqlConnection, Uni<T>> work) {
+        return sql.preparedQuery("SELECT " + TenantIsolation.setTenant("$1")
                 + ", set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true),"
                 + " set_config('countersign.reason', $4, true)")
                 .execute(Tuple.of(actor.tenantId(), actor.userId(), actor.channel(),
                         actor.reason() == null ? "" : actor.reason()))
-                .flatMap(ignored -> work.apply(sql)));
+                .flatMap(ignored -> work.apply(sql));
     }
 
     /** Reads of one tenant, in one transaction (nothing they do is recorded as anyone's move). */

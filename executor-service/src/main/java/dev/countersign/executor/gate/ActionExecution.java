@@ -106,7 +106,8 @@ public class ActionExecution {
         return executor.execute(sql, confirmed)
                 .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
                 .flatMap(executed -> trust.executed(sql, executed).replaceWith(executed))
-                .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed)).replaceWith(executed));
+                .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed), executed)
+                        .replaceWith(executed));
     }
 
     Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
@@ -114,7 +115,7 @@ public class ActionExecution {
         JsonNode result = ActionResults.error(code, reason);
         return transactions.because(sql, code.code())
                 .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
-                .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason))
+                .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason), failed)
                         .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
     }
 }

@@ -194,7 +194,7 @@ public class DecisionService {
                 .flatMap(cancelled -> cancelled != null
                         ? trust.cancelled(sql, cancelled)
                                 .flatMap(ignored -> outbox.append(sql,
-                                        OutcomeEvents.cancelled(cancelled, request.userId())))
+                                        OutcomeEvents.cancelled(cancelled, request.userId()), cancelled))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
     }
@@ -225,7 +225,7 @@ public class DecisionService {
                                 // Someone else moved it meanwhile (the sweep held the row): answer with what it is now.
                                 ? actions.find(sql, actionId, tenantId)
                                         .map(now -> (DecisionOutcome) new DecisionOutcome.NotProposed(now))
-                                : outbox.append(sql, OutcomeEvents.expired(expired)).replaceWith(
+                                : outbox.append(sql, OutcomeEvents.expired(expired), expired).replaceWith(
                                         (DecisionOutcome) new DecisionOutcome.NotProposed(expired)));
             }
             return Uni.createFrom().item(new DecisionOutcome.NotProposed(current));

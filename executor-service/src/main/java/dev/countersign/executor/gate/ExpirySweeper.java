@@ -96,7 +96,8 @@ public class ExpirySweeper {
     private Uni<Integer> expire(String tenantId, List<UUID> ids) {
         return transactions.run(new Actor(tenantId, ACTOR, CHANNEL, REASON), sql -> actions.expireDue(sql, ids)
                 .flatMap(expired -> Multi.createFrom().iterable(expired)
-                        .onItem().transformToUniAndConcatenate(row -> outbox.append(sql, OutcomeEvents.expired(row)))
+                        .onItem()
+                        .transformToUniAndConcatenate(row -> outbox.append(sql, OutcomeEvents.expired(row), row))
                         .collect().last()
                         .replaceWith(expired.size())));
     }

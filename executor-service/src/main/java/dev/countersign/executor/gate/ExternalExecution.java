@@ -147,7 +147,7 @@ public class ExternalExecution {
                     return actions.find(sql, action.id(), action.tenantId())
                             .map(current -> (DecisionOutcome) new DecisionOutcome.NotProposed(current));
                 }
-                return outbox.append(sql, event(recorded, outcome)).replaceWith(answer(recorded, outcome));
+                return outbox.append(sql, event(recorded, outcome), recorded).replaceWith(answer(recorded, outcome));
             });
         }).invoke(relay::wakeUp);
     }

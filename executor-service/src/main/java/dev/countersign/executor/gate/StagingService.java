@@ -162,7 +162,7 @@ public class StagingService {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
                         "action id %s is already taken by another proposal".formatted(proposal.actionId()));
             }
-            return outbox.append(sql, OutcomeEvents.staged(stored))
+            return outbox.append(sql, OutcomeEvents.staged(stored), stored)
                     .flatMap(ignored -> autoApply.reason(sql, stored, agentWrites))
                     .flatMap(reason -> reason == null
                             ? Uni.createFrom().voidItem()

@@ -105,7 +105,7 @@ public class UndoService {
                         ((ExecutionRefused) refused).code(), refused.getMessage() + ".", action.toView()))
                 .flatMap(ignored -> actions.markUndone(sql, action.id(), userId))
                 .flatMap(undone -> trust.undone(sql, undone)
-                        .flatMap(ignored -> outbox.append(sql, OutcomeEvents.undone(undone)))
+                        .flatMap(ignored -> outbox.append(sql, OutcomeEvents.undone(undone), undone))
                         .replaceWith(undone));
     }
 }

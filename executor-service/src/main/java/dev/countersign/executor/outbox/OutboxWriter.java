@@ -8,6 +8,8 @@ import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.TenantTransactions;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -21,7 +23,24 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class OutboxWriter {
 
+    private final TenantTransactions transactions;
+    private final OutcomeMetrics metrics;
+
+    public OutboxWriter(TenantTransactions transactions, OutcomeMetrics metrics) {
+        this.transactions = transactions;
+        this.metrics = metrics;
+    }
+
+    /** Appends an outcome that stored no action (a rejected proposal). */
     public Uni<Void> append(SqlClient sql, ActionOutcome event) {
+        return append(sql, event, null);
+    }
+
+    /**
+     * Appends the outcome {@code event} announcing the move of {@code row}, and counts it once the transaction commits
+     * ({@link OutcomeMetrics}).
+     */
+    public Uni<Void> append(SqlClient sql, ActionOutcome event, ActionRow row) {
         String payload = Json.write(event);
         // PostgreSQL stores no NUL in text or jsonb: such an outcome (of a proposal rejected for it) reaches the
         // topic only, never the ledger, so its transaction still commits.
@@ -37,6 +56,7 @@ public class OutboxWriter {
                 .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
                         event.actionId().toString(), payload, toLedger ? event.userId() : null, event.conversationId(),
                         event.getClass().getSimpleName(), event.occurredAt().atOffset(ZoneOffset.UTC)}))
+                .invoke(() -> transactions.afterCommit(sql, () -> metrics.count(event, row)))
                 .replaceWithVoid();
     }
 }

@@ -133,7 +133,11 @@ public final class ModelServer implements AutoCloseable {
             }
             choice.put("finish_reason", "tool_calls");
         }
-        root.putObject("usage").put("prompt_tokens", 0).put("completion_tokens", 0).put("total_tokens", 0);
+        // Not real token counts: one "token" per message received and per answer part, so usage metrics move.
+        int prompt = request.path("messages").size();
+        int completion = Math.max(1, reply.toolCalls().size());
+        root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion)
+                .put("total_tokens", prompt + completion);
         return root;
     }
 

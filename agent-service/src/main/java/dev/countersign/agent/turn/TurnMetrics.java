@@ -1,0 +1,66 @@
+package dev.countersign.agent.turn;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.TokenUsage;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Turn and model metrics, as exposed at {@code /q/metrics}: {@code countersign_agent_turn_seconds{mode,ending}} (mode
+ * act or plan; ending answered, budget_reached, model_failed, or error for a turn that ended in a refusal such as the
+ * model being unavailable), {@code countersign_agent_model_call_seconds} (one HTTP call to the model, failed ones
+ * included) and {@code countersign_agent_model_tokens_total{type=input|output}}.
+ * <p>
+ * Limits: tokens are counted only when the model's response reports its usage (an OpenAI-compatible server may not); a
+ * model call abandoned at the turn's deadline is timed when it finally returns or times out in the client. Per
+ * instance; labels are fixed words only, never tenants, users or model text.
+ */
+@ApplicationScoped
+public class TurnMetrics {
+
+    static final String TURN = "countersign.agent.turn";
+    static final String MODEL_CALL = "countersign.agent.model_call";
+    static final String TOKENS = "countersign.agent.model.tokens";
+    static final String ERROR = "error";
+
+    private final MeterRegistry registry;
+    private final Timer modelCalls;
+
+    public TurnMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.modelCalls = Timer.builder(MODEL_CALL).description("Time of one call to the model")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    /** Records a turn of {@code mode} that started at {@code startedNanos} ({@link System#nanoTime()}). */
+    void turn(String mode, String ending, long startedNanos) {
+        Timer.builder(TURN).description("Time of one chat turn, from the request to the reply")
+                .tag("mode", mode.toLowerCase(Locale.ROOT)).tag("ending", ending.toLowerCase(Locale.ROOT))
+                .publishPercentileHistogram()
+                .register(registry)
+                .record(Duration.ofNanos(System.nanoTime() - startedNanos));
+    }
+
+    /** Calls the model through {@code call}, timing it and counting the tokens its response reports. */
+    ChatResponse modelCall(Supplier<ChatResponse> call) {
+        ChatResponse response = modelCalls.record(call);
+        TokenUsage usage = response == null ? null : response.tokenUsage();
+        if (usage != null) {
+            count("input", usage.inputTokenCount());
+            count("output", usage.outputTokenCount());
+        }
+        return response;
+    }
+
+    private void count(String type, Integer tokens) {
+        if (tokens != null && tokens > 0) {
+            registry.counter(TOKENS, "type", type).increment(tokens);
+        }
+    }
+}
