@@ -27,6 +27,7 @@ class TurnMetricsTest {
         double calls = metric("countersign_agent_model_call_seconds_count");
         double input = metric("countersign_agent_model_tokens_total", "type=\"input\"");
         double output = metric("countersign_agent_model_tokens_total", "type=\"output\"");
+        double recordings = metric("countersign_agent_turn_recording_seconds_count");
 
         fixtures.chat("c-metrics", "which wallets do I have?").statusCode(200);
 
@@ -34,6 +35,7 @@ class TurnMetricsTest {
         assertThat(metric("countersign_agent_turn_seconds_sum", "mode=\"act\"", "ending=\"answered\""))
                 .isPositive();
         assertThat(metric("countersign_agent_model_call_seconds_count")).isEqualTo(calls + 2);
+        assertThat(metric("countersign_agent_turn_recording_seconds_count")).isEqualTo(recordings + 1);
         // The scripted model reports one token per message it received and per answer part (ModelServer).
         assertThat(metric("countersign_agent_model_tokens_total", "type=\"output\"")).isEqualTo(output + 2);
         assertThat(metric("countersign_agent_model_tokens_total", "type=\"input\"")).isGreaterThan(input + 2);

@@ -27,13 +27,18 @@ public class TurnMetrics {
     static final String TURN = "countersign.agent.turn";
     static final String MODEL_CALL = "countersign.agent.model_call";
     static final String TOKENS = "countersign.agent.model.tokens";
+    static final String RECORDING = "countersign.agent.turn_recording";
     static final String ERROR = "error";
 
     private final MeterRegistry registry;
     private final Timer modelCalls;
+    private final Timer recordings;
 
     public TurnMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.recordings = Timer.builder(RECORDING)
+                .description("Time from publishing a turn to seeing it in the conversation ledger (part of a turn)")
+                .publishPercentileHistogram().register(registry);
         this.modelCalls = Timer.builder(MODEL_CALL).description("Time of one call to the model")
                 .publishPercentileHistogram().register(registry);
     }
@@ -45,6 +50,14 @@ public class TurnMetrics {
                 .publishPercentileHistogram()
                 .register(registry)
                 .record(Duration.ofNanos(System.nanoTime() - startedNanos));
+    }
+
+    /**
+     * Records the turn in the ledger through {@code record}, timing it: with the model's time, what separates the
+     * agent's own cost from the wait for the ledger (Kafka, the executor, PostgreSQL) in a turn's time.
+     */
+    boolean recording(Supplier<Boolean> record) {
+        return recordings.record(record);
     }
 
     /** Calls the model through {@code call}, timing it and counting the tokens its response reports. */

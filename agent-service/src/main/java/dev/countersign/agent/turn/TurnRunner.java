@@ -195,7 +195,7 @@ public class TurnRunner {
                                 card.paramsHash()))
                         .toList(),
                 ending);
-        boolean recorded = recorder.record(turn);
+        boolean recorded = metrics.recording(() -> recorder.record(turn));
         return new ChatReply(conversation.conversationId(), turnId, reply, scope.proposals(), ending.name(),
                 recorded);
     }
@@ -246,7 +246,7 @@ public class TurnRunner {
         TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
                 conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
                 dev.countersign.contracts.api.ChatRequest.PLAN, text, List.of(), reply, List.of(), Ending.ANSWERED);
-        boolean recorded = recorder.record(deliverable, turn);
+        boolean recorded = metrics.recording(() -> recorder.record(deliverable, turn));
         return new PlanReply(conversation.conversationId(), turnId, dev.countersign.contracts.api.ChatRequest.PLAN,
                 reply, reading.verdict(), deliverable,
                 new PlanReply.Grounding(inventory.tables().size(), inventory.sizeUnknown()), recorded);

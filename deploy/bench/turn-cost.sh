@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The agent's own cost per turn, against a running local stack (./run-local.sh): N chat turns that read the ledger
+# (the demo model answers "list my wallets" with one tool call, so 2 model calls per turn), and for each turn the
+# agent's own metrics (/q/metrics): turn time - model-call time - ledger-recording time. Prints p50/p90/max in ms, with
+# the parts, so the numbers say where the time goes. Needs curl, jq, awk. Usage: deploy/bench/turn-cost.sh [turns]
+set -euo pipefail
+turns=${1:-60}
+warmup=10
+agent=${AGENT_URL:-http://localhost:8080}
+token=$(curl -sf -X POST "${DEV_TOKEN_URL:-http://localhost:8079/dev/token}" -d '{"tenant":"acme","user":"alice"}' \
+  | jq -r .agentToken)
+sum() { curl -sf "$agent/q/metrics" | awk -v m="$1" '$1 ~ "^"m {s+=$2} END {printf "%.6f", s}'; }
+parts=$(mktemp)
+for i in $(seq "$turns"); do
+  t0=$(sum countersign_agent_turn_seconds_sum); m0=$(sum countersign_agent_model_call_seconds_sum)
+  r0=$(sum countersign_agent_turn_recording_seconds_sum)
+  curl -sf -o /dev/null -X POST "$agent/api/conversations/bench-$$-$i/messages" -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/json' -d '{"text":"list my wallets"}'
+  t1=$(sum countersign_agent_turn_seconds_sum); m1=$(sum countersign_agent_model_call_seconds_sum)
+  r1=$(sum countersign_agent_turn_recording_seconds_sum)
+  if [ "$i" -gt "$warmup" ]; then
+    echo "$t0 $t1 $m0 $m1 $r0 $r1" | awk '{t=($2-$1)*1000; m=($4-$3)*1000; r=($6-$5)*1000;
+      printf "%.3f %.3f %.3f %.3f\n", t-m-r, t, m, r}' >> "$parts"
+  fi
+done
+report() {
+  sort -n -k"$1" "$parts" | awk -v c="$1" -v name="$2" '{a[NR]=$c} END {
+    printf "%-34s p50 %7.2f ms   p90 %7.2f ms   max %7.2f ms   (%d turns)\n", name, a[int(NR/2)+1], a[int(NR*0.9)], a[NR], NR}'
+}
+report 1 "agent's own cost (turn-model-ledger)"
+report 2 "whole turn"
+report 3 "model calls (2 per turn)"
+report 4 "ledger recording (Kafka+executor)"
+rm -f "$parts"
