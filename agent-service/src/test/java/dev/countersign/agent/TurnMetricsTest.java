@@ -3,11 +3,10 @@ package dev.countersign.agent;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Arrays;
-
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.devsupport.model.ModelReply;
+import dev.countersign.devsupport.testing.MetricsText;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** A turn moves the turn and model metrics at {@code /q/metrics} by what it did. */
@@ -43,10 +42,6 @@ class TurnMetricsTest {
 
     /** The value of the series {@code name} having all {@code labels} (0 if it does not exist yet). */
     private static double metric(String name, String... labels) {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
-                .filter(line -> Arrays.stream(labels).allMatch(line::contains))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .findFirst().orElse(0);
+        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(), name, labels);
     }
 }

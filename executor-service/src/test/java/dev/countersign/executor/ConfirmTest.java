@@ -19,6 +19,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.MetricsText;
 import dev.countersign.devsupport.testing.Race;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -193,11 +194,8 @@ class ConfirmTest {
 
     /** The Prometheus counter of confirmations by another user than the requester, for the catalogue's expense kind. */
     private static double actorMismatchCount() {
-        String series = "countersign_actions_actor_mismatch_total{kind=\"ledger.transaction.create\"}";
-        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                .filter(line -> line.startsWith(series))
-                .mapToDouble(line -> Double.parseDouble(line.substring(series.length()).trim()))
-                .findFirst().orElse(0);
+        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(),
+                "countersign_actions_actor_mismatch_total", "kind=\"ledger.transaction.create\"");
     }
 
     @Test

@@ -29,6 +29,7 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.external.LocalSmtp;
 import dev.countersign.devsupport.external.TicketStub;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.MetricsText;
 import dev.countersign.devsupport.testing.TestInfrastructure;
 import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.executor.action.ActionRepository;
@@ -322,10 +323,7 @@ class ExternalWritesTest {
     }
 
     private static double ungatedCalls() {
-        String series = "countersign_external_ungated_calls_total";
-        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                .filter(line -> line.startsWith(series)).mapToDouble(line -> Double.parseDouble(
-                        line.substring(line.lastIndexOf(' ') + 1)))
-                .findFirst().orElse(0);
+        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(),
+                "countersign_external_ungated_calls_total");
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.MetricsText;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -83,10 +83,6 @@ class MetricsTest {
 
     /** The value of the series {@code name} having all {@code labels} (0 if it does not exist yet). */
     private static double metric(String name, String... labels) {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                .filter(line -> line.startsWith(name + "{"))
-                .filter(line -> Arrays.stream(labels).allMatch(line::contains))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .findFirst().orElse(0);
+        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(), name, labels);
     }
 }
