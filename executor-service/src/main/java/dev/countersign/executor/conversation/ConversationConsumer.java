@@ -1,5 +1,8 @@
 package dev.countersign.executor.conversation;
 
+import java.util.UUID;
+import java.util.function.Function;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -32,39 +35,35 @@ public class ConversationConsumer {
     @Incoming("conversation")
     public Uni<Void> consume(String payload) {
         if (ConversationLedger.isPlanEvent(payload)) {
-            return consumePlan(payload);
+            // A plan turn's deliverable (PlanStatementDrafted, PlanRefused, PlanFellShort).
+            return consume(payload, PlanEvent.class, "plan event", ConversationLedger::envelopeProblem,
+                    PlanEvent::eventId, plan -> ledger.append(plan, payload),
+                    plan -> "Appending the plan deliverable of turn " + plan.turnId());
         }
-        TurnRecorded turn;
-        try {
-            turn = Json.read(payload, TurnRecorded.class);
-        } catch (MalformedEventException e) {
-            LOG.warnf("Unreadable conversation event sent to the dead-letter topic: %s", e.getMessage());
-            return Uni.createFrom().failure(e);
-        }
-        String problem = ConversationLedger.envelopeProblem(turn);
-        if (problem != null) {
-            LOG.warnf("Invalid conversation event %s sent to the dead-letter topic: %s", turn.eventId(), problem);
-            return Uni.createFrom().failure(new MalformedEventException(problem, null));
-        }
-        return TransientFailures.retryWhileTransient(ledger.append(turn, payload), LOG,
-                "Appending turn " + turn.turnId()).replaceWithVoid();
+        return consume(payload, TurnRecorded.class, "conversation event", ConversationLedger::envelopeProblem,
+                TurnRecorded::eventId, turn -> ledger.append(turn, payload),
+                turn -> "Appending turn " + turn.turnId());
     }
 
-    /** A plan turn's deliverable ({@code PlanStatementDrafted}, {@code PlanRefused}, {@code PlanFellShort}). */
-    private Uni<Void> consumePlan(String payload) {
-        PlanEvent plan;
+    /**
+     * The one way an event of the ledger is taken in: unreadable or invalid, it fails to the dead-letter topic;
+     * otherwise it is appended, retried while the database failure is transient.
+     */
+    private <E> Uni<Void> consume(String payload, Class<E> type, String what, Function<E, String> envelopeProblem,
+            Function<E, UUID> eventId, Function<E, Uni<?>> append, Function<E, String> appending) {
+        E event;
         try {
-            plan = Json.read(payload, PlanEvent.class);
+            event = Json.read(payload, type);
         } catch (MalformedEventException e) {
-            LOG.warnf("Unreadable plan event sent to the dead-letter topic: %s", e.getMessage());
+            LOG.warnf("Unreadable %s sent to the dead-letter topic: %s", what, e.getMessage());
             return Uni.createFrom().failure(e);
         }
-        String problem = ConversationLedger.envelopeProblem(plan);
+        String problem = envelopeProblem.apply(event);
         if (problem != null) {
-            LOG.warnf("Invalid plan event %s sent to the dead-letter topic: %s", plan.eventId(), problem);
+            LOG.warnf("Invalid %s %s sent to the dead-letter topic: %s", what, eventId.apply(event), problem);
             return Uni.createFrom().failure(new MalformedEventException(problem, null));
         }
-        return TransientFailures.retryWhileTransient(ledger.append(plan, payload), LOG,
-                "Appending the plan deliverable of turn " + plan.turnId()).replaceWithVoid();
+        return TransientFailures.retryWhileTransient(append.apply(event), LOG, appending.apply(event))
+                .replaceWithVoid();
     }
 }
