@@ -2,6 +2,7 @@ package dev.countersign.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
@@ -12,8 +13,9 @@ import org.junit.jupiter.params.provider.FieldSource;
 import dev.countersign.k8s.NetworkPolicies.Peer;
 
 /**
- * The network fences, evaluated on sample pods: the agent reaches Kafka, PostgreSQL, the model endpoint and DNS only,
- * never the executor; the executor is reached from the ingress controller (and Prometheus) only.
+ * The network fences, evaluated on sample pods: the agent reaches Kafka, PostgreSQL, the model endpoint, DNS and the
+ * trace collector only, never the executor; the executor is reached from the ingress controller (and Prometheus) only;
+ * the monitoring namespace reaches each service's http port and nothing else.
  */
 @ParameterizedClass(name = "overlay {0}")
 @FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
@@ -58,6 +60,33 @@ class NetworkPolicyTest {
         return Peer.pod("ingress-nginx", Map.of("app.kubernetes.io/name", "ingress-nginx"), "10.244.8.1");
     }
 
+    private static Peer prometheus() {
+        return Peer.pod("monitoring", Map.of("app.kubernetes.io/name", "prometheus"), "10.244.5.1");
+    }
+
+    /** The trace collector, where the service's ConfigMap sends OTLP: a pod of the namespace its host names. */
+    private Peer collector(String service) {
+        URI endpoint = collectorEndpoint(service);
+        String namespace = endpoint.getHost().split("\\.")[1];
+        return Peer.pod(namespace, Map.of("app.kubernetes.io/name", "opentelemetry-collector"), "10.244.5.2");
+    }
+
+    private URI collectorEndpoint(String service) {
+        return URI.create(Node.str(manifests.get("ConfigMap", service + "-config"), "data",
+                "OTEL_EXPORTER_OTLP_ENDPOINT"));
+    }
+
+    /** The container port named http, which the Service, the probes and the PodMonitor use. */
+    private int httpPort(String service) {
+        for (Map<String, Object> port : Node.maps(Node.containers(manifests.podSpec("Deployment", service)).get(0),
+                "ports")) {
+            if ("http".equals(Node.str(port, "name"))) {
+                return Integer.parseInt(Node.str(port, "containerPort"));
+            }
+        }
+        throw new AssertionError(service + " has no port named http");
+    }
+
     /** The model endpoint: the first address of the CIDR the agent's egress allows on 443. */
     private Peer modelEndpoint() {
         for (Map<String, Object> policy : policies.selecting(agent(POD_IPS.get(0)), "Egress")) {
@@ -89,7 +118,7 @@ class NetworkPolicyTest {
     }
 
     @Test
-    void theAgentReachesKafkaPostgresTheModelAndDns() {
+    void theAgentReachesKafkaPostgresTheModelDnsAndTheCollector() {
         Peer agent = agent(POD_IPS.get(0));
         // The brokers' ingress policy is Strimzi's, made from the listener's networkPolicyPeers (tested below).
         assertThat(policies.egressAllowed(agent, kafkaBroker(), 9093, "TCP")).as("Kafka TLS listener").isTrue();
@@ -97,6 +126,8 @@ class NetworkPolicyTest {
         assertThat(policies.connects(agent, postgres(), 5432, "TCP")).as("PostgreSQL accepts the agent").isTrue();
         assertThat(policies.egressAllowed(agent, modelEndpoint(), 443, "TCP")).as("model endpoint").isTrue();
         assertThat(policies.egressAllowed(agent, dns(), 53, "UDP")).as("DNS").isTrue();
+        assertThat(policies.egressAllowed(agent, collector("agent-service"), 4318, "TCP")).as("trace collector")
+                .isTrue();
     }
 
     @Test
@@ -114,6 +145,21 @@ class NetworkPolicyTest {
         assertThat(policies.egressAllowed(agent, Peer.external("169.254.169.254"), 80, "TCP")).as("cloud metadata")
                 .isFalse();
         assertThat(policies.egressAllowed(agent, agent(POD_IPS.get(1)), 8080, "TCP")).as("another agent").isFalse();
+        assertCollectorOnly(agent);
+    }
+
+    /** The monitoring namespace is open to traces on 4318 over TCP, not on another port or protocol. */
+    private void assertCollectorOnly(Peer pod) {
+        Peer collector = collector(pod.labels().get("app.kubernetes.io/name"));
+        for (int port : new int[]{4317, 9090, 443, 80, 3000}) {
+            assertThat(policies.egressAllowed(pod, collector, port, "TCP")).as("the monitoring namespace on %d", port)
+                    .isFalse();
+        }
+        assertThat(policies.egressAllowed(pod, collector, 4318, "UDP")).as("4318 over UDP").isFalse();
+        assertThat(policies.egressAllowed(pod, Peer.pod("default", Map.of("app", "anything"), "10.244.7.7"), 4318,
+                "TCP")).as("4318 in another namespace").isFalse();
+        assertThat(policies.egressAllowed(pod, Peer.external("8.8.8.8"), 4318, "TCP")).as("4318 on the internet")
+                .isFalse();
     }
 
     @Test
@@ -136,7 +182,7 @@ class NetworkPolicyTest {
     }
 
     @Test
-    void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaAndPostgres() {
+    void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaPostgresAndTheCollector() {
         Peer executor = executor(POD_IPS.get(0));
         assertThat(policies.connects(ingressController(), executor, 8081, "TCP")).isTrue();
         assertThat(policies.ingressAllowed(Peer.pod("default", Map.of("app", "anything"), "10.244.7.7"), executor, 8081,
@@ -149,6 +195,51 @@ class NetworkPolicyTest {
         assertThat(policies.connects(executor, postgres(), 5432, "TCP")).isTrue();
         assertThat(policies.egressAllowed(executor, agent(POD_IPS.get(1)), 8080, "TCP")).isFalse();
         assertThat(policies.egressAllowed(executor, Peer.external("8.8.8.8"), 443, "TCP")).isFalse();
+        assertThat(policies.egressAllowed(executor, collector("executor-service"), 4318, "TCP")).as("trace collector")
+                .isTrue();
+        assertCollectorOnly(executor);
+    }
+
+    @Test
+    void bothServicesSendTracesToThePortTheirEgressAllows() {
+        for (String service : List.of("agent-service", "executor-service")) {
+            Peer pod = Peer.pod(ns, manifests.podLabels(service), POD_IPS.get(0));
+            assertThat(policies.egressAllowed(pod, collector(service), collectorEndpoint(service).getPort(), "TCP"))
+                    .as("%s to %s", service, collectorEndpoint(service)).isTrue();
+        }
+        Map<String, String> migrateLabels = Node.strings(
+                Node.map(manifests.get("Job", "countersign-migrate"), "spec", "template", "metadata", "labels"));
+        assertThat(policies.egressAllowed(Peer.pod(ns, migrateLabels, "10.244.7.10"), collector("agent-service"), 4318,
+                "TCP")).as("the migration Job has no egress to the collector").isFalse();
+    }
+
+    @Test
+    void theMonitoringNamespaceReachesEachServicesHttpPortAndNothingElse() {
+        Peer agent = agent(POD_IPS.get(0));
+        Peer executor = executor(POD_IPS.get(1));
+        assertThat(policies.connects(prometheus(), agent, httpPort("agent-service"), "TCP")).as("agent /q/metrics")
+                .isTrue();
+        assertThat(policies.connects(prometheus(), executor, httpPort("executor-service"), "TCP"))
+                .as("executor /q/metrics").isTrue();
+        for (int port : new int[]{80, 443, 5005, 9000, 9090}) {
+            assertThat(policies.ingressAllowed(prometheus(), agent, port, "TCP")).as("agent port %d", port).isFalse();
+            assertThat(policies.ingressAllowed(prometheus(), executor, port, "TCP")).as("executor port %d", port)
+                    .isFalse();
+        }
+        assertThat(policies.ingressAllowed(prometheus(), agent, httpPort("executor-service"), "TCP"))
+                .as("agent on the executor's port").isFalse();
+        assertThat(policies.ingressAllowed(prometheus(), executor, httpPort("agent-service"), "TCP"))
+                .as("executor on the agent's port").isFalse();
+        for (int port : new int[]{5432, 8000}) {
+            assertThat(policies.ingressAllowed(prometheus(), postgres(), port, "TCP")).as("PostgreSQL %d", port)
+                    .isFalse();
+        }
+        Map<String, String> migrateLabels = Node.strings(
+                Node.map(manifests.get("Job", "countersign-migrate"), "spec", "template", "metadata", "labels"));
+        assertThat(policies.ingressAllowed(prometheus(), Peer.pod(ns, migrateLabels, "10.244.7.10"), 8081, "TCP"))
+                .as("the migration Job").isFalse();
+        assertThat(policies.ingressAllowed(prometheus(), Peer.pod(ns, Map.of("app", "anything"), "10.244.7.8"), 8080,
+                "TCP")).as("any other pod of this namespace").isFalse();
     }
 
     @Test
