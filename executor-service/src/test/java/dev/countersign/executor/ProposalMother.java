@@ -69,6 +69,11 @@ final class ProposalMother {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json());
     }
 
+    /** Sends it as if from inside the trace of {@code traceParent} (a W3C header, as the agent's client adds it). */
+    void sendTraced(KafkaTestClient kafka, String traceParent) {
+        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), Map.of("traceparent", traceParent));
+    }
+
     /** Sends it and waits until the executor has stored it as proposed. */
     ProposalMother stage(KafkaTestClient kafka) throws Exception {
         send(kafka);

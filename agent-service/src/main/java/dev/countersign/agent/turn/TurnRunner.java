@@ -52,6 +52,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import io.opentelemetry.context.Context;
 
 /**
  * One act-mode turn: the earlier turns from the ledger, the model, its tool calls answered by the {@link ToolBox},
@@ -119,6 +120,7 @@ public class TurnRunner {
 
     public ChatReply run(ConversationKey conversation, String text, TurnListener listener) {
         long started = System.nanoTime();
+        TurnLogFields.put(conversation);
         try {
             ChatReply reply = act(conversation, text, listener);
             metrics.turn(dev.countersign.contracts.api.ChatRequest.ACT, reply.ending(), started);
@@ -126,6 +128,8 @@ public class TurnRunner {
         } catch (RuntimeException e) {
             metrics.turn(dev.countersign.contracts.api.ChatRequest.ACT, TurnMetrics.ERROR, started);
             throw e;
+        } finally {
+            TurnLogFields.remove();
         }
     }
 
@@ -208,6 +212,7 @@ public class TurnRunner {
      */
     public PlanReply plan(ConversationKey conversation, String text) {
         long started = System.nanoTime();
+        TurnLogFields.put(conversation);
         try {
             PlanReply reply = planTurn(conversation, text);
             metrics.turn(dev.countersign.contracts.api.ChatRequest.PLAN, Ending.ANSWERED.name(), started);
@@ -215,6 +220,8 @@ public class TurnRunner {
         } catch (RuntimeException e) {
             metrics.turn(dev.countersign.contracts.api.ChatRequest.PLAN, TurnMetrics.ERROR, started);
             throw e;
+        } finally {
+            TurnLogFields.remove();
         }
     }
 
@@ -283,7 +290,9 @@ public class TurnRunner {
                 .toolSpecifications(specifications).build();
         Future<AiMessage> answer;
         try {
-            answer = modelCalls.submit(() -> metrics.modelCall(() -> model.chat(request)).aiMessage());
+            // The call runs on this pool to be abandoned at the deadline; it stays in the turn's trace.
+            answer = modelCalls.submit(Context.current()
+                    .wrap(() -> metrics.modelCall(() -> model.chat(request)).aiMessage()));
         } catch (RejectedExecutionException e) {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
                     "Too many conversations are waiting for the model; nothing was changed. Try again in a moment.");

@@ -43,7 +43,7 @@ public class ActionRepository {
     private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
-            + " target_before::text AS target_before, auto_applied, undone_by, undone_at";
+            + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent";
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -53,16 +53,17 @@ public class ActionRepository {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
-                                     target_before)
+                                     target_before, trace_parent)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, now(),
-                        now() + make_interval(secs => $12), $13, $14::text::jsonb)
+                        now() + make_interval(secs => $12), $13, $14::text::jsonb, $15)
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
                         action.conversationId(), action.turnId(), action.kind(), action.tier().wireName(),
                         Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
                         (double) ttl.toSeconds(), action.target() == null ? null : action.target().version(),
-                        action.target() == null ? null : Json.write(action.target().fields())}))
+                        action.target() == null ? null : Json.write(action.target().fields()),
+                        action.traceParent()}))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -338,7 +339,8 @@ public class ActionRepository {
                 json(row.getString("target_before")),
                 row.getBoolean("auto_applied"),
                 row.getString("undone_by"),
-                instant(row, "undone_at"));
+                instant(row, "undone_at"),
+                row.getString("trace_parent"));
     }
 
     private static Instant instant(Row row, String column) {

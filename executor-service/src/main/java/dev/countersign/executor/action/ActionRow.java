@@ -18,6 +18,8 @@ import dev.countersign.contracts.api.FieldChange;
  *            was staged before V10); execution writes only while the row still has it
  * @param idempotencyKey
  *            derived from the id by the database (migration V8); what an executor forwards to an external vendor
+ * @param traceParent
+ *            the W3C {@code traceparent} of the trace its proposal arrived in (V15), or null; telemetry only
  */
 public record ActionRow(
         UUID id,
@@ -42,7 +44,8 @@ public record ActionRow(
         JsonNode targetBefore,
         boolean autoApplied,
         String undoneBy,
-        Instant undoneAt) {
+        Instant undoneAt,
+        String traceParent) {
 
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
     public String param(String name) {

@@ -11,6 +11,8 @@ import dev.countersign.contracts.Tier;
  *
  * @param target
  *            the existing row it changes, as it was at staging; null for kinds that change none
+ * @param traceParent
+ *            the W3C {@code traceparent} of the proposal's trace (the chat turn's), or null when it came untraced
  */
 public record NewAction(
         UUID id,
@@ -24,5 +26,6 @@ public record NewAction(
         String paramsHash,
         String tokenHash,
         String summary,
-        TargetSnapshot target) {
+        TargetSnapshot target,
+        String traceParent) {
 }

@@ -14,6 +14,7 @@ import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.policy.EarnedTrust;
 import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
@@ -37,10 +38,12 @@ public class ActionExecution {
 
     private final TenantPolicyRepository policies;
     private final Targets targets;
+    private final ActionTelemetry telemetry;
 
     public ActionExecution(ExecutorRegistry executors, ActionRepository actions, OutboxWriter outbox,
             TenantTransactions transactions, EarnedTrust trust, TenantPolicyRepository policies,
-            Targets targets) {
+            Targets targets, ActionTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.policies = policies;
         this.targets = targets;
         this.executors = executors;
@@ -52,6 +55,10 @@ public class ActionExecution {
 
     /** Executes {@code confirmed}; a refusal is recorded as the action's failure, not thrown. */
     public Uni<DecisionOutcome> run(SqlClient sql, ActionRow confirmed) {
+        return telemetry.execution(confirmed, () -> execute(sql, confirmed));
+    }
+
+    private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow confirmed) {
         if (!paramsStillMatch(confirmed)) {
             return fail(sql, confirmed, ErrorCode.PARAMS_MISMATCH,
                     "the stored parameters no longer match the approved hash");
@@ -105,6 +112,10 @@ public class ActionExecution {
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
         return executor.execute(sql, confirmed)
                 .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
+                // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
+                .invoke(executed -> LOG.infof(
+                        "Action %s of tenant %s (%s) written, executed as its transaction commits",
+                        executed.id(), executed.tenantId(), executed.kind()))
                 .flatMap(executed -> trust.executed(sql, executed).replaceWith(executed))
                 .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed), executed)
                         .replaceWith(executed));

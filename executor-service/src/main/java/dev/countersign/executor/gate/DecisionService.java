@@ -20,6 +20,7 @@ import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.policy.EarnedTrust;
+import dev.countersign.executor.telemetry.ActionTelemetry;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -206,8 +207,9 @@ public class DecisionService {
     private Uni<DecisionOutcome> decide(DecisionRequest request,
             java.util.function.Function<SqlClient, Uni<DecisionOutcome>> decision) {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
-        return transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
-                DecisionConsumer.CONSUMER, () -> decision.apply(sql), new DecisionOutcome.AlreadyDecided()))
+        return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
+                () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
+                        DecisionConsumer.CONSUMER, () -> decision.apply(sql), new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }
 

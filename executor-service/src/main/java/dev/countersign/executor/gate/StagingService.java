@@ -27,6 +27,7 @@ import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
@@ -55,10 +56,12 @@ public class StagingService {
     private final Targets targets;
     private final AutoApply autoApply;
     private final ActionExecution execution;
+    private final ActionTelemetry telemetry;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
             OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors,
-            Targets targets, AutoApply autoApply, ActionExecution execution) {
+            Targets targets, AutoApply autoApply, ActionExecution execution, ActionTelemetry telemetry) {
+        this.telemetry = telemetry;
         this.autoApply = autoApply;
         this.execution = execution;
         this.targets = targets;
@@ -73,8 +76,9 @@ public class StagingService {
 
     /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
     public Uni<Boolean> stage(ActionProposed proposal) {
-        return transactions.run(actor(proposal), sql -> processed.onFirstDelivery(sql, proposal.eventId(), CONSUMER,
-                () -> decide(sql, proposal), false));
+        return ActionTelemetry.withLogFields(proposal.tenantId(), proposal.actionId(),
+                () -> transactions.run(actor(proposal), sql -> processed.onFirstDelivery(sql, proposal.eventId(),
+                        CONSUMER, () -> decide(sql, proposal), false)));
     }
 
     /**
@@ -150,7 +154,7 @@ public class StagingService {
                             validated.definition().tierFor(validated.normalised(),
                                     target.map(TargetSnapshot::fields).orElse(null), tiers),
                             validated.normalised(), paramsHash, proposal.tokenHash(), validated.summary(),
-                            target.orElse(null));
+                            target.orElse(null), telemetry.currentTraceParent());
                     return store(sql, proposal, action, agentWrites);
                 });
     }

@@ -1,5 +1,6 @@
 package dev.countersign.devsupport.testing;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,10 +32,17 @@ public final class KafkaTestClient {
     }
 
     public void send(String topic, String key, String value) {
+        send(topic, key, value, Map.of());
+    }
+
+    /** Like {@link #send(String, String, String)}, with record headers (e.g. a W3C {@code traceparent}). */
+    public void send(String topic, String key, String value, Map<String, String> headers) {
         try (var producer = new KafkaProducer<String, String>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
+            var record = new ProducerRecord<>(topic, key, value);
+            headers.forEach((name, header) -> record.headers().add(name, header.getBytes(StandardCharsets.UTF_8)));
+            producer.send(record).get();
         } catch (Exception e) {
             throw new IllegalStateException("Could not send to " + topic, e);
         }

@@ -16,7 +16,17 @@ public final class MetricsText {
         return exposition.lines()
                 .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
                 .filter(line -> Arrays.stream(labels).allMatch(line::contains))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .mapToDouble(MetricsText::sampleValue)
                 .findFirst().orElse(0);
+    }
+
+    /**
+     * The sample's value: the number after the labels. With tracing on, a sample may be followed by an exemplar
+     * ({@code # {trace_id="..."} value timestamp}), whose numbers are not the sample's.
+     */
+    private static double sampleValue(String line) {
+        int exemplar = line.indexOf(" # {");
+        String sample = (exemplar < 0 ? line : line.substring(0, exemplar)).strip();
+        return Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
     }
 }

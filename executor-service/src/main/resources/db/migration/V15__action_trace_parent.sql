@@ -1,0 +1,5 @@
+-- Tracing: the W3C trace context of the proposal that staged an action (from the Kafka record's traceparent header),
+-- so its execution, whenever and wherever a person confirms it, is a span of the trace that began with the chat turn.
+-- Telemetry only: nothing decides anything from it, and the executor role may write it like any other column it owns.
+ALTER TABLE actions ADD COLUMN trace_parent text
+    CONSTRAINT actions_trace_parent_format CHECK (trace_parent ~ '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$');

@@ -1,0 +1,135 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.testing.CapturedLogs;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * A proposal arriving with a trace context (the chat turn's, in the record's {@code traceparent} header) has its
+ * execution recorded as a span of that trace, whether a person confirms it later over HTTP or it applies on arrival;
+ * and the lines logged while an action is handled carry its tenant, its id and the trace, never its token.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class TracingTest {
+
+    private static final AttributeKey<String> ACTION_ID = AttributeKey.stringKey("countersign.action.id");
+
+    @Inject
+    TestSpans spans;
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final CapturedLogs logs = new CapturedLogs();
+    private TestTenant tenant;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+        logs.install();
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        logs.uninstall();
+    }
+
+    @Test
+    void anExecutionConfirmedLaterOverHttpIsASpanOfTheProposalsTraceLinkedToTheConfirmation() throws Exception {
+        String traceId = randomHex(32);
+        var proposal = new ProposalMother(tenant, "12.50");
+        proposal.sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        Db.awaitStatus(proposal.actionId, "proposed");
+        assertThat(Db.text("SELECT trace_parent FROM actions WHERE id = ?", proposal.actionId))
+                .as("the staged action remembers the proposal's trace").contains(traceId);
+
+        proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then().statusCode(200);
+
+        SpanData execution = spans.await(executionOf(proposal.actionId));
+        assertThat(execution.getTraceId()).isEqualTo(traceId);
+        assertThat(execution.getName()).isEqualTo("countersign execute " + ActionCatalogue.CREATE_TRANSACTION);
+        assertThat(execution.getLinks()).extracting(LinkData::getSpanContext)
+                .as("linked to the confirming request's own trace")
+                .anySatisfy(link -> assertThat(link.getTraceId()).isNotEqualTo(traceId));
+        SpanData confirmRequest = spans.await(span -> span.getName().contains("/api/actions/{id}/confirm")
+                && execution.getLinks().stream().anyMatch(link -> link.getSpanContext().getTraceId()
+                        .equals(span.getTraceId())));
+        assertThat(confirmRequest.getTraceId()).isNotEqualTo(traceId);
+    }
+
+    @Test
+    void anActionAppliedOnArrivalIsExecutedInsideTheProposalsTrace() throws Exception {
+        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
+                .body(Json.write(Map.of("mode", "enabled"))).put("/api/actions/policy/agent-writes").then()
+                .statusCode(200);
+        String traceId = randomHex(32);
+        var proposal = new ProposalMother(tenant, "3.00");
+        proposal.sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        Db.awaitStatus(proposal.actionId, "executed");
+
+        SpanData execution = spans.await(executionOf(proposal.actionId));
+        assertThat(execution.getTraceId()).isEqualTo(traceId);
+        assertThat(execution.getLinks()).isEmpty();
+        assertThat(spans.matching(span -> span.getTraceId().equals(traceId)
+                && span.getName().contains("countersign.actions.proposed")))
+                .as("the consumer's span of the record continues the same trace").isNotEmpty();
+    }
+
+    @Test
+    void linesLoggedWhileHandlingAnActionCarryItsTenantItsIdAndTheTraceButNeverItsToken() throws Exception {
+        String traceId = randomHex(32);
+        var rejected = new ProposalMother(tenant, "12.50");
+        rejected.params().put("amount", "-5.00");
+        rejected.rehash().sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        ExtLogRecord line = await().atMost(Duration.ofSeconds(15)).until(
+                () -> logs.first(record -> record.getMessage() != null
+                        && record.getMessage().startsWith("Rejected proposal")
+                        && rejected.actionId.toString().equals(record.getMdc("actionId"))),
+                record -> record != null);
+        assertThat(line.getMdc("tenantId")).isEqualTo(tenant.id());
+        assertThat(line.getMdc("traceId")).isEqualTo(traceId);
+
+        var confirmed = ProposalMother.staged(kafka, tenant, "12.50");
+        confirmed.decide("confirm", tenant.executorBearer("alice"), confirmed.token).then().statusCode(200);
+        confirmed.decide("confirm", tenant.executorBearer("alice"), confirmed.token).then().statusCode(409);
+        confirmed.decide("confirm", tenant.executorBearer("alice"), "tok-wrong-" + UUID.randomUUID()).then()
+                .statusCode(404);
+        assertThat(logs.all()).as("captured lines").isNotEmpty()
+                .allSatisfy(record -> assertThat(CapturedLogs.rendered(record))
+                        .doesNotContain(confirmed.token, rejected.token));
+    }
+
+    private static Predicate<SpanData> executionOf(UUID actionId) {
+        return span -> actionId.toString().equals(span.getAttributes().get(ACTION_ID))
+                && span.getName().startsWith("countersign execute");
+    }
+
+    private static String randomHex(int length) {
+        StringBuilder hex = new StringBuilder();
+        while (hex.length() < length) {
+            hex.append(Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE));
+        }
+        return hex.substring(0, length);
+    }
+}
