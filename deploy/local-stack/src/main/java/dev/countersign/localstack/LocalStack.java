@@ -113,6 +113,11 @@ public final class LocalStack implements AutoCloseable {
         common.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", publicKey.toAbsolutePath().toString());
         common.put("JWT_ISSUER", DevTokens.ISSUER);
         common.put("SWAGGER_UI", "true");
+        common.putAll(settings.telemetry());
+        if (!settings.tracing()) {
+            // No collector to send spans to: tracing off, rather than a warning per failed export.
+            common.put("OTEL_SDK_DISABLED", "true");
+        }
 
         for (int instance = 0; instance < settings.executorInstances(); instance++) {
             int port = settings.executorPort() + instance;

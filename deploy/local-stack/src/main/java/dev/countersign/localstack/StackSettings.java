@@ -20,6 +20,8 @@ import java.util.Map;
  *            {@code PGUSER}/{@code PGPASSWORD} administrator creates the database and roles on it
  * @param openAiBaseUrl
  *            a real model endpoint (null: start the offline demo model)
+ * @param telemetry
+ *            observability settings passed to both services when set: an OTLP collector for traces, JSON logs
  */
 public record StackSettings(
         Path repositoryRoot,
@@ -41,7 +43,8 @@ public record StackSettings(
         String openAiModel,
         int smtpPort,
         int ticketPort,
-        Map<String, String> executorTuning) {
+        Map<String, String> executorTuning,
+        Map<String, String> telemetry) {
 
     /** Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls). */
     static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
@@ -49,13 +52,15 @@ public record StackSettings(
             "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
             "EXTERNAL_RECOVERY_INTERVAL");
 
+    /**
+     * Observability settings both services get when set: {@code OTEL_EXPORTER_OTLP_ENDPOINT} (traces to a collector;
+     * without it the services run with tracing off), {@code LOG_JSON}, and how soon spans are exported.
+     */
+    static final List<String> TELEMETRY = List.of("OTEL_EXPORTER_OTLP_ENDPOINT", "LOG_JSON",
+            "QUARKUS_OTEL_BSP_SCHEDULE_DELAY");
+
     public static StackSettings fromEnvironment(Path repositoryRoot, Map<String, String> env) {
-        Map<String, String> tuning = new java.util.TreeMap<>();
-        for (String name : EXECUTOR_TUNING) {
-            if (blankToNull(env.get(name)) != null) {
-                tuning.put(name, env.get(name).strip());
-            }
-        }
+        Map<String, String> tuning = setOnes(env, EXECUTOR_TUNING);
         return new StackSettings(
                 repositoryRoot,
                 Path.of(env.getOrDefault("COUNTERSIGN_DATA_DIR", repositoryRoot.resolve(".countersign").toString())),
@@ -76,7 +81,24 @@ public record StackSettings(
                 env.get("OPENAI_MODEL"),
                 port(env, "SMTP_PORT", 2525),
                 port(env, "TICKET_PORT", 8077),
-                Map.copyOf(tuning));
+                tuning,
+                setOnes(env, TELEMETRY));
+    }
+
+    /** Whether the services send traces (to {@code OTEL_EXPORTER_OTLP_ENDPOINT}). */
+    public boolean tracing() {
+        return telemetry.containsKey("OTEL_EXPORTER_OTLP_ENDPOINT");
+    }
+
+    /** The variables of {@code names} that {@code env} sets to something other than blanks. */
+    private static Map<String, String> setOnes(Map<String, String> env, List<String> names) {
+        Map<String, String> set = new java.util.TreeMap<>();
+        for (String name : names) {
+            if (blankToNull(env.get(name)) != null) {
+                set.put(name, env.get(name).strip());
+            }
+        }
+        return Map.copyOf(set);
     }
 
     public Path logDirectory() {
