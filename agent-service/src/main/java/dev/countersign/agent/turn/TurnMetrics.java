@@ -29,6 +29,11 @@ public class TurnMetrics {
     static final String TOKENS = "countersign.agent.model.tokens";
     static final String RECORDING = "countersign.agent.turn_recording";
     static final String ERROR = "error";
+    /**
+     * The histograms' last bucket below +Inf: the default (30 s) is shorter than a turn may run (TURN_WALL_CLOCK, 40
+     * s), and a quantile over it would read 30 s for slower turns.
+     */
+    private static final Duration LONGEST = Duration.ofSeconds(120);
 
     private final MeterRegistry registry;
     private final Timer modelCalls;
@@ -40,14 +45,14 @@ public class TurnMetrics {
                 .description("Time from publishing a turn to seeing it in the conversation ledger (part of a turn)")
                 .publishPercentileHistogram().register(registry);
         this.modelCalls = Timer.builder(MODEL_CALL).description("Time of one call to the model")
-                .publishPercentileHistogram().register(registry);
+                .publishPercentileHistogram().maximumExpectedValue(LONGEST).register(registry);
     }
 
     /** Records a turn of {@code mode} that started at {@code startedNanos} ({@link System#nanoTime()}). */
     void turn(String mode, String ending, long startedNanos) {
         Timer.builder(TURN).description("Time of one chat turn, from the request to the reply")
                 .tag("mode", mode.toLowerCase(Locale.ROOT)).tag("ending", ending.toLowerCase(Locale.ROOT))
-                .publishPercentileHistogram()
+                .publishPercentileHistogram().maximumExpectedValue(LONGEST)
                 .register(registry)
                 .record(Duration.ofNanos(System.nanoTime() - startedNanos));
     }

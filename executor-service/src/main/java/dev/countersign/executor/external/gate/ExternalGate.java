@@ -10,6 +10,7 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TenantTransactions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -22,6 +23,9 @@ import io.smallrye.mutiny.Uni;
  * ticket system's origin, and an architecture test keeps the raw clients inside this package and the opening of scopes
  * in {@code ExternalExecution}.
  */
+// Created at start, so the alert's counter is exported at 0 before any call (an increase from a series that first
+// appears at 1 is invisible to Prometheus's increase()).
+@Startup
 @ApplicationScoped
 public class ExternalGate {
 
