@@ -56,14 +56,14 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * {@code ./mvnw verify} (the failsafe and surefire includes do not match {@code *Benchmark}); run it by name, see
  * {@code deploy/bench/confirm-throughput.sh}.
  * <p>
- * One stack ({@code TestStacks.withExecutors(1)}: one executor, staged_only, so actions wait). 2 x (W + N) LOW
- * expenses are published to {@code countersign.actions.proposed} as the agent publishes them, and staged. Then:
+ * One stack ({@code TestStacks.withExecutors(1)}: one executor, staged_only, so actions wait). 2 x (W + N) LOW expenses
+ * are published to {@code countersign.actions.proposed} as the agent publishes them, and staged. Then:
  * <ol>
  * <li><b>service</b>: 32 client threads confirm W actions untimed (the JIT compiles the confirm path), then N timed,
  * over HTTP/1.1 (keep-alive, one JDK client per thread, bearer JWT, the token and the paramsHash, as the web UI sends
  * them); each answer must be 200 with status {@code executed}.</li>
- * <li><b>raw PostgreSQL</b>: 32 JDBC connections as the executor's application role run, per action, the statements
- * the executor runs for that confirmation, in one transaction ({@link RawConfirm}): W untimed, then N timed.</li>
+ * <li><b>raw PostgreSQL</b>: 32 JDBC connections as the executor's application role run, per action, the statements the
+ * executor runs for that confirmation, in one transaction ({@link RawConfirm}): W untimed, then N timed.</li>
  * </ol>
  * Each run's rate is taken over its steady window: from the completion of its first 15% to the moment its last request
  * started (after that, fewer than 32 are in flight). CPU time per process and per JVM thread group over that window
@@ -254,7 +254,7 @@ class ConfirmThroughputBenchmark {
                 while (!Thread.currentThread().isInterrupted()) {
                     run.samples.add(cpu.sample());
                     try {
-                        Thread.sleep(500);
+                        Thread.sleep(1000);
                     } catch (InterruptedException e) {
                         return;
                     }
