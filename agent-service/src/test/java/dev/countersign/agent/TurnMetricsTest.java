@@ -38,6 +38,10 @@ class TurnMetricsTest {
         // The scripted model reports one token per message it received and per answer part (ModelServer).
         assertThat(metric("countersign_agent_model_tokens_total", "type=\"output\"")).isEqualTo(output + 2);
         assertThat(metric("countersign_agent_model_tokens_total", "type=\"input\"")).isGreaterThan(input + 2);
+        // Buckets reach past the turn's wall clock (40 s), so a quantile over a slow turn is not capped at 30 s.
+        assertThat(metric("countersign_agent_turn_seconds_bucket", "mode=\"act\"", "ending=\"answered\"",
+                "le=\"120.0\"")).isEqualTo(turns + 1);
+        assertThat(metric("countersign_agent_model_call_seconds_bucket", "le=\"120.0\"")).isEqualTo(calls + 2);
     }
 
     /** The value of the series {@code name} having all {@code labels} (0 if it does not exist yet). */

@@ -286,4 +286,23 @@ class DatabaseInvariantsTest {
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
         }
     }
+
+    @Test
+    void anActionsTraceParentIsSetWhenProposedAndNeverChangedNorReadByTheAgent() throws Exception {
+        String parent = "00-" + "a".repeat(32) + "-" + "b".repeat(16) + "-01";
+        try (var sql = Db.owner()) {
+            UUID untraced = actionIn(sql, ActionStatus.PROPOSED);
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET trace_parent = '" + parent + "' WHERE id = '" + untraced + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("never changed");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET trace_parent = 'not a traceparent' WHERE id = '" + untraced + "'"))
+                    .isInstanceOf(SQLException.class);
+        }
+        try (var reader = Db.reader()) {
+            assertThatThrownBy(() -> reader.createStatement().executeQuery("SELECT trace_parent FROM actions"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
+        }
+    }
 }

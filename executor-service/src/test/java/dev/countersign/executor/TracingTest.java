@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -17,6 +19,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.CapturedLogs;
@@ -79,6 +86,33 @@ class TracingTest {
     }
 
     @Test
+    void eachActionOfABatchIsExecutedInItsOwnProposalsTraceWithItsIdsInTheLogLine() throws Exception {
+        List<String> traces = List.of(randomHex(32), randomHex(32));
+        List<ProposalMother> proposals = List.of(new ProposalMother(tenant, "2.00"),
+                new ProposalMother(tenant, "3.00"));
+        for (int i = 0; i < proposals.size(); i++) {
+            proposals.get(i).sendTraced(kafka, "00-" + traces.get(i) + "-" + randomHex(16) + "-01");
+            Db.awaitStatus(proposals.get(i).actionId, "proposed");
+        }
+        ObjectNode body = Json.mapper().createObjectNode();
+        ArrayNode items = body.putArray("items");
+        proposals.forEach(proposal -> items.addObject().put("actionId", proposal.actionId.toString())
+                .put("token", proposal.token));
+        given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .body(Json.write(body)).post("/api/actions/confirm-batch").then().statusCode(200);
+
+        for (int i = 0; i < proposals.size(); i++) {
+            UUID actionId = proposals.get(i).actionId;
+            assertThat(spans.await(executionOf(actionId)).getTraceId()).isEqualTo(traces.get(i));
+            ExtLogRecord written = logs.first(record -> CapturedLogs.rendered(record).contains("written")
+                    && actionId.toString().equals(record.getMdc("actionId")));
+            assertThat(written).as("the written line of " + actionId).isNotNull();
+            assertThat(written.getMdc("traceId")).isEqualTo(traces.get(i));
+            assertThat(written.getMdc("tenantId")).isEqualTo(tenant.id());
+        }
+    }
+
+    @Test
     void anActionAppliedOnArrivalIsExecutedInsideTheProposalsTrace() throws Exception {
         given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
                 .body(Json.write(Map.of("mode", "enabled"))).put("/api/actions/policy/agent-writes").then()
@@ -97,27 +131,52 @@ class TracingTest {
     }
 
     @Test
-    void linesLoggedWhileHandlingAnActionCarryItsTenantItsIdAndTheTraceButNeverItsToken() throws Exception {
-        String traceId = randomHex(32);
+    void linesLoggedWhileHandlingAnActionCarryItsTenantItsIdAndTheTraceButNeitherLinesNorSpansCarryAToken()
+            throws Exception {
+        String rejectedTrace = randomHex(32);
         var rejected = new ProposalMother(tenant, "12.50");
         rejected.params().put("amount", "-5.00");
-        rejected.rehash().sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        rejected.rehash().sendTraced(kafka, "00-" + rejectedTrace + "-" + randomHex(16) + "-01");
         ExtLogRecord line = await().atMost(Duration.ofSeconds(15)).until(
                 () -> logs.first(record -> record.getMessage() != null
                         && record.getMessage().startsWith("Rejected proposal")
                         && rejected.actionId.toString().equals(record.getMdc("actionId"))),
                 record -> record != null);
         assertThat(line.getMdc("tenantId")).isEqualTo(tenant.id());
-        assertThat(line.getMdc("traceId")).isEqualTo(traceId);
+        assertThat(line.getMdc("traceId")).isEqualTo(rejectedTrace);
 
         var confirmed = ProposalMother.staged(kafka, tenant, "12.50");
         confirmed.decide("confirm", tenant.executorBearer("alice"), confirmed.token).then().statusCode(200);
         confirmed.decide("confirm", tenant.executorBearer("alice"), confirmed.token).then().statusCode(409);
         confirmed.decide("confirm", tenant.executorBearer("alice"), "tok-wrong-" + UUID.randomUUID()).then()
                 .statusCode(404);
+        // The decisions topic carries raw tokens in its payloads: a poison decision (parked) and a good one.
+        String traceId = randomHex(32);
+        var viaTopic = new ProposalMother(tenant, "4.00");
+        viaTopic.sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        Db.awaitStatus(viaTopic.actionId, "proposed");
+        kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(), decision(viaTopic, "approve-please"));
+        kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(), decision(viaTopic, "confirm"));
+        Db.awaitStatus(viaTopic.actionId, "executed");
+
+        SpanData execution = spans.await(executionOf(viaTopic.actionId));
+        assertThat(execution.getTraceId()).isEqualTo(traceId);
+        assertThat(execution.getLinks()).as("linked to the decision event's span").extracting(LinkData::getSpanContext)
+                .anySatisfy(link -> assertThat(link.getTraceId()).isNotEqualTo(traceId));
         assertThat(logs.all()).as("captured lines").isNotEmpty()
                 .allSatisfy(record -> assertThat(CapturedLogs.rendered(record))
-                        .doesNotContain(confirmed.token, rejected.token));
+                        .doesNotContain(confirmed.token, viaTopic.token));
+        assertThat(spans.matching(span -> true)).allSatisfy(span -> assertThat(span.toString())
+                .doesNotContain(confirmed.token, viaTopic.token));
+    }
+
+    /** An {@code ActionDecided} for {@code proposal} carrying its raw token, from the golden fixture. */
+    private String decision(ProposalMother proposal, String decision) {
+        ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
+        event.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
+                .put("actionId", proposal.actionId.toString()).put("tenantId", tenant.id()).put("decision", decision)
+                .put("token", proposal.token).put("paramsHash", proposal.event.get("paramsHash").asText());
+        return Json.write(event);
     }
 
     private static Predicate<SpanData> executionOf(UUID actionId) {

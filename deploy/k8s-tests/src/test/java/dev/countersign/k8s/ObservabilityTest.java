@@ -166,6 +166,18 @@ class ObservabilityTest {
         }
     }
 
+    @Test
+    void theMigrationJobLogsJsonAndSendsNoTraces() {
+        Map<String, String> env = new java.util.HashMap<>();
+        for (Map<String, Object> container : Node.containers(
+                Node.map(manifests.get("Job", "countersign-migrate"), "spec", "template", "spec"))) {
+            for (Map<String, Object> variable : Node.maps(container, "env")) {
+                env.put(Node.str(variable, "name"), Node.str(variable, "value"));
+            }
+        }
+        assertThat(env).containsEntry("LOG_JSON", "true").containsEntry("OTEL_SDK_DISABLED", "true");
+    }
+
     private JsonNode dashboard() {
         Map<String, Object> data = Node.map(manifests.get("ConfigMap", "countersign-dashboard"), "data");
         String json = String.valueOf(data.values().iterator().next());

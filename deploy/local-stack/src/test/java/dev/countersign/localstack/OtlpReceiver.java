@@ -3,6 +3,7 @@ package dev.countersign.localstack;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -35,6 +36,7 @@ final class OtlpReceiver implements AutoCloseable {
     private final HttpServer server;
     private final List<ReceivedSpan> spans = new ArrayList<>();
     private final List<String> requests = new ArrayList<>();
+    private final StringBuilder rawBodies = new StringBuilder();
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -61,6 +63,14 @@ final class OtlpReceiver implements AutoCloseable {
         return List.copyOf(spans);
     }
 
+    /**
+     * Every export received, as bytes read one to one into chars: a search for a secret here covers whatever the parsed
+     * spans leave out (events, exception texts, link and resource attributes).
+     */
+    synchronized String rawExports() {
+        return rawBodies.toString();
+    }
+
     /** Method, path and content type of every request received, for a failing test's message. */
     synchronized List<String> requests() {
         return List.copyOf(requests);
@@ -82,6 +92,9 @@ final class OtlpReceiver implements AutoCloseable {
                     .endsWith("/v1/traces")) {
                 exchange.sendResponseHeaders(404, -1);
                 return;
+            }
+            synchronized (this) {
+                rawBodies.append(new String(body, StandardCharsets.ISO_8859_1));
             }
             try {
                 keep(ExportTraceServiceRequest.parseFrom(body));

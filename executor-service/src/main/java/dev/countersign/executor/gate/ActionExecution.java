@@ -121,6 +121,11 @@ public class ActionExecution {
                         .replaceWith(executed));
     }
 
+    /** {@link #write} as an execution span of the action's trace, for a batch member (a batch runs no {@link #run}). */
+    public Uni<ActionRow> writeTraced(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
+        return telemetry.execution(confirmed, () -> write(sql, confirmed, executor));
+    }
+
     Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
         LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
         JsonNode result = ActionResults.error(code, reason);

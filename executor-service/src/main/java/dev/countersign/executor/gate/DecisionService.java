@@ -147,7 +147,8 @@ public class DecisionService {
         DecisionRequest first = ordered.get(0);
         return transactions.run(new Actor(first.tenantId(), first.userId(), first.channel()), sql -> Multi
                 .createFrom().iterable(ordered)
-                .onItem().transformToUniAndConcatenate(request -> confirmInBatch(sql, request))
+                .onItem().transformToUniAndConcatenate(request -> ActionTelemetry.withLogFields(
+                        request.tenantId(), request.actionId(), () -> confirmInBatch(sql, request)))
                 .collect().asList())
                 .onFailure(TransientFailures::isDeadlockOrSerialization).retry().atMost(3)
                 .invoke(executed -> executed.forEach(actorMismatches::countConfirmed))
@@ -181,7 +182,7 @@ public class DecisionService {
                     if (!ActionExecution.paramsStillMatch(confirmed)) {
                         throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
                     }
-                    return execution.write(sql, confirmed, executors.forKind(confirmed.kind()).orElseThrow())
+                    return execution.writeTraced(sql, confirmed, executors.forKind(confirmed.kind()).orElseThrow())
                             .onFailure(ExecutionRefused.class).transform(refused -> new BatchRefused(List.of(
                                     new Violation(id, "cannot be written: " + ((ExecutionRefused) refused).code()
                                             .code()))));

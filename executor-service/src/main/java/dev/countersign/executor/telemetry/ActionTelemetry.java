@@ -18,6 +18,7 @@ import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -33,7 +34,8 @@ import io.smallrye.mutiny.Uni;
  * trace and span ids the OpenTelemetry extension adds) for the duration of the work. Never a token: none is passed
  * here.
  * <p>
- * Limits: an action staged before V15, or from an untraced record, starts a trace of its own at execution. The MDC
+ * Limits: a record that arrives without a {@code traceparent} starts its trace at the executor's consumer span, and its
+ * execution joins that one; an action staged before V15 (or with tracing off) starts a trace at execution. The MDC
  * lives in the Vert.x duplicated context of the request or message; work that hops to another context (a timer, a
  * worker pool) logs without these fields.
  */
@@ -92,9 +94,10 @@ public class ActionTelemetry {
                 builder.addLink(confirmation);
             }
             Span span = builder.startSpan();
-            // Current until the work ends (on this request's or message's context): its SQL spans are children, and
-            // its log lines carry this trace's ids.
-            Scope current = span.makeCurrent();
+            // Current until the work ends, on this request's or message's own (duplicated) Vert.x context: its log
+            // lines carry this trace's ids. Anywhere else (a root context, a plain thread) a scope left open could
+            // outlive the work or be closed elsewhere, so the span is only ended there.
+            Scope current = VertxContext.isOnDuplicatedContext() ? span.makeCurrent() : Scope.noop();
             Uni<T> started;
             try {
                 started = work.get();
@@ -118,13 +121,22 @@ public class ActionTelemetry {
     /** Runs {@code work} with the tenant and action ids in the logging MDC, removed when it ends. */
     public static <T> Uni<T> withLogFields(String tenantId, UUID actionId, Supplier<Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
-            MDC.put(TENANT_ID_FIELD, tenantId);
-            MDC.put(ACTION_ID_FIELD, String.valueOf(actionId));
-            return work.get();
-        }).onTermination().invoke(() -> {
-            MDC.remove(TENANT_ID_FIELD);
-            MDC.remove(ACTION_ID_FIELD);
+            Object outerTenant = MDC.put(TENANT_ID_FIELD, tenantId);
+            Object outerAction = MDC.put(ACTION_ID_FIELD, String.valueOf(actionId));
+            // Nested (a batch's members inside its request): the outer fields come back when the inner work ends.
+            return work.get().onTermination().invoke(() -> {
+                restore(TENANT_ID_FIELD, outerTenant);
+                restore(ACTION_ID_FIELD, outerAction);
+            });
         });
+    }
+
+    private static void restore(String field, Object outer) {
+        if (outer == null) {
+            MDC.remove(field);
+        } else {
+            MDC.put(field, outer);
+        }
     }
 
     private static Context parentOf(ActionRow action, SpanContext current) {

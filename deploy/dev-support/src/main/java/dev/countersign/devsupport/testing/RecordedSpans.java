@@ -1,5 +1,6 @@
 package dev.countersign.devsupport.testing;
 
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
@@ -32,9 +33,27 @@ public class RecordedSpans implements SpanExporter {
         return CompletableResultCode.ofSuccess();
     }
 
-    /** The first exported span matching {@code filter}, if it was exported already (poll with a timeout). */
+    /** The first exported span matching {@code filter}, if it was exported already. */
     public synchronized Optional<SpanData> first(Predicate<SpanData> filter) {
         return spans.stream().filter(filter).findFirst();
+    }
+
+    /** The first span matching {@code filter}, waiting up to 10 s for the batch processor to export it. */
+    public SpanData await(Predicate<SpanData> filter) {
+        Instant deadline = Instant.now().plusSeconds(10);
+        while (Instant.now().isBefore(deadline)) {
+            Optional<SpanData> found = first(filter);
+            if (found.isPresent()) {
+                return found.get();
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new AssertionError("no such span was exported within 10 s");
     }
 
     public synchronized List<SpanData> matching(Predicate<SpanData> filter) {
