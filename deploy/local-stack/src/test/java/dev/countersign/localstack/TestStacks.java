@@ -1,11 +1,14 @@
 package dev.countersign.localstack;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** Settings for a throw-away stack on free ports, and the free-port helpers the end-to-end tests share. */
 final class TestStacks {
@@ -21,7 +24,7 @@ final class TestStacks {
     /** Like {@link #withExecutors(int)}, with {@code overrides} on top of the environment it builds. */
     static StackSettings withExecutors(int executorInstances, Map<String, String> overrides) throws IOException {
         Map<String, String> env = new HashMap<>();
-        env.put("COUNTERSIGN_DATA_DIR", Files.createTempDirectory("countersign-it").toString());
+        env.put("COUNTERSIGN_DATA_DIR", dataDirectory().toString());
         env.put("EXECUTOR_INSTANCES", String.valueOf(executorInstances));
         env.put("EXECUTOR_PORT", String.valueOf(freePortPair()));
         env.put("AGENT_PORT", String.valueOf(freePortPair()));
@@ -34,6 +37,26 @@ final class TestStacks {
         env.put("ACTIONS_AGENT_WRITES_DEFAULT", "staged_only");
         env.putAll(overrides);
         return StackSettings.fromEnvironment(repositoryRoot(), env);
+    }
+
+    /**
+     * A fresh data directory whose PostgreSQL data and Kafka logs (about 250 MB a stack) are deleted when the test JVM
+     * exits, after every stack closed; the services' logs stay, for reading a failure.
+     */
+    private static Path dataDirectory() throws IOException {
+        Path directory = Files.createTempDirectory("countersign-it");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteAllBut(directory, directory.resolve("logs"))));
+        return directory;
+    }
+
+    private static void deleteAllBut(Path directory, Path kept) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .filter(path -> !path.equals(directory) && !path.startsWith(kept))
+                    .forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // Best effort: a leftover directory in the temp dir is no test failure.
+        }
     }
 
     static Path repositoryRoot() {
