@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -37,13 +35,6 @@ class DecisionsTopicTest {
         return ProposalMother.staged(kafka, tenant, "12.50");
     }
 
-    private ObjectNode decision(ProposalMother proposal, String decision, String token) {
-        ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
-        return event.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
-                .put("actionId", proposal.actionId.toString()).put("tenantId", tenant.id()).put("decision", decision)
-                .put("token", token).put("paramsHash", proposal.event.get("paramsHash").asText());
-    }
-
     private void send(ObjectNode event) {
         kafka.send(Topics.ACTIONS_DECISIONS, event.get("actionId").asText(), Json.write(event));
     }
@@ -58,11 +49,11 @@ class DecisionsTopicTest {
     @Test
     void aConfirmRelayedByAnIntegrationExecutesOnceEvenWhenRedelivered() throws Exception {
         var proposal = staged();
-        ObjectNode confirm = decision(proposal, "confirm", proposal.token);
+        ObjectNode confirm = proposal.decided("confirm", proposal.token);
 
         send(confirm);
         send(confirm);
-        send(decision(proposal, "confirm", proposal.token));
+        send(proposal.decided("confirm", proposal.token));
 
         Db.awaitStatus(proposal.actionId, "executed");
         Thread.sleep(1_000);
@@ -78,7 +69,7 @@ class DecisionsTopicTest {
     void aCancelRelayedByAnIntegrationCancels() throws Exception {
         var proposal = staged();
 
-        send(decision(proposal, "cancel", proposal.token));
+        send(proposal.decided("cancel", proposal.token));
 
         Db.awaitStatus(proposal.actionId, "cancelled");
     }
@@ -86,7 +77,7 @@ class DecisionsTopicTest {
     @Test
     void aWrongTokenChangesNothing() throws Exception {
         var proposal = staged();
-        ObjectNode wrong = decision(proposal, "confirm", "not-the-token");
+        ObjectNode wrong = proposal.decided("confirm", "not-the-token");
 
         send(wrong);
 
@@ -98,14 +89,14 @@ class DecisionsTopicTest {
     void aChatDecisionInTheTurnThatProposedIsRefusedButALaterTurnIsNot() throws Exception {
         var proposal = staged();
         String proposingTurn = proposal.event.get("turnId").asText();
-        ObjectNode sameTurn = decision(proposal, "confirm", proposal.token).put("channel", "chat")
+        ObjectNode sameTurn = proposal.decided("confirm", proposal.token).put("channel", "chat")
                 .put("turnId", proposingTurn);
 
         send(sameTurn);
         awaitProcessed(sameTurn);
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
 
-        send(decision(proposal, "confirm", proposal.token).put("channel", "chat")
+        send(proposal.decided("confirm", proposal.token).put("channel", "chat")
                 .put("turnId", UUID.randomUUID().toString()));
         Db.awaitStatus(proposal.actionId, "executed");
     }
@@ -114,10 +105,10 @@ class DecisionsTopicTest {
     void aPoisonDecisionIsParkedAndDoesNotBlockTheNextOne() throws Exception {
         var proposal = staged();
         String marker = "poison-" + UUID.randomUUID();
-        ObjectNode poison = decision(proposal, "approve-please", proposal.token).put("marker", marker);
+        ObjectNode poison = proposal.decided("approve-please", proposal.token).put("marker", marker);
 
         send(poison);
-        send(decision(proposal, "confirm", proposal.token));
+        send(proposal.decided("confirm", proposal.token));
 
         Db.awaitStatus(proposal.actionId, "executed");
         var parked = kafka.awaitAny(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker));
@@ -130,10 +121,10 @@ class DecisionsTopicTest {
         var proposal = staged();
         String marker = "rules-" + UUID.randomUUID();
 
-        send(decision(proposal, "confirm", proposal.token).put("channel", "chat").putNull("turnId")
+        send(proposal.decided("confirm", proposal.token).put("channel", "chat").putNull("turnId")
                 .put("marker", marker));
-        send(decision(proposal, "confirm", proposal.token).put("channel", "http").put("marker", marker));
-        send(decision(proposal, "confirm", proposal.token).put("userId", "mal\u0000lory").put("marker", marker));
+        send(proposal.decided("confirm", proposal.token).put("channel", "http").put("marker", marker));
+        send(proposal.decided("confirm", proposal.token).put("userId", "mal\u0000lory").put("marker", marker));
         kafka.send(Topics.ACTIONS_DECISIONS, proposal.actionId.toString(),
                 "{\"marker\":\"" + marker + "\",\"token\":\"" + proposal.token + "\",");
 

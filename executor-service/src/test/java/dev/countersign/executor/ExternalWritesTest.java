@@ -7,7 +7,6 @@ import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -163,10 +162,7 @@ class ExternalWritesTest {
         UUID refund = supportCase("requestor@example.org");
         var relayed = mail(refund);
         var batched = mail(refund);
-        ObjectNode decision = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
-        decision.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
-                .put("actionId", relayed.actionId.toString()).put("tenantId", tenant.id()).put("decision", "confirm")
-                .put("token", relayed.token).put("paramsHash", relayed.event.get("paramsHash").asText());
+        ObjectNode decision = relayed.decided("confirm", relayed.token);
         kafka.send(Topics.ACTIONS_DECISIONS, relayed.actionId.toString(), Json.write(decision));
         kafka.send(Topics.ACTIONS_DECISIONS, relayed.actionId.toString(), Json.write(decision)); // redelivered
 

@@ -69,9 +69,23 @@ final class ProposalMother {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json());
     }
 
-    /** Sends it as if from inside the trace of {@code traceParent} (a W3C header, as the agent's client adds it). */
-    void sendTraced(KafkaTestClient kafka, String traceParent) {
-        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), Map.of("traceparent", traceParent));
+    /**
+     * Sends it as if from inside the trace {@code traceId} (32 hex digits), in a W3C {@code traceparent} header with a
+     * random parent span, as the agent's client adds it.
+     */
+    void sendTraced(KafkaTestClient kafka, String traceId) {
+        String parentSpan = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(),
+                Map.of("traceparent", "00-" + traceId + "-" + parentSpan + "-01"));
+    }
+
+    /** An {@code ActionDecided} for this proposal from the golden fixture: {@code decision} with {@code token}. */
+    ObjectNode decided(String decision, String token) {
+        ObjectNode decided = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
+        return decided.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
+                .put("actionId", actionId.toString()).put("tenantId", event.get("tenantId").asText())
+                .put("decision", decision).put("token", token)
+                .put("paramsHash", event.get("paramsHash").asText());
     }
 
     /** Sends it and waits until the executor has stored it as proposed. */

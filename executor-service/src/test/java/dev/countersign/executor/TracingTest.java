@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
@@ -66,7 +64,7 @@ class TracingTest {
     void anExecutionConfirmedLaterOverHttpIsASpanOfTheProposalsTraceLinkedToTheConfirmation() throws Exception {
         String traceId = randomHex(32);
         var proposal = new ProposalMother(tenant, "12.50");
-        proposal.sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        proposal.sendTraced(kafka, traceId);
         Db.awaitStatus(proposal.actionId, "proposed");
         assertThat(Db.text("SELECT trace_parent FROM actions WHERE id = ?", proposal.actionId))
                 .as("the staged action remembers the proposal's trace").contains(traceId);
@@ -91,7 +89,7 @@ class TracingTest {
         List<ProposalMother> proposals = List.of(new ProposalMother(tenant, "2.00"),
                 new ProposalMother(tenant, "3.00"));
         for (int i = 0; i < proposals.size(); i++) {
-            proposals.get(i).sendTraced(kafka, "00-" + traces.get(i) + "-" + randomHex(16) + "-01");
+            proposals.get(i).sendTraced(kafka, traces.get(i));
             Db.awaitStatus(proposals.get(i).actionId, "proposed");
         }
         ObjectNode body = Json.mapper().createObjectNode();
@@ -119,7 +117,7 @@ class TracingTest {
                 .statusCode(200);
         String traceId = randomHex(32);
         var proposal = new ProposalMother(tenant, "3.00");
-        proposal.sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        proposal.sendTraced(kafka, traceId);
         Db.awaitStatus(proposal.actionId, "executed");
 
         SpanData execution = spans.await(executionOf(proposal.actionId));
@@ -136,7 +134,7 @@ class TracingTest {
         String rejectedTrace = randomHex(32);
         var rejected = new ProposalMother(tenant, "12.50");
         rejected.params().put("amount", "-5.00");
-        rejected.rehash().sendTraced(kafka, "00-" + rejectedTrace + "-" + randomHex(16) + "-01");
+        rejected.rehash().sendTraced(kafka, rejectedTrace);
         ExtLogRecord line = await().atMost(Duration.ofSeconds(15)).until(
                 () -> logs.first(record -> record.getMessage() != null
                         && record.getMessage().startsWith("Rejected proposal")
@@ -153,10 +151,12 @@ class TracingTest {
         // The decisions topic carries raw tokens in its payloads: a poison decision (parked) and a good one.
         String traceId = randomHex(32);
         var viaTopic = new ProposalMother(tenant, "4.00");
-        viaTopic.sendTraced(kafka, "00-" + traceId + "-" + randomHex(16) + "-01");
+        viaTopic.sendTraced(kafka, traceId);
         Db.awaitStatus(viaTopic.actionId, "proposed");
-        kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(), decision(viaTopic, "approve-please"));
-        kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(), decision(viaTopic, "confirm"));
+        kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(),
+                Json.write(viaTopic.decided("approve-please", viaTopic.token)));
+        kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(),
+                Json.write(viaTopic.decided("confirm", viaTopic.token)));
         Db.awaitStatus(viaTopic.actionId, "executed");
 
         SpanData execution = spans.await(executionOf(viaTopic.actionId));
@@ -168,15 +168,6 @@ class TracingTest {
                         .doesNotContain(confirmed.token, viaTopic.token));
         assertThat(spans.matching(span -> true)).allSatisfy(span -> assertThat(span.toString())
                 .doesNotContain(confirmed.token, viaTopic.token));
-    }
-
-    /** An {@code ActionDecided} for {@code proposal} carrying its raw token, from the golden fixture. */
-    private String decision(ProposalMother proposal, String decision) {
-        ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_DECIDED);
-        event.put("eventId", UUID.randomUUID().toString()).put("occurredAt", Instant.now().toString())
-                .put("actionId", proposal.actionId.toString()).put("tenantId", tenant.id()).put("decision", decision)
-                .put("token", proposal.token).put("paramsHash", proposal.event.get("paramsHash").asText());
-        return Json.write(event);
     }
 
     private static Predicate<SpanData> executionOf(UUID actionId) {

@@ -14,6 +14,8 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import jakarta.annotation.PreDestroy;
@@ -119,14 +121,23 @@ public class TurnRunner {
     }
 
     public ChatReply run(ConversationKey conversation, String text, TurnListener listener) {
+        return measured(dev.countersign.contracts.api.ChatRequest.ACT, conversation,
+                () -> act(conversation, text, listener), ChatReply::ending);
+    }
+
+    /**
+     * Runs one turn of {@code mode} with the conversation's ids in the log fields, and counts it in the turn metrics
+     * with the ending it reports ({@link TurnMetrics#ERROR} when it throws).
+     */
+    private <R> R measured(String mode, ConversationKey conversation, Supplier<R> turn, Function<R, String> ending) {
         long started = System.nanoTime();
         TurnLogFields.put(conversation);
         try {
-            ChatReply reply = act(conversation, text, listener);
-            metrics.turn(dev.countersign.contracts.api.ChatRequest.ACT, reply.ending(), started);
+            R reply = turn.get();
+            metrics.turn(mode, ending.apply(reply), started);
             return reply;
         } catch (RuntimeException e) {
-            metrics.turn(dev.countersign.contracts.api.ChatRequest.ACT, TurnMetrics.ERROR, started);
+            metrics.turn(mode, TurnMetrics.ERROR, started);
             throw e;
         } finally {
             TurnLogFields.remove();
@@ -211,18 +222,8 @@ public class TurnRunner {
      * conversation ledger. Nothing the model wrote is run.
      */
     public PlanReply plan(ConversationKey conversation, String text) {
-        long started = System.nanoTime();
-        TurnLogFields.put(conversation);
-        try {
-            PlanReply reply = planTurn(conversation, text);
-            metrics.turn(dev.countersign.contracts.api.ChatRequest.PLAN, Ending.ANSWERED.name(), started);
-            return reply;
-        } catch (RuntimeException e) {
-            metrics.turn(dev.countersign.contracts.api.ChatRequest.PLAN, TurnMetrics.ERROR, started);
-            throw e;
-        } finally {
-            TurnLogFields.remove();
-        }
+        return measured(dev.countersign.contracts.api.ChatRequest.PLAN, conversation,
+                () -> planTurn(conversation, text), reply -> Ending.ANSWERED.name());
     }
 
     private PlanReply planTurn(ConversationKey conversation, String text) {

@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,14 +20,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.countersign.contracts.catalogue.ActionCatalogue;
-import dev.countersign.contracts.catalogue.ValidatedParams;
-import dev.countersign.contracts.events.ActionProposed;
-import dev.countersign.contracts.json.ConfirmTokens;
-import dev.countersign.contracts.json.Json;
-
 /**
  * What the {@code *Benchmark} classes share: proposals built as the agent builds them, the machine's state (cores, load
  * average, CPU time per process), percentiles, and the result block printed to stdout and written to
@@ -40,34 +30,14 @@ final class BenchmarkSupport {
     private BenchmarkSupport() {
     }
 
-    /** One expense proposal as {@code ProposalPublisher} publishes it, with the raw token only the card would hold. */
-    record Proposal(UUID id, String token, String paramsHash, String event) {
-    }
-
     /**
-     * {@code ledger.transaction.create} in {@code wallet}, built like the agent's {@code ProposeExpenseTool} and
-     * {@code ProposalPublisher}: parameters validated and normalised by the catalogue, their canonical hash, the
-     * SHA-256 of a fresh one-time token, a conversation and turn. Amounts stay under the default high-impact threshold
+     * An expense in {@code wallet} ({@link ExpenseProposal}). Amounts stay under the default high-impact threshold
      * (500.00), so the action is LOW: with {@code ACTIONS_AGENT_WRITES_DEFAULT=staged_only} it waits for a
      * confirmation.
      */
-    static Proposal expense(String tenant, String user, UUID wallet, int i) {
-        ObjectNode raw = Json.mapper().createObjectNode()
-                .put("walletId", wallet.toString())
-                .put("amount", BigDecimal.valueOf(100 + i % 40_000, 2).toPlainString())
-                .put("category", "coffee")
-                .put("description", "bench " + i)
-                .put("occurredOn", LocalDate.now().toString());
-        ValidatedParams params = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, raw);
-        if (!params.isValid()) {
-            throw new IllegalStateException(params.violationsText());
-        }
-        UUID id = UUID.randomUUID();
-        String token = ConfirmTokens.newToken();
-        String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
-                id, tenant, user, "bench-" + i % 50, UUID.randomUUID(), ActionCatalogue.CREATE_TRANSACTION,
-                params.normalised(), params.hash(), ConfirmTokens.hash(token), null));
-        return new Proposal(id, token, params.hash(), event);
+    static ExpenseProposal expense(String tenant, String user, UUID wallet, int i) {
+        return ExpenseProposal.of(tenant, user, wallet, BigDecimal.valueOf(100 + i % 40_000, 2), "coffee",
+                "bench " + i, "bench-" + i % 50);
     }
 
     /** A producer configured like the agent's proposals channel: acks=all, the client's other defaults. */

@@ -47,7 +47,6 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.localstack.BenchmarkSupport.CpuMeter;
-import dev.countersign.localstack.BenchmarkSupport.Proposal;
 import dev.countersign.localstack.BenchmarkSupport.Report;
 
 /**
@@ -113,16 +112,16 @@ class ConfirmThroughputBenchmark {
             String bearer = stack.tokens().mint(tenant, USER, Audiences.EXECUTOR, Duration.ofHours(2));
 
             // --- stage 2 x N proposals through Kafka, as the agent would ---
-            List<Proposal> all = new ArrayList<>();
+            List<ExpenseProposal> all = new ArrayList<>();
             for (int i = 0; i < 2 * (WARM_UP_ACTIONS + ACTIONS); i++) {
                 all.add(BenchmarkSupport.expense(tenant, USER, wallet, i));
             }
-            List<Proposal> serviceWarmUp = all.subList(0, WARM_UP_ACTIONS);
-            List<Proposal> viaService = all.subList(WARM_UP_ACTIONS, WARM_UP_ACTIONS + ACTIONS);
-            List<Proposal> rawWarmUp = all.subList(WARM_UP_ACTIONS + ACTIONS, 2 * WARM_UP_ACTIONS + ACTIONS);
-            List<Proposal> viaRaw = all.subList(2 * WARM_UP_ACTIONS + ACTIONS, all.size());
+            List<ExpenseProposal> serviceWarmUp = all.subList(0, WARM_UP_ACTIONS);
+            List<ExpenseProposal> viaService = all.subList(WARM_UP_ACTIONS, WARM_UP_ACTIONS + ACTIONS);
+            List<ExpenseProposal> rawWarmUp = all.subList(WARM_UP_ACTIONS + ACTIONS, 2 * WARM_UP_ACTIONS + ACTIONS);
+            List<ExpenseProposal> viaRaw = all.subList(2 * WARM_UP_ACTIONS + ACTIONS, all.size());
             long stagingStarted = System.nanoTime();
-            for (Proposal proposal : all) {
+            for (ExpenseProposal proposal : all) {
                 producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, proposal.id().toString(),
                         proposal.event()));
             }
@@ -328,7 +327,7 @@ class ConfirmThroughputBenchmark {
     }
 
     /** A person's confirm over HTTP/1.1, as the web UI sends it: bearer token, the one-time token and paramsHash. */
-    private static final class HttpConfirm implements Run.Worker<Proposal> {
+    private static final class HttpConfirm implements Run.Worker<ExpenseProposal> {
 
         private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
@@ -341,7 +340,7 @@ class ConfirmThroughputBenchmark {
         }
 
         @Override
-        public boolean run(Proposal proposal) throws Exception {
+        public boolean run(ExpenseProposal proposal) throws Exception {
             HttpRequest request = HttpRequest.newBuilder(URI.create(urlFormat.formatted(proposal.id())))
                     .header("Authorization", "Bearer " + bearer).header("Content-Type", "application/json")
                     .timeout(Duration.ofSeconds(60))
@@ -371,7 +370,7 @@ class ConfirmThroughputBenchmark {
      * MEDIUM actions count trust; this kind is LOW or HIGH), and the failure path ({@code ROLLBACK TO SAVEPOINT},
      * {@code markFailed}).
      */
-    private static final class RawConfirm implements Run.Worker<Proposal> {
+    private static final class RawConfirm implements Run.Worker<ExpenseProposal> {
 
         /** ActionRepository.COLUMNS (the executor's working tree adds trace_parent with migration V15). */
         static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
@@ -443,7 +442,7 @@ class ConfirmThroughputBenchmark {
         }
 
         @Override
-        public boolean run(Proposal proposal) throws SQLException {
+        public boolean run(ExpenseProposal proposal) throws SQLException {
             try {
                 boolean executed = confirmAndExecute(proposal);
                 connection.commit();
@@ -454,7 +453,7 @@ class ConfirmThroughputBenchmark {
             }
         }
 
-        private boolean confirmAndExecute(Proposal proposal) throws SQLException {
+        private boolean confirmAndExecute(ExpenseProposal proposal) throws SQLException {
             String tokenHash = ConfirmTokens.hash(proposal.token());
             // TenantTransactions.run -> begin: Actor(tenant, user, "http", no reason)
             BEGIN.bind(begin, tenant, USER, "http", "");
@@ -558,11 +557,11 @@ class ConfirmThroughputBenchmark {
         }
     }
 
-    private static long executed(LocalStack stack, List<Proposal> proposals) throws SQLException {
+    private static long executed(LocalStack stack, List<ExpenseProposal> proposals) throws SQLException {
         try (Connection owner = stack.ownerConnection();
                 var query = owner.prepareStatement(
                         "SELECT count(*) FROM actions WHERE status = 'executed' AND id = ANY (?)")) {
-            query.setArray(1, owner.createArrayOf("uuid", proposals.stream().map(Proposal::id).toArray()));
+            query.setArray(1, owner.createArrayOf("uuid", proposals.stream().map(ExpenseProposal::id).toArray()));
             try (var rows = query.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);

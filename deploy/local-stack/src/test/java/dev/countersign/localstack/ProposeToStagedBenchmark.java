@@ -29,7 +29,6 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.localstack.BenchmarkSupport.CpuMeter;
-import dev.countersign.localstack.BenchmarkSupport.Proposal;
 import dev.countersign.localstack.BenchmarkSupport.Report;
 
 /**
@@ -83,7 +82,7 @@ class ProposeToStagedBenchmark {
             }
             int warmUp = RATE * WARM_UP_SECONDS;
             int total = warmUp + RATE * SECONDS;
-            List<Proposal> proposals = new ArrayList<>(total);
+            List<ExpenseProposal> proposals = new ArrayList<>(total);
             for (int i = 0; i < total; i++) {
                 proposals.add(BenchmarkSupport.expense(tenant, USER, wallet, i));
             }
@@ -93,7 +92,7 @@ class ProposeToStagedBenchmark {
             }
             // One proposal first, awaited: the topics exist and the executor's consumer has its partitions (a
             // rebalance after start-up), so the timed run measures the steady path, not the first assignment.
-            Proposal primer = BenchmarkSupport.expense(tenant, USER, wallet, -1);
+            ExpenseProposal primer = BenchmarkSupport.expense(tenant, USER, wallet, -1);
             index.put(primer.id().toString(), -1);
             Map<Integer, Staged> staged = new ConcurrentHashMap<>();
             AtomicBoolean stop = new AtomicBoolean();
@@ -188,7 +187,8 @@ class ProposeToStagedBenchmark {
      * Sends proposals {@code from} to {@code to} (exclusive), proposal i due at start + (i - from) / rate, noting when
      * each send started and was acknowledged; returns how far behind its schedule the sender fell at most (ns).
      */
-    private static long sendAtRate(KafkaProducer<String, String> producer, List<Proposal> proposals, int from, int to,
+    private static long sendAtRate(KafkaProducer<String, String> producer, List<ExpenseProposal> proposals, int from,
+            int to,
             Instant[] sentAt, long[] sentNanos, long[] ackedNanos) {
         long intervalNanos = 1_000_000_000L / RATE;
         long start = System.nanoTime() + 50_000_000L;
@@ -200,7 +200,7 @@ class ProposeToStagedBenchmark {
                 LockSupport.parkNanos(due - now);
             }
             maxBehindNanos = Math.max(maxBehindNanos, now - due);
-            Proposal proposal = proposals.get(i);
+            ExpenseProposal proposal = proposals.get(i);
             int sent = i;
             sentAt[i] = Instant.now();
             sentNanos[i] = System.nanoTime();
@@ -264,7 +264,7 @@ class ProposeToStagedBenchmark {
      * transaction, its commit, the relay waking up), -> the outcome record's CreateTime (the claim query, handing it to
      * the producer), -> receipt (the relay producer's batching and acks, the broker, this consumer's fetch).
      */
-    private static void breakdown(Report report, LocalStack stack, String tenant, List<Proposal> proposals,
+    private static void breakdown(Report report, LocalStack stack, String tenant, List<ExpenseProposal> proposals,
             int warmUp, Instant[] sentAt, Map<Integer, Staged> staged) throws SQLException {
         Map<String, Instant[]> outbox = new HashMap<>();
         try (Connection owner = stack.ownerConnection();

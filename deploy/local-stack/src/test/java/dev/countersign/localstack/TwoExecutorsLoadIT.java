@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,15 +33,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
-import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionDecided;
-import dev.countersign.contracts.events.ActionProposed;
-import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -398,24 +392,13 @@ class TwoExecutorsLoadIT {
         for (int i = 0; i < ACTIONS; i++) {
             boolean high = i % HIGH_EVERY == 0;
             BigDecimal amount = BigDecimal.valueOf(high ? 50_000 + i : 100 + i, 2);
-            ObjectNode raw = Json.mapper().createObjectNode()
-                    .put("walletId", wallet.toString())
-                    .put("amount", amount.toPlainString())
-                    .put("category", high ? "rent" : "coffee")
-                    .put("description", "load " + i)
-                    .put("occurredOn", LocalDate.now().toString());
-            ValidatedParams params = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, raw);
-            assertThat(params.isValid()).as(params.violationsText()).isTrue();
-            UUID id = UUID.randomUUID();
-            String token = ConfirmTokens.newToken();
-            String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION,
-                    Instant.now(), id, tenant, "alice", "load-" + (i % 20), UUID.randomUUID(),
-                    ActionCatalogue.CREATE_TRANSACTION, params.normalised(), params.hash(), ConfirmTokens.hash(token),
-                    null));
+            ExpenseProposal expense = ExpenseProposal.of(tenant, "alice", wallet, amount, high ? "rent" : "coffee",
+                    "load " + i, "load-" + (i % 20));
             UUID decisionId = UUID.randomUUID();
-            String decision = Json.write(new ActionDecided(decisionId, ActionDecided.SCHEMA_VERSION, Instant.now(), id,
-                    tenant, "alice", ActionDecided.Decision.CONFIRM, token, CHANNEL, null, null));
-            proposals.add(new Proposal(id, token, amount, event, decisionId, decision));
+            String decision = Json.write(new ActionDecided(decisionId, ActionDecided.SCHEMA_VERSION, Instant.now(),
+                    expense.id(), tenant, "alice", ActionDecided.Decision.CONFIRM, expense.token(), CHANNEL, null,
+                    null));
+            proposals.add(new Proposal(expense.id(), expense.token(), amount, expense.event(), decisionId, decision));
         }
         return proposals;
     }

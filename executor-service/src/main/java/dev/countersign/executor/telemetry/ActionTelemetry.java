@@ -1,5 +1,6 @@
 package dev.countersign.executor.telemetry;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -69,11 +70,9 @@ public class ActionTelemetry {
 
     /** The W3C {@code traceparent} of the current span, or null when there is none (tracing off, untraced record). */
     public String currentTraceParent() {
-        SpanContext current = Span.current().getSpanContext();
-        if (!current.isValid()) {
-            return null;
-        }
-        return "00-" + current.getTraceId() + "-" + current.getSpanId() + "-" + current.getTraceFlags().asHex();
+        Map<String, String> carrier = new HashMap<>();
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), carrier, Map::put);
+        return carrier.get(TRACEPARENT);
     }
 
     /**

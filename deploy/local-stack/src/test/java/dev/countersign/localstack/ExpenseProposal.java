@@ -1,0 +1,45 @@
+package dev.countersign.localstack;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.contracts.events.ActionProposed;
+import dev.countersign.contracts.json.ConfirmTokens;
+import dev.countersign.contracts.json.Json;
+
+/**
+ * One {@code ledger.transaction.create} proposal as the agent publishes it ({@code ProposeExpenseTool},
+ * {@code ProposalPublisher}): parameters validated and normalised by the catalogue, their canonical hash, the SHA-256
+ * of a fresh one-time token, a conversation and a turn; with the raw token only the card would hold.
+ *
+ * @param event
+ *            the {@code ActionProposed} JSON, to send keyed by {@code id}
+ */
+record ExpenseProposal(UUID id, String token, String paramsHash, String event) {
+
+    static ExpenseProposal of(String tenant, String user, UUID wallet, BigDecimal amount, String category,
+            String description, String conversationId) {
+        ObjectNode raw = Json.mapper().createObjectNode()
+                .put("walletId", wallet.toString())
+                .put("amount", amount.toPlainString())
+                .put("category", category)
+                .put("description", description)
+                .put("occurredOn", LocalDate.now().toString());
+        ValidatedParams params = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, raw);
+        if (!params.isValid()) {
+            throw new IllegalStateException(params.violationsText());
+        }
+        UUID id = UUID.randomUUID();
+        String token = ConfirmTokens.newToken();
+        String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
+                id, tenant, user, conversationId, UUID.randomUUID(), ActionCatalogue.CREATE_TRANSACTION,
+                params.normalised(), params.hash(), ConfirmTokens.hash(token), null));
+        return new ExpenseProposal(id, token, params.hash(), event);
+    }
+}
