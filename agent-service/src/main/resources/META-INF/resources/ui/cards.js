@@ -69,7 +69,8 @@ function statusText(view, approvals) {
     case 'proposed':
       return approvals
         ? `Waiting for more approvals: ${approvals.approvers.length} of ${approvals.required} so far (${approvals.approvers.join(', ')}).`
-        : 'Waiting for your decision. Nothing has been written.';
+        : 'Waiting for your decision. Nothing has been written.'
+          + (view.heldReason ? ` Not applied automatically: ${view.heldReason}.` : '');
     case 'confirmed':
     case 'executing': return `Confirmed by ${view.confirmedBy}; running…`;
     case 'executed': return view.autoApplied

@@ -65,6 +65,24 @@ final class AgentFixtures {
         return id;
     }
 
+    /**
+     * A row written by an action {@code user} requested (as the executor writes one): its note and category are that
+     * user's own text.
+     */
+    UUID ownTransaction(String user, UUID wallet, String amount, String category, String description)
+            throws Exception {
+        UUID action = action(user, "proposed", "an expense of " + user);
+        UUID row = transaction(wallet, amount, category, description, LocalDate.now());
+        try (Connection owner = TestProperties.ownerConnection();
+                PreparedStatement link = owner.prepareStatement(
+                        "UPDATE transactions SET source_action_id = ? WHERE id = ?")) {
+            link.setObject(1, action);
+            link.setObject(2, row);
+            link.executeUpdate();
+        }
+        return row;
+    }
+
     /** An imported row not yet confirmed by a person. */
     UUID unconfirmedTransaction(UUID wallet, String amount, String category) throws Exception {
         UUID id = UUID.randomUUID();

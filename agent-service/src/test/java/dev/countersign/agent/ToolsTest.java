@@ -66,7 +66,9 @@ class ToolsTest {
 
     @Test
     void schemasAreBuiltFromTheTenantsLiveDataAndTheCatalogue() throws Exception {
-        fixtures.transaction(fixtures.checking, "40.00", "padel", "court", TODAY);
+        fixtures.ownTransaction("alice", fixtures.checking, "40.00", "padel", "court");
+        // A category someone else wrote is text alice did not write: never offered (see TaintTest).
+        fixtures.transaction(fixtures.checking, "41.00", "squash", "court", TODAY);
         ScriptedModel.use(script(ModelReply.text("Hi.")));
 
         fixtures.chat("c-schemas", "hello").statusCode(200);
@@ -79,7 +81,7 @@ class ToolsTest {
         assertThat(texts(expense.path("properties").path("wallet").path("enum"))).containsExactly("Checking",
                 "Savings");
         assertThat(texts(expense.path("properties").path("category").path("enum"))).startsWith("padel")
-                .containsAll(ActionCatalogue.DEFAULT_CATEGORIES);
+                .containsAll(ActionCatalogue.DEFAULT_CATEGORIES).doesNotContain("squash");
         // An edit tool takes the transaction and exactly the catalogue's editable fields.
         List<String> editArguments = new ArrayList<>();
         offeredTool("propose_transaction_edit").path("properties").fieldNames().forEachRemaining(editArguments::add);
@@ -197,7 +199,8 @@ class ToolsTest {
                 .contains("Spring draft").doesNotContain("Old plan").doesNotContain("Bob");
         assertThat(results.get(1)).contains("Spring draft").doesNotContain("Marathon");
         assertThat(results.get(2)).contains(waiting.toString()).contains("proposed")
-                .doesNotContain("3.50").doesNotContain("Bob");
+                // (not "3.50" alone: an expiry time such as 03:50 or 03:38:53.509 contains it)
+                .doesNotContain("Add an expense").doesNotContain("Bob");
         assertThat(results.get(3)).contains("Rename wallet to Everyday").contains("Add an expense of 3.50 (cancelled");
     }
 

@@ -33,6 +33,9 @@ final class ProposalMother {
         event.put("actionId", actionId.toString());
         event.put("tenantId", tenantId);
         event.put("tokenHash", ConfirmTokens.hash(token));
+        // Each proposal its own turn, as from a clean turn of an honest agent (a test of budgets or taint sets these).
+        event.put("turnId", UUID.randomUUID().toString());
+        event.put("contextClean", true);
         ObjectNode params = (ObjectNode) event.get("params");
         params.put("walletId", walletId.toString());
         params.put("amount", amount);

@@ -91,7 +91,9 @@ public class BriefSchedule {
             DailyBrief brief = briefs.build(tenantId, userId);
             return recorder.record(new TurnRecorded(eventId, TurnRecorded.SCHEMA_VERSION, brief.to(), tenantId, userId,
                     BriefConversation.id(day), BriefConversation.turnId(tenantId, userId, day), ChatRequest.ACT,
-                    BriefConversation.USER_TEXT, List.of(), BriefText.of(brief), List.of(), Ending.ANSWERED));
+                    BriefConversation.USER_TEXT, List.of(), BriefText.of(brief), List.of(), Ending.ANSWERED,
+                    // The brief lists the tenant's spending categories and pending summaries, not all the user's own.
+                    true));
         } catch (RuntimeException e) {
             LOG.warnf("The daily brief of user %s of tenant %s was not recorded: %s", userId, tenantId, e.toString());
             return false;

@@ -29,8 +29,9 @@ public class LedgerReader {
 
     private static final String TRANSACTION_COLUMNS = """
             SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
-                   t.description, t.occurred_on
-            FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
+                   t.description, t.occurred_on, t.imported_by IS NULL AND a.requested_by IS NOT NULL AS own_text
+            FROM transactions t LEFT JOIN actions a ON a.tenant_id = t.tenant_id AND a.id = t.source_action_id
+                                                   AND a.requested_by = $8 JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
             """;
 
     /**
@@ -69,37 +70,45 @@ public class LedgerReader {
     }
 
     /**
-     * What a turn's tool schemas are built from, in one transaction: the tenant's wallets, and its categories (those
-     * used in its ledger, then the catalogue's defaults).
+     * What a turn's tool schemas are built from, in one transaction: the tenant's wallets, and the categories
+     * {@code userId} wrote (those of rows their own actions wrote, not imported; then the catalogue's defaults). A
+     * category someone else wrote is text the user did not write: it is not offered in the schemas, where it would sit
+     * in every turn's context (see {@link TransactionLine#ownText}).
      */
-    public Uni<TenantFacts> facts(String tenantId) {
+    public Uni<TenantFacts> facts(String tenantId, String userId) {
         return reads.inTenant(tenantId, sql -> wallets(sql, tenantId).flatMap(wallets -> sql
                 .preparedQuery(
                         """
-                                SELECT category FROM transactions WHERE tenant_id = $1 AND deleted_at IS NULL AND NOT unconfirmed
-                                GROUP BY category ORDER BY count(*) DESC, category LIMIT $2""")
-                .execute(Tuple.of(tenantId, TenantFacts.MAX_CATEGORIES))
+                                SELECT t.category FROM transactions t
+                                JOIN actions a ON a.tenant_id = t.tenant_id AND a.id = t.source_action_id AND a.requested_by = $3
+                                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed AND t.imported_by IS NULL
+                                GROUP BY t.category ORDER BY count(*) DESC, t.category LIMIT $2""")
+                .execute(Tuple.of(tenantId, TenantFacts.MAX_CATEGORIES, userId))
                 .map(rows -> new TenantFacts(wallets, TenantFacts.withDefaults(
                         TenantReads.map(rows, row -> row.getString("category")),
                         ActionCatalogue.DEFAULT_CATEGORIES)))));
     }
 
     /** One wallet's newest transactions, in one transaction; empty if the tenant has no such wallet. */
-    public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, UUID walletId, int limit) {
+    public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, String userId, UUID walletId,
+            int limit) {
         TransactionQuery query = new TransactionQuery(walletId, null, null, null, List.of(), limit);
         return reads.inTenant(tenantId, sql -> sql
                 .preparedQuery("SELECT id FROM wallets WHERE tenant_id = $1 AND id = $2")
                 .execute(Tuple.of(tenantId, walletId))
                 .flatMap(wallet -> wallet.size() == 0
                         ? Uni.createFrom().item(Optional.<List<TransactionLine>>empty())
-                        : transactions(sql, tenantId, query).map(Optional::of)));
+                        : transactions(sql, tenantId, userId, query).map(Optional::of)));
     }
 
-    public List<TransactionLine> transactions(String tenantId, TransactionQuery query) {
-        return reads.inTenant(tenantId, sql -> transactions(sql, tenantId, query)).await().atMost(TenantReads.TIMEOUT);
+    /** The tenant's transactions matching {@code query}, each marked whether {@code userId} wrote its text. */
+    public List<TransactionLine> transactions(String tenantId, String userId, TransactionQuery query) {
+        return reads.inTenant(tenantId, sql -> transactions(sql, tenantId, userId, query))
+                .await().atMost(TenantReads.TIMEOUT);
     }
 
-    private static Uni<List<TransactionLine>> transactions(SqlConnection sql, String tenantId, TransactionQuery q) {
+    private static Uni<List<TransactionLine>> transactions(SqlConnection sql, String tenantId, String userId,
+            TransactionQuery q) {
         return sql.preparedQuery(TRANSACTION_COLUMNS + "WHERE " + MATCHING + """
                   AND NOT t.unconfirmed
                   AND NOT EXISTS (SELECT 1 FROM unnest($6::text[]) word
@@ -109,7 +118,7 @@ public class LedgerReader {
                 LIMIT $7""")
                 .execute(Tuple.from(new Object[]{tenantId, q.walletId(), q.category(), q.from(), q.to(),
                         q.words().toArray(String[]::new),
-                        Math.min(Math.max(q.limit(), 1), MAX_TRANSACTIONS)}))
+                        Math.min(Math.max(q.limit(), 1), MAX_TRANSACTIONS), userId}))
                 .map(rows -> TenantReads.map(rows, LedgerReader::transaction));
     }
 
@@ -198,7 +207,7 @@ public class LedgerReader {
     private static TransactionLine transaction(Row row) {
         return new TransactionLine(row.getUUID("id"), row.getUUID("wallet_id"), row.getString("wallet_name"),
                 row.getString("amount"), row.getString("currency"), row.getString("category"),
-                row.getString("description"), row.getLocalDate("occurred_on"));
+                row.getString("description"), row.getLocalDate("occurred_on"), row.getBoolean("own_text"));
     }
 
     /**

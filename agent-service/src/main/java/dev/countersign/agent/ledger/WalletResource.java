@@ -39,7 +39,7 @@ public class WalletResource {
     public Uni<List<TransactionLine>> transactions(@PathParam("id") String id) {
         String tenantId = user.tenantId();
         UUID walletId = Ids.parseOrNotFound(id, ErrorCode.NOT_FOUND, NOT_FOUND);
-        return ledger.walletTransactions(tenantId, walletId, LedgerReader.MAX_TRANSACTIONS)
+        return ledger.walletTransactions(tenantId, user.userId(), walletId, LedgerReader.MAX_TRANSACTIONS)
                 .map(lines -> lines.orElseThrow(() -> new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND)));
     }
 }

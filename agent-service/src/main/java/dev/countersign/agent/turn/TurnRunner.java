@@ -147,12 +147,17 @@ public class TurnRunner {
     private ChatReply act(ConversationKey conversation, String text, TurnListener listener) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
-        TenantFacts facts = ledger.facts(conversation.tenantId()).await().atMost(TenantReads.TIMEOUT);
+        TenantFacts facts = ledger.facts(conversation.tenantId(), conversation.userId())
+                .await().atMost(TenantReads.TIMEOUT);
         TurnScope scope = new TurnScope(conversation, turnId, facts.wallets(), facts.categories());
 
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(SystemMessage.from(SystemPrompt.text(LocalDate.now(), updates(conversation))));
-        earlierTurns(conversation).forEach(t -> messages.addAll(TurnMessages.replay(t)));
+        List<TurnRecorded> earlier = earlierTurns(conversation);
+        if (earlier.stream().anyMatch(TurnRecorded::tainted)) {
+            scope.readUntrustedText("an earlier turn of this conversation");
+        }
+        earlier.forEach(t -> messages.addAll(TurnMessages.replay(t)));
         messages.add(UserMessage.from(text));
         List<ToolSpecification> specifications = tools.specifications(scope);
 
@@ -209,7 +214,10 @@ public class TurnRunner {
                         .map(card -> new TurnRecorded.ProposalRef(card.actionId(), card.kind(), card.summary(),
                                 card.paramsHash()))
                         .toList(),
-                ending);
+                ending, !scope.contextClean());
+        if (!scope.contextClean()) {
+            LOG.debugf("Turn %s is tainted (%s): its proposals wait for a person", turnId, scope.untrustedSource());
+        }
         boolean recorded = metrics.recording(() -> recorder.record(turn));
         return new ChatReply(conversation.conversationId(), turnId, reply, scope.proposals(), ending.name(),
                 recorded);
@@ -232,7 +240,8 @@ public class TurnRunner {
         SchemaInventory inventory = grounding.inventory(conversation.tenantId());
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(SystemMessage.from(PlanPrompt.text(LocalDate.now(), inventory)));
-        earlierTurns(conversation).forEach(t -> messages.addAll(TurnMessages.replay(t)));
+        List<TurnRecorded> earlier = earlierTurns(conversation);
+        earlier.forEach(t -> messages.addAll(TurnMessages.replay(t)));
         messages.add(UserMessage.from(text));
         AiMessage answer;
         try {
@@ -253,7 +262,9 @@ public class TurnRunner {
         PlanEvent deliverable = PlanDeliverable.event(reading, conversation, turnId);
         TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
                 conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
-                dev.countersign.contracts.api.ChatRequest.PLAN, text, List.of(), reply, List.of(), Ending.ANSWERED);
+                dev.countersign.contracts.api.ChatRequest.PLAN, text, List.of(), reply, List.of(), Ending.ANSWERED,
+                // A plan turn reads catalog statistics, never rows; it carries on what the history brought in.
+                earlier.stream().anyMatch(TurnRecorded::tainted));
         boolean recorded = metrics.recording(() -> recorder.record(deliverable, turn));
         return new PlanReply(conversation.conversationId(), turnId, dev.countersign.contracts.api.ChatRequest.PLAN,
                 reply, reading.verdict(), deliverable,

@@ -15,8 +15,9 @@ import dev.countersign.contracts.api.ProposalCard;
 /**
  * One turn's facts: who is talking, in which conversation, the tenant's live wallets and categories (read once when the
  * turn starts; the tool schemas offer exactly these), and the proposal cards staged so far. The cards hold the raw
- * confirm tokens: they go into the reply to the person, never into a tool result the model reads. Used by one thread at
- * a time (a turn runs its tool calls one after another).
+ * confirm tokens: they go into the reply to the person, never into a tool result the model reads. It also carries the
+ * taint mark: whether the model's context has held free text its user did not write. Used by one thread at a time (a
+ * turn runs its tool calls one after another).
  */
 public final class TurnScope {
 
@@ -26,6 +27,7 @@ public final class TurnScope {
     private final Map<String, WalletSummary> walletsByLabel;
     private final List<String> categories;
     private final List<ProposalCard> proposals = new ArrayList<>();
+    private String untrustedSource;
 
     public TurnScope(ConversationKey conversation, UUID turnId, List<WalletSummary> wallets, List<String> categories) {
         this.conversation = conversation;
@@ -92,6 +94,32 @@ public final class TurnScope {
     /** The tenant's spending categories: those in its ledger, and the catalogue's defaults. */
     public List<String> categories() {
         return categories;
+    }
+
+    /** Whether {@code category} is one this turn offers (the user's own or a default), in any case. */
+    public boolean offersCategory(String category) {
+        return categories.stream().anyMatch(offered -> offered.equalsIgnoreCase(category));
+    }
+
+    /**
+     * The model's context now holds free text the signed-in user did not write ({@code source} says which, for the
+     * log): from here on, this turn's proposals are marked tainted and wait for a person, and so does every later turn
+     * that replays this one. See docs/security/auto-apply.md for what counts.
+     */
+    public void readUntrustedText(String source) {
+        if (untrustedSource == null) {
+            untrustedSource = source;
+        }
+    }
+
+    /** True while the model's context holds only text the user wrote, the system's own and names (the taint mark). */
+    public boolean contextClean() {
+        return untrustedSource == null;
+    }
+
+    /** What first tainted the turn, or null. */
+    public String untrustedSource() {
+        return untrustedSource;
     }
 
     public void addProposal(ProposalCard card) {

@@ -39,7 +39,7 @@ record ExpenseProposal(UUID id, String token, String paramsHash, String event) {
         String token = ConfirmTokens.newToken();
         String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
                 id, tenant, user, conversationId, UUID.randomUUID(), ActionCatalogue.CREATE_TRANSACTION,
-                params.normalised(), params.hash(), ConfirmTokens.hash(token), null));
+                params.normalised(), params.hash(), ConfirmTokens.hash(token), null, true));
         return new ExpenseProposal(id, token, params.hash(), event);
     }
 }

@@ -98,7 +98,8 @@ final class LifecycleModel {
                 .put("occurredOn", LocalDate.now().toString());
         action.proposal = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION,
                 Instant.now(), action.id, tenant, "alice", "c-property", UUID.randomUUID(),
-                "ledger.transaction.create", params, ParamsHash.of(params), ConfirmTokens.hash(action.token), null));
+                "ledger.transaction.create", params, ParamsHash.of(params), ConfirmTokens.hash(action.token), null,
+                true));
         kafka.send(Topics.ACTIONS_PROPOSED, action.id.toString(), action.proposal);
         await().atMost(WAIT).until(() -> status(action) != null);
         actions.add(action);

@@ -3,16 +3,27 @@ package dev.countersign.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.Topics;
+import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.Race;
 
 /**
@@ -68,6 +79,61 @@ class TwoExecutorsIT {
             var ledger = Http.get(stack.agentUrl() + "/api/wallets/" + LocalStack.GLOBEX_OPERATING + "/transactions",
                     agent).body();
             assertThat(ledger.size()).isEqualTo(ACTIONS);
+        }
+    }
+
+    /**
+     * 200 LOW expenses of one user, each from a turn of its own (as a compromised agent would mint them), staged by two
+     * executor instances at once: the automatic applications stay within the user's daily budget in count and in sum,
+     * and every other proposal waits for a person with the reason.
+     */
+    @Test
+    void concurrentLowProposalsOverTwoExecutorsApplyAtMostTheBudget() throws Exception {
+        int proposals = 200;
+        try (LocalStack stack = LocalStack.start(TestStacks.withExecutors(2));
+                KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+            String tenant = "budget-" + UUID.randomUUID();
+            UUID wallet;
+            try (Connection owner = stack.ownerConnection()) {
+                wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+            }
+            String admin = stack.tokens().mint(tenant, "admin", Audiences.EXECUTOR, Duration.ofHours(1));
+            assertThat(Http.put(stack.executorUrl() + "/api/actions/policy/agent-writes", admin,
+                    Map.of("mode", "enabled")).status()).isEqualTo(200);
+            // 25 actions or 60.00 a day for a user: at 3.00 each the amount binds first, at 20.
+            assertThat(Http.put(stack.executorUrl() + "/api/actions/policy/auto-apply-budget", admin,
+                    Map.of("turnCount", 1000, "turnAmount", "100000", "userDayCount", 25, "userDayAmount", "60.00",
+                            "tenantDayCount", 1000, "tenantDayAmount", "100000"))
+                    .status()).isEqualTo(200);
+
+            for (int i = 0; i < proposals; i++) {
+                ExpenseProposal expense = ExpenseProposal.of(tenant, "alice", wallet, new BigDecimal("3.00"),
+                        "coffee", "budget " + i, "c-budget");
+                producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, expense.id().toString(),
+                        expense.event()));
+            }
+            producer.flush();
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ?", tenant) == proposals);
+
+            assertThat(count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'executed'"
+                    + " AND auto_applied", tenant)).isEqualTo(20);
+            assertThat(count(stack, "SELECT coalesce(sum(amount), 0) * 100 FROM transactions WHERE tenant_id = ?",
+                    tenant)).isEqualTo(6000);
+            assertThat(count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'proposed'"
+                    + " AND held_reason LIKE '%budget for today%'", tenant)).isEqualTo(proposals - 20);
+        }
+    }
+
+    private static long count(LocalStack stack, String sql, String tenant) throws SQLException {
+        try (Connection owner = stack.ownerConnection(); var query = owner.prepareStatement(sql)) {
+            query.setString(1, tenant);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         }
     }
 }

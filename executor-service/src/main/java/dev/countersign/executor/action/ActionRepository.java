@@ -43,7 +43,7 @@ public class ActionRepository {
     private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
-            + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent";
+            + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason";
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -64,6 +64,17 @@ public class ActionRepository {
                         (double) ttl.toSeconds(), action.target() == null ? null : action.target().version(),
                         action.target() == null ? null : Json.write(action.target().fields()),
                         action.traceParent()}))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * Records why a proposed action that its tier could have applied on arrival waits for a person; set once (the
+     * database refuses any other change). Null if it is no longer proposed or already held.
+     */
+    public Uni<ActionRow> hold(SqlClient sql, UUID id, String reason) {
+        return sql.preparedQuery("UPDATE actions SET held_reason = $2 WHERE id = $1 AND status = 'proposed'"
+                + " AND held_reason IS NULL RETURNING " + COLUMNS)
+                .execute(Tuple.of(id, reason))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -340,7 +351,8 @@ public class ActionRepository {
                 row.getBoolean("auto_applied"),
                 row.getString("undone_by"),
                 instant(row, "undone_at"),
-                row.getString("trace_parent"));
+                row.getString("trace_parent"),
+                row.getString("held_reason"));
     }
 
     private static Instant instant(Row row, String column) {

@@ -20,6 +20,8 @@ import dev.countersign.contracts.api.FieldChange;
  *            derived from the id by the database (migration V8); what an executor forwards to an external vendor
  * @param traceParent
  *            the W3C {@code traceparent} of the trace its proposal arrived in (V15), or null; telemetry only
+ * @param heldReason
+ *            why it waits for a person although its tier could have applied it on arrival (V16), or null
  */
 public record ActionRow(
         UUID id,
@@ -45,7 +47,8 @@ public record ActionRow(
         boolean autoApplied,
         String undoneBy,
         Instant undoneAt,
-        String traceParent) {
+        String traceParent,
+        String heldReason) {
 
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
     public String param(String name) {
@@ -61,6 +64,6 @@ public record ActionRow(
     public ActionView toView() {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
-                FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt);
+                FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason);
     }
 }

@@ -1,5 +1,6 @@
 package dev.countersign.executor.gate;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 
 import io.smallrye.config.ConfigMapping;
@@ -38,4 +39,31 @@ public interface ActionsConfig {
     /** How long after it ran an executed action can still be undone. */
     @WithDefault("PT24H")
     Duration undoWindow();
+
+    /**
+     * The auto-apply budget of a tenant whose administrator never set one (see {@code AutoApplyBudget}): small on
+     * purpose, since nobody looks at what it lets through before it is written.
+     */
+    AutoApplyBudgetDefaults autoApplyBudget();
+
+    interface AutoApplyBudgetDefaults {
+
+        @WithDefault("5")
+        int turnCount();
+
+        @WithDefault("200.00")
+        BigDecimal turnAmount();
+
+        @WithDefault("20")
+        int userDayCount();
+
+        @WithDefault("500.00")
+        BigDecimal userDayAmount();
+
+        @WithDefault("200")
+        int tenantDayCount();
+
+        @WithDefault("5000.00")
+        BigDecimal tenantDayAmount();
+    }
 }

@@ -1,9 +1,12 @@
 package dev.countersign.executor.gate;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.AgentWritesPolicy;
@@ -60,6 +63,25 @@ public class AutoApply {
             return trust.earned(sql, staged.tenantId(), staged.requestedBy())
                     .map(earned -> earned ? "tier medium, trust earned" : null);
         });
+    }
+
+    /**
+     * What applying {@code action} spends of the auto-apply budget in money, besides one action: an expense its amount,
+     * an edit the size of its change to the amount (a new category or note: nothing), every other kind nothing.
+     */
+    public static BigDecimal budgetAmount(ActionRow action) {
+        BigDecimal amount = action.param("amount", BigDecimal::new);
+        if (amount == null) {
+            return BigDecimal.ZERO;
+        }
+        if (ActionCatalogue.EDIT_TRANSACTION.equals(action.kind())) {
+            JsonNode before = action.targetBefore();
+            // An edit staged without a snapshot counts as the whole new amount: the size of its change is unknown.
+            return before == null || !before.hasNonNull("amount")
+                    ? amount
+                    : amount.subtract(new BigDecimal(before.get("amount").asText())).abs();
+        }
+        return amount;
     }
 
     /** What {@code userId} sees of their trust. */

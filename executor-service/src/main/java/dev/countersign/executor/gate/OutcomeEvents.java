@@ -26,7 +26,7 @@ final class OutcomeEvents {
     static ActionStaged staged(ActionRow row) {
         return new ActionStaged(UUID.randomUUID(), ActionStaged.SCHEMA_VERSION, row.proposedAt(), row.id(),
                 row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), row.tier(), ActionStatus.PROPOSED,
-                row.summary(), row.paramsHash(), row.expiresAt());
+                row.summary(), row.paramsHash(), row.expiresAt(), row.heldReason());
     }
 
     static ActionExecuted executed(ActionRow row) {

@@ -26,6 +26,7 @@ import dev.countersign.executor.action.TargetSnapshot;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.policy.AutoApplyBudgets;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
@@ -36,7 +37,9 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * event: the kind and parameters are validated again against the catalogue, the hash is recomputed, the tier is decided
  * here. One transaction records the event as processed, stores the action and writes the outcome to the outbox, so a
  * redelivered event does nothing and no outcome is published for work that was rolled back. An action whose tier lets
- * it apply on arrival ({@link AutoApply}) is confirmed and executed in that same transaction.
+ * it apply on arrival ({@link AutoApply}) is confirmed and executed in that same transaction, if the agent marked the
+ * proposing turn clean and the auto-apply budget has room ({@link AutoApplyBudgets}); otherwise it waits for a person
+ * with the reason recorded on it.
  */
 @ApplicationScoped
 public class StagingService {
@@ -45,6 +48,9 @@ public class StagingService {
     private static final Logger LOG = Logger.getLogger(StagingService.class);
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final String AUTO_APPLY_SAVEPOINT = "apply_on_arrival";
+    /** Why a proposal from a turn that read text its user did not write waits for a person. */
+    static final String TAINTED = "the turn that proposed it read text its user did not write (another user's note,"
+            + " an imported row, a mail or ticket), so a person confirms it";
 
     private final TenantTransactions transactions;
     private final ActionRepository actions;
@@ -57,10 +63,13 @@ public class StagingService {
     private final AutoApply autoApply;
     private final ActionExecution execution;
     private final ActionTelemetry telemetry;
+    private final AutoApplyBudgets budgets;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
             OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors,
-            Targets targets, AutoApply autoApply, ActionExecution execution, ActionTelemetry telemetry) {
+            Targets targets, AutoApply autoApply, ActionExecution execution, ActionTelemetry telemetry,
+            AutoApplyBudgets budgets) {
+        this.budgets = budgets;
         this.telemetry = telemetry;
         this.autoApply = autoApply;
         this.execution = execution;
@@ -166,32 +175,52 @@ public class StagingService {
                 return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
                         "action id %s is already taken by another proposal".formatted(proposal.actionId()));
             }
-            return outbox.append(sql, OutcomeEvents.staged(stored), stored)
-                    .flatMap(ignored -> autoApply.reason(sql, stored, agentWrites))
-                    .flatMap(reason -> reason == null
-                            ? Uni.createFrom().voidItem()
-                            : applyOnArrival(sql, stored, reason))
-                    .replaceWith(true);
+            return autoApply.reason(sql, stored, agentWrites).flatMap(reason -> {
+                if (reason == null) {
+                    return announce(sql, stored);
+                }
+                if (!proposal.markedClean()) {
+                    return hold(sql, stored, TAINTED);
+                }
+                return applyOnArrival(sql, stored, reason);
+            }).replaceWith(true);
         });
     }
 
+    /** Writes {@code ActionStaged} for the action as it is now. */
+    private Uni<Void> announce(SqlClient sql, ActionRow stored) {
+        return outbox.append(sql, OutcomeEvents.staged(stored), stored).replaceWithVoid();
+    }
+
+    /** The action could have applied on arrival but waits for a person: recorded on it, and announced with it. */
+    private Uni<Void> hold(SqlClient sql, ActionRow stored, String reason) {
+        return actions.hold(sql, stored.id(), reason).flatMap(held -> announce(sql, held == null ? stored : held));
+    }
+
     /**
-     * Confirms and executes in the staging transaction, recorded in the history as the tier rules' move: the action is
-     * stored, confirmed and written together or not at all, like a person's confirmation.
+     * Spends the auto-apply budget, then confirms and executes in the staging transaction, recorded in the history as
+     * the tier rules' move: the action is stored, confirmed and written together or not at all, like a person's
+     * confirmation. Over the budget, it waits for a person instead. The spend is inside the savepoint, so an
+     * application that fails costs no budget.
      */
     private Uni<Void> applyOnArrival(SqlClient sql, ActionRow stored, String reason) {
         return sql.query("SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
-                .flatMap(ignored -> transactions.actAs(sql, ActionExecuted.AUTO_APPLIER, TenantTransactions.AUTO_APPLY,
-                        reason))
-                .flatMap(ignored -> actions.autoConfirm(sql, stored.id()))
-                .flatMap(confirmed -> confirmed == null
-                        ? Uni.createFrom().voidItem()
-                        : execution.run(sql, confirmed).replaceWithVoid())
+                .flatMap(ignored -> budgets.spend(sql, stored, AutoApply.budgetAmount(stored)))
+                .flatMap(bound -> bound != null
+                        ? hold(sql, stored, bound.reason())
+                        : announce(sql, stored)
+                                .flatMap(ignored -> transactions.actAs(sql, ActionExecuted.AUTO_APPLIER,
+                                        TenantTransactions.AUTO_APPLY, reason))
+                                .flatMap(ignored -> actions.autoConfirm(sql, stored.id()))
+                                .flatMap(confirmed -> confirmed == null
+                                        ? Uni.createFrom().voidItem()
+                                        : execution.run(sql, confirmed).replaceWithVoid()))
                 // An unexpected failure of the write must not cost the proposal: it stays staged for a person.
                 .onFailure(failure -> !TransientFailures.isTransient(failure)).recoverWithUni(failure -> {
                     LOG.warnf("Applying action %s on arrival failed (%s); it waits for a person", stored.id(),
                             failure.getMessage());
-                    return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute().replaceWithVoid();
+                    return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
+                            .flatMap(ignored -> announce(sql, stored));
                 });
     }
 

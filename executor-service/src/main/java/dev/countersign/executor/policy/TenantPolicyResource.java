@@ -12,6 +12,7 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
+import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.action.TenantTransactions;
@@ -22,8 +23,9 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The caller's tenant's policies: the kill switch for agent writes and the separation-of-duties rules for HIGH actions.
- * Reading is open to the tenant; changing is admin-only, and every change is audited by a trigger.
+ * The caller's tenant's policies: the kill switch for agent writes, the separation-of-duties rules for HIGH actions,
+ * the high-impact threshold, the external-sends switch and the auto-apply budget. Reading is open to the tenant;
+ * changing is admin-only, and every change is audited by a trigger.
  */
 @Path("/api/actions/policy")
 @Authenticated
@@ -34,8 +36,11 @@ public class TenantPolicyResource {
     private final TenantPolicyRepository policies;
     private final TenantTransactions transactions;
     private final CurrentUser user;
+    private final AutoApplyBudgets budgets;
 
-    public TenantPolicyResource(TenantPolicyRepository policies, TenantTransactions transactions, CurrentUser user) {
+    public TenantPolicyResource(TenantPolicyRepository policies, TenantTransactions transactions, CurrentUser user,
+            AutoApplyBudgets budgets) {
+        this.budgets = budgets;
         this.policies = policies;
         this.transactions = transactions;
         this.user = user;
@@ -118,6 +123,30 @@ public class TenantPolicyResource {
         }
         return transactions.run(actingUser(),
                 sql -> policies.setExternalSends(sql, user.tenantId(), policy, user.userId()));
+    }
+
+    /**
+     * The auto-apply budget: how many actions, and how much money, the tier rules may apply without a person per turn,
+     * per user in 24 hours and per tenant in 24 hours.
+     */
+    @GET
+    @Path("/auto-apply-budget")
+    public Uni<AutoApplyBudget> autoApplyBudget() {
+        return transactions.read(user.tenantId(), sql -> budgets.of(sql, user.tenantId()));
+    }
+
+    @PUT
+    @Path("/auto-apply-budget")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<AutoApplyBudget> setAutoApplyBudget(AutoApplyBudget budget) {
+        user.requireGroup(Groups.ADMIN);
+        String problem = budget == null ? "a JSON object is required" : budget.problem();
+        if (problem != null) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, ("Send {\"turnCount\", \"turnAmount\","
+                    + " \"userDayCount\", \"userDayAmount\", \"tenantDayCount\", \"tenantDayAmount\"}: %s; 0 turns"
+                    + " automatic application off.").formatted(problem));
+        }
+        return transactions.run(actingUser(), sql -> budgets.set(sql, user.tenantId(), budget, user.userId()));
     }
 
     private Actor actingUser() {

@@ -24,6 +24,9 @@ import dev.countersign.contracts.Tier;
  *            confirmed by the tier rules on arrival (LOW, or MEDIUM for a user who earned trust), not by a person
  * @param undoneBy
  *            who undid the executed action (null unless {@code status} is {@code undone})
+ * @param heldReason
+ *            why it waits for a person although its tier could have applied it on arrival (auto-apply budget spent, or
+ *            a turn that read text its user did not write); null otherwise
  */
 public record ActionView(
         UUID id,
@@ -46,5 +49,6 @@ public record ActionView(
         List<FieldChange> diff,
         boolean autoApplied,
         String undoneBy,
-        Instant undoneAt) {
+        Instant undoneAt,
+        String heldReason) {
 }

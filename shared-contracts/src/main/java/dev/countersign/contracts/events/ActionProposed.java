@@ -13,6 +13,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param requestedTtlSeconds
  *            how long the proposal may wait for a decision; the executor grants at most its own configured maximum.
  *            Null means the maximum.
+ * @param contextClean
+ *            the agent's mark that, when the model made this proposal, its context held no free text that the signed-in
+ *            user did not write (see docs/security/auto-apply.md). Only {@code true} lets the executor apply it on
+ *            arrival; null or false means tainted and it waits for a person. A mark is the agent's claim: a false one
+ *            from a compromised agent is bounded by the per-user and per-tenant auto-apply budgets only.
  */
 public record ActionProposed(
         UUID eventId,
@@ -27,9 +32,15 @@ public record ActionProposed(
         JsonNode params,
         String paramsHash,
         String tokenHash,
-        Integer requestedTtlSeconds) {
+        Integer requestedTtlSeconds,
+        Boolean contextClean) {
 
     public static final int SCHEMA_VERSION = 1;
+
+    /** Whether the agent marked the model's context clean when it proposed (absent: tainted). */
+    public boolean markedClean() {
+        return Boolean.TRUE.equals(contextClean);
+    }
 
     public ActionProposed {
         Objects.requireNonNull(eventId, "eventId");

@@ -6,7 +6,13 @@ import java.util.UUID;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 
-/** The executor stored a proposal; it now waits for a person's decision until {@code expiresAt}. */
+/**
+ * The executor stored a proposal; it now waits for a person's decision until {@code expiresAt}.
+ *
+ * @param heldReason
+ *            why it waits for a person although its tier could have applied it on arrival (the auto-apply budget is
+ *            spent, or the turn read text its user did not write); null when it simply waits, or is applied
+ */
 public record ActionStaged(
         UUID eventId,
         int schemaVersion,
@@ -20,7 +26,8 @@ public record ActionStaged(
         ActionStatus status,
         String summary,
         String paramsHash,
-        Instant expiresAt) implements ActionOutcome {
+        Instant expiresAt,
+        String heldReason) implements ActionOutcome {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -31,7 +38,7 @@ public record ActionStaged(
 
     @Override
     public String describe() {
-        return "Action %s (%s) is staged, waiting for the user's confirmation until %s.".formatted(actionId, kind,
-                expiresAt);
+        return "Action %s (%s) is staged, waiting for the user's confirmation until %s%s.".formatted(actionId, kind,
+                expiresAt, heldReason == null ? "" : " (not applied automatically: " + heldReason + ")");
     }
 }

@@ -16,6 +16,10 @@ import java.util.UUID;
  *            the tool rounds in order; every call has its result (a call the budget stopped has a "not run" result)
  * @param ending
  *            how the turn ended
+ * @param untrustedText
+ *            whether the model's context in this turn held free text its user did not write, read in this turn or
+ *            carried in from an earlier turn it replayed (the taint mark). A later turn that replays this one is
+ *            tainted too. Null (turns recorded before the mark existed) counts as tainted.
  */
 public record TurnRecorded(
         UUID eventId,
@@ -30,7 +34,8 @@ public record TurnRecorded(
         List<ToolRound> rounds,
         String reply,
         List<ProposalRef> proposals,
-        Ending ending) {
+        Ending ending,
+        Boolean untrustedText) {
 
     public static final int SCHEMA_VERSION = 1;
     public static final String TYPE = "TurnRecorded";
@@ -47,6 +52,11 @@ public record TurnRecorded(
         rounds = rounds == null ? List.of() : List.copyOf(rounds);
         proposals = proposals == null ? List.of() : List.copyOf(proposals);
         reply = reply == null ? "" : reply;
+    }
+
+    /** Whether replaying this turn puts text its user did not write into the model's context. */
+    public boolean tainted() {
+        return !Boolean.FALSE.equals(untrustedText);
     }
 
     public enum Ending {

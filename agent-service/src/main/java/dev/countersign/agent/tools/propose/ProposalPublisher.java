@@ -46,7 +46,7 @@ public class ProposalPublisher {
         ActionProposed event = new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, now, actionId,
                 turn.tenantId(), turn.userId(), turn.conversation().conversationId(), turn.turnId(), kind,
                 params.normalised(),
-                paramsHash, ConfirmTokens.hash(token), null);
+                paramsHash, ConfirmTokens.hash(token), null, turn.contextClean());
         var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
         emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);
         return new ProposalCard(actionId, kind, params.summary(), params.normalised(), paramsHash, token, now,

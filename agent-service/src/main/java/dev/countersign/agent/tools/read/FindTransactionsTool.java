@@ -54,7 +54,9 @@ public class FindTransactionsTool implements AgentTool {
                 arguments.date("from").orElse(null), arguments.date("to").orElse(null),
                 LedgerReader.words(arguments.text("text").orElse(null)),
                 arguments.integer("limit", 1, LedgerReader.MAX_TRANSACTIONS).orElse(20));
-        List<TransactionLine> lines = ledger.transactions(scope.tenantId(), query);
+        List<TransactionLine> lines = ledger.transactions(scope.tenantId(), scope.userId(), query);
+        lines.stream().filter(line -> !line.ownText()).findFirst()
+                .ifPresent(line -> scope.readUntrustedText("transaction " + line.id() + " written by someone else"));
         String leftOut = LedgerReader.leftOut(ledger.unconfirmed(scope.tenantId(), query.walletId(), query.category(),
                 query.from(), query.to()));
         if (lines.isEmpty()) {

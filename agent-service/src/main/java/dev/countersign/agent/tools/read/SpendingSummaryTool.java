@@ -58,6 +58,8 @@ public class SpendingSummaryTool implements AgentTool {
                 arguments.oneOf(Schemas.CATEGORY, scope.categories()).orElse(null),
                 arguments.date("from").orElse(null), arguments.date("to").orElse(null));
         List<SpendingLine> lines = ledger.spending(scope.tenantId(), query);
+        lines.stream().filter(line -> !scope.offersCategory(line.category())).findFirst()
+                .ifPresent(line -> scope.readUntrustedText("a spending category written by someone else"));
         String leftOut = LedgerReader.leftOut(ledger.unconfirmed(scope.tenantId(), query.walletId(), query.category(),
                 query.from(), query.to()));
         if (lines.isEmpty()) {
