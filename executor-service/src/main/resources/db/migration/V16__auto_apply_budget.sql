@@ -10,43 +10,60 @@ CREATE TABLE auto_apply_spends (
     user_id   text          NOT NULL,
     turn_id   uuid,
     amount    numeric(14,2) NOT NULL CHECK (amount >= 0),
-    spent_at  timestamptz   NOT NULL DEFAULT now()
+    spent_at  timestamptz   NOT NULL DEFAULT clock_timestamp()
 );
 CREATE INDEX auto_apply_spends_by_tenant ON auto_apply_spends (tenant_id, spent_at);
 CREATE INDEX auto_apply_spends_by_user ON auto_apply_spends (tenant_id, user_id, spent_at);
-CREATE INDEX auto_apply_spends_by_turn ON auto_apply_spends (tenant_id, turn_id) WHERE turn_id IS NOT NULL;
+CREATE INDEX auto_apply_spends_by_turn ON auto_apply_spends (tenant_id, user_id, turn_id) WHERE turn_id IS NOT NULL;
 ALTER TABLE auto_apply_spends ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_rows ON auto_apply_spends
     USING (tenant_id = current_tenant()) WITH CHECK (tenant_id = current_tenant());
-GRANT SELECT, INSERT ON auto_apply_spends TO ${executorRole};
+-- Read-only for the executor: it spends only through the function below, which checks the bounds.
+GRANT SELECT ON auto_apply_spends TO ${executorRole};
 
 -- Spends one automatic application if it fits every bound, else spends nothing and names the first bound it would
 -- pass: 'tenant_day', 'user_day' or 'turn'. Concurrent callers of one tenant take turns on a transaction-scoped
--- advisory lock, and each statement below reads what earlier holders committed (READ COMMITTED), so two executors
--- cannot both spend the last unit. Runs as the caller (row-level security applies). A null turn is a turn of its own.
+-- advisory lock, and each statement below reads what earlier holders committed (READ COMMITTED: the function refuses
+-- any other isolation, whose snapshot would predate the lock), so two executors cannot both spend the last unit. Runs
+-- as the owner (the executor's role cannot insert spends itself) for the tenant the caller's transaction named only.
+-- The bounds are the caller's (the tenant's policy or the deployment's default): a missing one is an error, never "no
+-- limit". A null turn is a turn of its own. Windows and stamps use the clock, not the transaction's start.
 CREATE FUNCTION spend_auto_apply_budget(p_tenant text, p_user text, p_turn uuid, p_action uuid, p_amount numeric,
                                         p_turn_count integer, p_turn_amount numeric,
                                         p_user_count integer, p_user_amount numeric,
                                         p_tenant_count integer, p_tenant_amount numeric)
-    RETURNS text LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+    RETURNS text LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     used_count  bigint;
     used_amount numeric;
+    since       timestamptz;
 BEGIN
+    IF p_tenant IS DISTINCT FROM current_tenant() THEN
+        RAISE EXCEPTION 'a budget is spent in the tenant the transaction named' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF num_nulls(p_tenant, p_user, p_action, p_amount, p_turn_count, p_turn_amount, p_user_count, p_user_amount,
+                 p_tenant_count, p_tenant_amount) > 0 OR p_amount < 0 THEN
+        RAISE EXCEPTION 'every auto-apply bound and the amount are required' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'the auto-apply budget is spent under READ COMMITTED only'
+            USING ERRCODE = 'invalid_transaction_state';
+    END IF;
     PERFORM pg_advisory_xact_lock(hashtext('countersign.auto_apply_budget'), hashtext(p_tenant));
+    since := clock_timestamp() - interval '24 hours';
     SELECT count(*), coalesce(sum(amount), 0) INTO used_count, used_amount FROM auto_apply_spends
-        WHERE tenant_id = p_tenant AND spent_at > now() - interval '24 hours';
+        WHERE tenant_id = p_tenant AND spent_at > since;
     IF used_count + 1 > p_tenant_count OR used_amount + p_amount > p_tenant_amount THEN
         RETURN 'tenant_day';
     END IF;
     SELECT count(*), coalesce(sum(amount), 0) INTO used_count, used_amount FROM auto_apply_spends
-        WHERE tenant_id = p_tenant AND user_id = p_user AND spent_at > now() - interval '24 hours';
+        WHERE tenant_id = p_tenant AND user_id = p_user AND spent_at > since;
     IF used_count + 1 > p_user_count OR used_amount + p_amount > p_user_amount THEN
         RETURN 'user_day';
     END IF;
     IF p_turn IS NOT NULL THEN
         SELECT count(*), coalesce(sum(amount), 0) INTO used_count, used_amount FROM auto_apply_spends
-            WHERE tenant_id = p_tenant AND turn_id = p_turn;
+            WHERE tenant_id = p_tenant AND user_id = p_user AND turn_id = p_turn;
     ELSE
         used_count := 0;
         used_amount := 0;
@@ -81,8 +98,12 @@ CREATE CONSTRAINT TRIGGER actions_auto_apply_spent AFTER UPDATE OF auto_applied 
 
 -- Why an action whose tier could apply on arrival waits for a person (the budget, or a turn that read text its user
 -- did not write). Set once, while the action is proposed; null for actions that simply wait for a person.
-ALTER TABLE actions ADD COLUMN held_reason text CHECK (char_length(held_reason) <= 300);
-CREATE FUNCTION actions_held_reason_guard() RETURNS trigger LANGUAGE plpgsql
+-- context_clean: the agent's mark on the proposal (its model's context held only its user's own text); set at insert,
+-- never changed. Text an action writes (a note, a wallet name, a plan) counts as its requester's own only if it was
+-- proposed clean, so text a steered model wrote stays foreign after a person confirmed it.
+ALTER TABLE actions ADD COLUMN held_reason text CHECK (char_length(held_reason) <= 300),
+                    ADD COLUMN context_clean boolean NOT NULL DEFAULT false;
+CREATE FUNCTION actions_auto_apply_marks_guard() RETURNS trigger LANGUAGE plpgsql
     SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
     IF NEW.held_reason IS DISTINCT FROM OLD.held_reason
@@ -90,12 +111,24 @@ BEGIN
         RAISE EXCEPTION 'the reason an action is held is set once, while it is proposed'
             USING ERRCODE = 'check_violation';
     END IF;
+    IF NEW.context_clean IS DISTINCT FROM OLD.context_clean THEN
+        RAISE EXCEPTION 'the mark a proposal arrived with never changes' USING ERRCODE = 'check_violation';
+    END IF;
     RETURN NEW;
 END
 $$;
-CREATE TRIGGER actions_held_reason_guard BEFORE UPDATE OF held_reason ON actions
-    FOR EACH ROW EXECUTE FUNCTION actions_held_reason_guard();
-GRANT UPDATE (held_reason) ON actions TO ${executorRole};
+CREATE TRIGGER actions_auto_apply_marks_guard BEFORE UPDATE OF held_reason, context_clean ON actions
+    FOR EACH ROW EXECUTE FUNCTION actions_auto_apply_marks_guard();
+GRANT SELECT (context_clean) ON actions TO ${readerRole};
+
+-- Which action last wrote a row's free text (an edit's note or category, a rename's name, a plan revision); null: the
+-- text came with the row (its source action, or the tenant's setup for wallets). The agent reads a row's text as its
+-- user's own only if that action was requested by the user and proposed clean.
+ALTER TABLE transactions ADD COLUMN text_action_id uuid;
+ALTER TABLE wallets ADD COLUMN name_action_id uuid;
+ALTER TABLE training_plans ADD COLUMN text_action_id uuid;
+GRANT UPDATE (text_action_id) ON transactions TO ${executorRole};
+GRANT UPDATE (text_action_id) ON training_plans TO ${executorRole};
 
 -- The tenant's budget; NULL: the deployment's default (countersign.actions.auto-apply-budget.*). Audited with the
 -- other policies.
@@ -105,7 +138,11 @@ ALTER TABLE tenant_policies
     ADD COLUMN auto_apply_user_day_count integer CHECK (auto_apply_user_day_count >= 0),
     ADD COLUMN auto_apply_user_day_amount numeric(14, 2) CHECK (auto_apply_user_day_amount >= 0),
     ADD COLUMN auto_apply_tenant_day_count integer CHECK (auto_apply_tenant_day_count >= 0),
-    ADD COLUMN auto_apply_tenant_day_amount numeric(14, 2) CHECK (auto_apply_tenant_day_amount >= 0);
+    ADD COLUMN auto_apply_tenant_day_amount numeric(14, 2) CHECK (auto_apply_tenant_day_amount >= 0),
+    -- All six or none: a half-set budget would read as "no limit" for the missing bounds.
+    ADD CONSTRAINT auto_apply_budget_whole CHECK (num_nonnulls(auto_apply_turn_count, auto_apply_turn_amount,
+        auto_apply_user_day_count, auto_apply_user_day_amount, auto_apply_tenant_day_count,
+        auto_apply_tenant_day_amount) IN (0, 6));
 ALTER TABLE tenant_policy_history
     ADD COLUMN auto_apply_turn_count integer,
     ADD COLUMN auto_apply_turn_amount numeric(14, 2),

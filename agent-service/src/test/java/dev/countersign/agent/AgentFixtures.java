@@ -71,16 +71,25 @@ final class AgentFixtures {
      */
     UUID ownTransaction(String user, UUID wallet, String amount, String category, String description)
             throws Exception {
-        UUID action = action(user, "proposed", "an expense of " + user);
         UUID row = transaction(wallet, amount, category, description, LocalDate.now());
+        writtenBy(row, "source_action_id", "transactions", user, true);
+        return row;
+    }
+
+    /**
+     * Marks the text of {@code row} in {@code table} as written by a fresh action of {@code user}, proposed clean or
+     * not, through {@code column} (the row's source action, or the action that last wrote its text).
+     */
+    UUID writtenBy(UUID row, String column, String table, String user, boolean clean) throws Exception {
+        UUID action = action(user, "proposed", "a change by " + user, false, clean);
         try (Connection owner = TestProperties.ownerConnection();
                 PreparedStatement link = owner.prepareStatement(
-                        "UPDATE transactions SET source_action_id = ? WHERE id = ?")) {
+                        "UPDATE %s SET %s = ? WHERE id = ?".formatted(table, column))) {
             link.setObject(1, action);
             link.setObject(2, row);
             link.executeUpdate();
         }
-        return row;
+        return action;
     }
 
     /** An imported row not yet confirmed by a person. */
@@ -132,14 +141,20 @@ final class AgentFixtures {
 
     /** {@code windowClosed}: proposed two hours ago with a window that closed an hour ago, not yet swept. */
     UUID action(String user, String status, String summary, boolean windowClosed) throws Exception {
+        return action(user, status, summary, windowClosed, true);
+    }
+
+    /** {@code proposedClean}: the agent's mark it arrived with (V16 {@code context_clean}). */
+    UUID action(String user, String status, String summary, boolean windowClosed, boolean proposedClean)
+            throws Exception {
         UUID id = UUID.randomUUID();
         try (Connection owner = TestProperties.ownerConnection();
                 PreparedStatement insert = owner.prepareStatement(
                         """
                                 INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
-                                                     summary, proposed_at, expires_at)
+                                                     summary, proposed_at, expires_at, context_clean)
                                 VALUES (?, ?, ?, 'ledger.wallet.rename', 'medium', 'proposed', '{}', repeat('a', 64),
-                                        repeat('b', 64), ?, now() - ?::interval, now() + ?::interval)""");
+                                        repeat('b', 64), ?, now() - ?::interval, now() + ?::interval, ?)""");
                 PreparedStatement decide = owner.prepareStatement("UPDATE actions SET status = ? WHERE id = ?")) {
             insert.setObject(1, id);
             insert.setString(2, tenant);
@@ -147,6 +162,7 @@ final class AgentFixtures {
             insert.setString(4, summary);
             insert.setString(5, windowClosed ? "2 hours" : "0 seconds");
             insert.setString(6, windowClosed ? "-1 hour" : "1 hour");
+            insert.setBoolean(7, proposedClean);
             insert.executeUpdate();
             if (!"proposed".equals(status)) {
                 decide.setString(1, status);

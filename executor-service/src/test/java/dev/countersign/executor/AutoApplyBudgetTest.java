@@ -245,6 +245,7 @@ class AutoApplyBudgetTest {
 
     @Test
     void theDatabaseRefusesAnAutomaticApplicationWithoutASpendAndAnyRewriteOfTheSpends() throws Exception {
+        budget(5, "200.00", 20, "500.00", 200, "5000.00");
         ProposalMother applied = new ProposalMother(tenant, "2.00");
         ProposalMother waiting = new ProposalMother(tenant, "2.00");
         waiting.event.put("contextClean", false);
@@ -263,10 +264,22 @@ class AutoApplyBudgetTest {
         Db.refusedAsApplication(tenant.id(), "42501",
                 "UPDATE auto_apply_spends SET amount = 0",
                 "DELETE FROM auto_apply_spends",
-                "TRUNCATE auto_apply_spends");
+                "TRUNCATE auto_apply_spends",
+                // Spending only through the function, which checks the bounds, and only in the named tenant.
+                "INSERT INTO auto_apply_spends (action_id, tenant_id, user_id, amount) VALUES ('%s', '%s', 'alice', 0)"
+                        .formatted(waiting.actionId, tenant.id()),
+                "SELECT spend_auto_apply_budget('t-someone-else', 'alice', NULL, '%s', 1, 9, 9, 9, 9, 9, 9)"
+                        .formatted(waiting.actionId));
+        Db.refusedAsApplication(tenant.id(), "22004",
+                "SELECT spend_auto_apply_budget('%s', 'alice', NULL, '%s', 1, 9, 9, NULL, 9, 9, 9)"
+                        .formatted(tenant.id(), waiting.actionId));
         Db.refusedAsApplication(tenant.id(), "23514",
                 "UPDATE actions SET held_reason = 'something else' WHERE id = '%s'".formatted(waiting.actionId),
-                "UPDATE actions SET held_reason = 'late' WHERE id = '%s'".formatted(applied.actionId));
+                "UPDATE actions SET held_reason = 'late' WHERE id = '%s'".formatted(applied.actionId),
+                "UPDATE actions SET context_clean = true WHERE id = '%s'".formatted(waiting.actionId),
+                // A budget is all six bounds or none: a half-set one would read as no limit.
+                "UPDATE tenant_policies SET auto_apply_user_day_amount = NULL WHERE tenant_id = '%s'"
+                        .formatted(tenant.id()));
         // The budget's own rows are the tenant's only: another tenant's transaction sees none of them.
         try (var app = Db.application()) {
             app.setAutoCommit(false);

@@ -26,7 +26,7 @@ class TenantIsolationTest {
     /** Every table holding tenant rows (the first test proves the list complete); each has the same policy. */
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
-            "conversation_events", "training_plans", "user_trust", "support_cases");
+            "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -70,6 +70,8 @@ class TenantIsolationTest {
             for (var approval : List.of(List.of(mine, myAction.actionId), List.of(theirs, theirAction.actionId))) {
                 owner.createStatement().executeUpdate("INSERT INTO action_approvals (action_id, tenant_id, approver,"
                         + " channel) VALUES ('%s', '%s', 'carol', 'http')".formatted(approval.get(1), approval.get(0)));
+                owner.createStatement().executeUpdate("INSERT INTO auto_apply_spends (action_id, tenant_id, user_id,"
+                        + " amount) VALUES ('%s', '%s', 'alice', 1.00)".formatted(approval.get(1), approval.get(0)));
             }
         }
     }

@@ -132,6 +132,8 @@ class TrustAndUndoTest {
 
         var trusted = arrive(rename("Household"), "executed");
         assertThat(walletName()).isEqualTo("Household");
+        assertThat(Db.text("SELECT name_action_id FROM wallets WHERE id = ?", tenant.wallet()))
+                .isEqualTo(trusted.actionId.toString());
         get("/api/actions/" + trusted.actionId).body("autoApplied", equalTo(true));
         get("/api/actions/trust").body("mediumConfirmedInARow", equalTo(10)); // applied by the rules: not counted
 
@@ -196,6 +198,9 @@ class TrustAndUndoTest {
                 params().put("transactionId", coffee.toString()).put("amount", "4.00").put("description", "tea")),
                 "proposed");
         edit.decide("confirm", tenant.executorBearer("alice"), edit.token).then().statusCode(200);
+        // The edit is recorded as the writer of the row's text (the agent's provenance rule reads it).
+        assertThat(Db.text("SELECT text_action_id FROM transactions WHERE id = ?", coffee))
+                .isEqualTo(edit.actionId.toString());
 
         undo(edit).statusCode(200).body("status", equalTo("undone"));
 

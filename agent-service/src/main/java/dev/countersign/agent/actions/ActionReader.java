@@ -31,7 +31,7 @@ public class ActionReader {
      */
     public List<ActionLine> actions(String tenantId, String userId, boolean pendingOnly) {
         return reads.list(tenantId, """
-                SELECT id, kind, tier, status, summary, proposed_at, expires_at
+                SELECT id, kind, tier, status, summary, proposed_at, expires_at, context_clean
                 FROM actions
                 WHERE tenant_id = $1 AND requested_by = $2 AND (NOT $3 OR (status = 'proposed' AND expires_at > now()))
                 ORDER BY status = 'proposed' DESC, proposed_at DESC
@@ -40,10 +40,15 @@ public class ActionReader {
                 row -> new ActionLine(row.getUUID("id"), row.getString("kind"), row.getString("tier"),
                         row.getString("status"), row.getString("summary"),
                         row.getOffsetDateTime("proposed_at").toInstant(),
-                        row.getOffsetDateTime("expires_at").toInstant()));
+                        row.getOffsetDateTime("expires_at").toInstant(), row.getBoolean("context_clean")));
     }
 
+    /**
+     * @param proposedClean
+     *            whether it was proposed from a clean turn: a summary of one that was not holds text a steered model
+     *            wrote ({@code OwnText})
+     */
     public record ActionLine(UUID id, String kind, String tier, String status, String summary, Instant proposedAt,
-            Instant expiresAt) {
+            Instant expiresAt, boolean proposedClean) {
     }
 }

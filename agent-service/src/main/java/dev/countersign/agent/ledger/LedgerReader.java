@@ -27,12 +27,12 @@ public class LedgerReader {
     /** Room for the currency totals, which come first, next to the category rows. */
     private static final int MAX_CURRENCIES = 20;
 
+    /** Each row marked whether {@code $8}, the reading user, wrote its text ({@link OwnText}). */
     private static final String TRANSACTION_COLUMNS = """
             SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
-                   t.description, t.occurred_on, t.imported_by IS NULL AND a.requested_by IS NOT NULL AS own_text
-            FROM transactions t LEFT JOIN actions a ON a.tenant_id = t.tenant_id AND a.id = t.source_action_id
-                                                   AND a.requested_by = $8 JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-            """;
+                   t.description, t.occurred_on, t.imported_by IS NULL AND %s AS own_text
+            FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
+            """.formatted(OwnText.writtenBy("$8", "coalesce(t.text_action_id, t.source_action_id)", "t.tenant_id"));
 
     /**
      * The tenant's rows ({@code $1}) not deleted, in wallet {@code $2}, category {@code $3} (either case) and days
@@ -59,13 +59,23 @@ public class LedgerReader {
         this.reads = reads;
     }
 
-    public Uni<List<WalletSummary>> wallets(String tenantId) {
-        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId));
+    /** The tenant's wallets, each marked whether {@code userId} chose its name. */
+    public Uni<List<WalletSummary>> wallets(String tenantId, String userId) {
+        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId, userId));
     }
 
-    private static Uni<List<WalletSummary>> wallets(SqlConnection sql, String tenantId) {
-        return sql.preparedQuery("SELECT id, name, currency FROM wallets WHERE tenant_id = $1 ORDER BY name, id")
-                .execute(Tuple.of(tenantId))
+    /**
+     * A wallet's name is trusted when it was set with the wallet (the tenant's setup) or by a rename {@code $2}
+     * proposed clean ({@link OwnText}); a name another user chose is text this user did not write.
+     */
+    private static final String WALLETS = """
+            SELECT w.id, w.name, w.currency, w.name_action_id IS NULL OR %s AS own_name
+            FROM wallets w WHERE w.tenant_id = $1 ORDER BY w.name, w.id"""
+            .formatted(OwnText.writtenBy("$2", "w.name_action_id", "w.tenant_id"));
+
+    private static Uni<List<WalletSummary>> wallets(SqlConnection sql, String tenantId, String userId) {
+        return sql.preparedQuery(WALLETS)
+                .execute(Tuple.of(tenantId, userId))
                 .map(rows -> TenantReads.map(rows, LedgerReader::wallet));
     }
 
@@ -76,18 +86,20 @@ public class LedgerReader {
      * in every turn's context (see {@link TransactionLine#ownText}).
      */
     public Uni<TenantFacts> facts(String tenantId, String userId) {
-        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId).flatMap(wallets -> sql
-                .preparedQuery(
-                        """
-                                SELECT t.category FROM transactions t
-                                JOIN actions a ON a.tenant_id = t.tenant_id AND a.id = t.source_action_id AND a.requested_by = $3
-                                WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed AND t.imported_by IS NULL
-                                GROUP BY t.category ORDER BY count(*) DESC, t.category LIMIT $2""")
+        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId, userId).flatMap(wallets -> sql
+                .preparedQuery(OWN_CATEGORIES)
                 .execute(Tuple.of(tenantId, TenantFacts.MAX_CATEGORIES, userId))
                 .map(rows -> new TenantFacts(wallets, TenantFacts.withDefaults(
                         TenantReads.map(rows, row -> row.getString("category")),
                         ActionCatalogue.DEFAULT_CATEGORIES)))));
     }
+
+    /** The categories of tenant {@code $1}'s rows whose text {@code $3} wrote, most used first, at most {@code $2}. */
+    private static final String OWN_CATEGORIES = """
+            SELECT t.category FROM transactions t
+            WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed AND t.imported_by IS NULL AND %s
+            GROUP BY t.category ORDER BY count(*) DESC, t.category LIMIT $2"""
+            .formatted(OwnText.writtenBy("$3", "coalesce(t.text_action_id, t.source_action_id)", "t.tenant_id"));
 
     /** One wallet's newest transactions, in one transaction; empty if the tenant has no such wallet. */
     public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, String userId, UUID walletId,
@@ -201,7 +213,8 @@ public class LedgerReader {
     }
 
     private static WalletSummary wallet(Row row) {
-        return new WalletSummary(row.getUUID("id"), row.getString("name"), row.getString("currency"));
+        return new WalletSummary(row.getUUID("id"), row.getString("name"), row.getString("currency"),
+                row.getBoolean("own_name"));
     }
 
     private static TransactionLine transaction(Row row) {

@@ -31,7 +31,7 @@ public class WalletResource {
 
     @GET
     public Uni<List<WalletSummary>> wallets() {
-        return ledger.wallets(user.tenantId());
+        return ledger.wallets(user.tenantId(), user.userId());
     }
 
     @GET

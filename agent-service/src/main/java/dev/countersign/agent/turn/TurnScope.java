@@ -78,15 +78,22 @@ public final class TurnScope {
                 .map(Map.Entry::getKey).findFirst().orElse(walletId.toString());
     }
 
+    /**
+     * Labels by name, or, where two wallets share a name, the name with the start of the id; a wallet whose name
+     * another user chose is labelled by its id only, so that name never reaches the model.
+     */
     private static Map<String, WalletSummary> label(List<WalletSummary> wallets) {
-        Map<String, Long> sameName = wallets.stream()
+        Map<String, Long> sameName = wallets.stream().filter(WalletSummary::trustedName)
                 .collect(Collectors.groupingBy(w -> w.name().toLowerCase(Locale.ROOT), Collectors.counting()));
         Map<String, WalletSummary> labelled = new LinkedHashMap<>();
         for (WalletSummary wallet : wallets) {
-            boolean shared = sameName.get(wallet.name().toLowerCase(Locale.ROOT)) > 1;
-            labelled.put(shared
-                    ? "%s (%s)".formatted(wallet.name(), wallet.id().toString().substring(0, 8))
-                    : wallet.name(), wallet);
+            String shortId = wallet.id().toString().substring(0, 8);
+            if (!wallet.trustedName()) {
+                labelled.put("wallet " + shortId, wallet);
+            } else {
+                boolean shared = sameName.get(wallet.name().toLowerCase(Locale.ROOT)) > 1;
+                labelled.put(shared ? "%s (%s)".formatted(wallet.name(), shortId) : wallet.name(), wallet);
+            }
         }
         return labelled;
     }

@@ -53,9 +53,9 @@ public class ActionRepository {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
-                                     target_before, trace_parent)
+                                     target_before, trace_parent, context_clean)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, now(),
-                        now() + make_interval(secs => $12), $13, $14::text::jsonb, $15)
+                        now() + make_interval(secs => $12), $13, $14::text::jsonb, $15, $16)
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
@@ -63,7 +63,7 @@ public class ActionRepository {
                         Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
                         (double) ttl.toSeconds(), action.target() == null ? null : action.target().version(),
                         action.target() == null ? null : Json.write(action.target().fields()),
-                        action.traceParent()}))
+                        action.traceParent(), action.contextClean()}))
                 .map(ActionRepository::firstOrNull);
     }
 

@@ -13,6 +13,8 @@ import dev.countersign.contracts.Tier;
  *            the existing row it changes, as it was at staging; null for kinds that change none
  * @param traceParent
  *            the W3C {@code traceparent} of the proposal's trace (the chat turn's), or null when it came untraced
+ * @param contextClean
+ *            the agent's mark that the proposing turn read no text its user did not write (the agent's claim)
  */
 public record NewAction(
         UUID id,
@@ -27,5 +29,6 @@ public record NewAction(
         String tokenHash,
         String summary,
         TargetSnapshot target,
-        String traceParent) {
+        String traceParent,
+        boolean contextClean) {
 }

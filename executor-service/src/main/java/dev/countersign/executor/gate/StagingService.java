@@ -48,6 +48,8 @@ public class StagingService {
     private static final Logger LOG = Logger.getLogger(StagingService.class);
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final String AUTO_APPLY_SAVEPOINT = "apply_on_arrival";
+    /** Why a proposal whose application on arrival failed unexpectedly waits for a person. */
+    static final String APPLY_FAILED = "applying it on arrival failed, so a person decides it";
     /** Why a proposal from a turn that read text its user did not write waits for a person. */
     static final String TAINTED = "the turn that proposed it read text its user did not write (another user's note,"
             + " an imported row, a mail or ticket), so a person confirms it";
@@ -163,7 +165,7 @@ public class StagingService {
                             validated.definition().tierFor(validated.normalised(),
                                     target.map(TargetSnapshot::fields).orElse(null), tiers),
                             validated.normalised(), paramsHash, proposal.tokenHash(), validated.summary(),
-                            target.orElse(null), telemetry.currentTraceParent());
+                            target.orElse(null), telemetry.currentTraceParent(), proposal.markedClean());
                     return store(sql, proposal, action, agentWrites);
                 });
     }
@@ -220,7 +222,7 @@ public class StagingService {
                     LOG.warnf("Applying action %s on arrival failed (%s); it waits for a person", stored.id(),
                             failure.getMessage());
                     return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
-                            .flatMap(ignored -> announce(sql, stored));
+                            .flatMap(ignored -> hold(sql, stored, APPLY_FAILED));
                 });
     }
 

@@ -48,7 +48,7 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
         return sql.preparedQuery("""
                 UPDATE transactions t SET amount = coalesce($3, t.amount), category = coalesce($4, t.category),
                        description = coalesce($5, t.description), occurred_on = coalesce($6, t.occurred_on),
-                       version = t.version + 1
+                       text_action_id = $8, version = t.version + 1
                 FROM (SELECT id, amount, category, description, occurred_on FROM transactions
                       WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed
                         AND ($7::bigint IS NULL OR version = $7) FOR UPDATE) previous
@@ -59,7 +59,7 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
                 .execute(Tuple.from(new Object[]{UUID.fromString(transactionId), action.tenantId(),
                         action.param("amount", BigDecimal::new), action.param("category"),
                         action.param("description"), action.param("occurredOn", LocalDate::parse),
-                        action.targetVersion()}))
+                        action.targetVersion(), action.id()}))
                 .flatMap(rows -> targets.written(sql, action, rows))
                 .map(rows -> {
                     Row row = rows.iterator().next();

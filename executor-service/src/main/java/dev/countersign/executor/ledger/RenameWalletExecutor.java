@@ -36,12 +36,13 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
         String walletId = action.params().get("walletId").asText();
         String name = action.params().get("name").asText();
         return sql.preparedQuery("""
-                UPDATE wallets w SET name = $3, version = w.version + 1
+                UPDATE wallets w SET name = $3, name_action_id = $5, version = w.version + 1
                 FROM (SELECT id, name FROM wallets WHERE id = $1 AND tenant_id = $2
                       AND ($4::bigint IS NULL OR version = $4) FOR UPDATE) previous
                 WHERE w.id = previous.id
                 RETURNING previous.name AS previous_name, w.version""")
-                .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name, action.targetVersion()))
+                .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name, action.targetVersion(),
+                        action.id()))
                 .flatMap(rows -> targets.written(sql, action, rows))
                 .map(rows -> {
                     var row = rows.iterator().next();

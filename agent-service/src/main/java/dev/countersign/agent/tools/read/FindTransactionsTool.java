@@ -63,7 +63,8 @@ public class FindTransactionsTool implements AgentTool {
             return "No transactions match." + leftOut;
         }
         return lines.stream().map(t -> "- %s %s %s in %s (%s%s), id %s".formatted(t.occurredOn(), t.amount(),
-                t.currency(), t.walletName(), t.category(), t.description() == null ? "" : ": " + t.description(),
+                t.currency(), scope.labelOf(t.walletId()), t.category(),
+                t.description() == null ? "" : ": " + t.description(),
                 t.id())).collect(Collectors.joining("\n", "Transactions (newest first):\n", leftOut));
     }
 }

@@ -46,6 +46,8 @@ public class TrainingPlansTool implements AgentTool {
         if (found.isEmpty()) {
             return "The user has no active or draft training plan.";
         }
+        found.stream().filter(plan -> !plan.ownText()).findFirst()
+                .ifPresent(plan -> scope.readUntrustedText("plan " + plan.id() + " not written by a clean turn"));
         return found.stream().map(p -> "- %s plan \"%s\" (id %s), from %s%s. Workouts:\n%s".formatted(p.status(),
                 p.name(), p.id(), p.startsOn(), p.goal() == null ? "" : ", goal: " + p.goal(), p.schedule()))
                 .collect(Collectors.joining("\n"));
