@@ -63,9 +63,13 @@ class ImportGateTest {
     }
 
     private void otherApproverPolicy() {
+        approvalPolicy(1, true);
+    }
+
+    private void approvalPolicy(int approvals, boolean needsOther) {
         given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("admin"))
-                .body("{\"highApprovals\":1,\"highNeedsOtherApprover\":true}").put("/api/actions/policy/approvals")
-                .then().statusCode(200);
+                .body("{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}")
+                .put("/api/actions/policy/approvals").then().statusCode(200);
     }
 
     private int rows(String condition) throws Exception {
@@ -121,6 +125,56 @@ class ImportGateTest {
         confirm("bob", List.of(high)).statusCode(200).body(equalTo("1"));
         assertThat(rows("unconfirmed")).isZero();
         assertThat(rows("id = '" + high + "' AND import_confirmed_by = 'bob'")).isEqualTo(1);
+    }
+
+    @Test
+    void underATwoApproverPolicyAHighRowIsConfirmedByItsSecondApproverOtherThanTheImporter() throws Exception {
+        approvalPolicy(2, true);
+        List<String> ids = imported("2026-11-02,%s,rent\n2026-11-03,%s,groceries\n".formatted(HIGH, LOW));
+        String high = ids.get(0);
+
+        confirm("bob", ids).statusCode(200).body(equalTo("1"));
+        confirm("bob", List.of(high)).statusCode(200).body(equalTo("0"));
+        assertThat(rows("unconfirmed")).isEqualTo(1);
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).get("/api/actions/imports").then()
+                .statusCode(200).body("approvers[0]", contains("bob"));
+        confirm("alice", List.of(high)).statusCode(403).body("code", equalTo("approver_not_allowed"));
+
+        confirm("carol", List.of(high)).statusCode(200).body(equalTo("1"));
+        assertThat(rows("id = '" + high + "' AND NOT unconfirmed AND import_confirmed_by = 'carol'")).isEqualTo(1);
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .get("/api/actions/imports/{id}/history", high).then().statusCode(200)
+                .body("event", contains("imported", "approved", "approved", "confirmed"))
+                .body("actor", contains("alice", "bob", "carol", "carol"));
+    }
+
+    @Test
+    void theDatabaseConfirmsAHighRowUnderATwoApproverPolicyOnlyWithTwoCountedApprovals() throws Exception {
+        approvalPolicy(2, true);
+        String high = imported("2026-11-02,%s,rent\n".formatted(HIGH)).get(0);
+        String confirmByBob = "UPDATE transactions SET unconfirmed = false, import_confirmed_by = 'bob' WHERE id = '"
+                + high + "'";
+        String approval = "INSERT INTO import_approvals (transaction_id, tenant_id, approver, channel) VALUES ('"
+                + high + "', '" + tenant.id() + "', '%s', 'sql')";
+
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            app.createStatement().executeUpdate(approval.formatted("alice"));
+            app.createStatement().executeUpdate(approval.formatted("bob"));
+            app.commit();
+        }
+        // alice's approval is not counted: she imported the row.
+        Db.refusedAsApplication(tenant.id(), "23514", confirmByBob);
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            app.createStatement().executeUpdate(approval.formatted("carol"));
+            assertThat(app.createStatement().executeUpdate(confirmByBob)).isEqualTo(1);
+            app.commit();
+        }
+        Db.refusedAsApplication(tenant.id(), "42501",
+                "UPDATE import_approvals SET approver = 'mallory'", "DELETE FROM import_approvals");
     }
 
     @Test

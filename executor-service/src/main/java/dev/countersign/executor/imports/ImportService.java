@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.TierPolicy;
@@ -33,13 +34,30 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * database keeps the trail (import_history, appended by a trigger on every import and confirmation) and refuses the
  * same moves as a backstop (migration V17).
  * <p>
+ * Under a policy of k > 1 approvals for HIGH, each person's confirmation of a HIGH row is recorded as an approval and
+ * the k-th counted approver confirms it, as for actions.
+ * <p>
  * Limits: the tier is judged against the threshold in force when a row is confirmed (the trail records the tier at each
- * step); k-of-n approvals ({@code highApprovals}) are not applied to imports, one other person suffices.
+ * step).
  */
 @ApplicationScoped
 public class ImportService {
 
     static final String NO_WALLET = "You have no wallet with this id.";
+
+    private static final String LOCK_PENDING = """
+            SELECT id, amount, imported_by FROM transactions
+            WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed AND deleted_at IS NULL
+            ORDER BY id FOR UPDATE""";
+
+    private static final String PENDING = """
+            SELECT t.id, t.wallet_id, t.occurred_on, t.amount::text AS amount, t.category, t.description,
+                   t.imported_by,
+                   array(SELECT a.approver FROM import_approvals a WHERE a.tenant_id = t.tenant_id
+                         AND a.transaction_id = t.id ORDER BY a.at, a.approver) AS approvers
+            FROM transactions t
+            WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
+            ORDER BY t.occurred_on, t.created_at, t.id LIMIT $2""";
 
     private final TenantTransactions transactions;
     private final TenantPolicyRepository policies;
@@ -82,72 +100,104 @@ public class ImportService {
     }
 
     /**
-     * Confirms those of {@code ids} still unconfirmed, all or none: if the tenant's policy needs another approver for
-     * HIGH and the actor imported a HIGH one of them, nothing is confirmed. Answers how many were confirmed.
+     * Confirms those of {@code ids} still unconfirmed: if the tenant's policy needs another approver for HIGH and the
+     * actor imported a HIGH one of them, nothing is confirmed. Under a policy of k > 1 approvals, the actor's approval
+     * of each HIGH row is recorded and the row is confirmed by its k-th counted approver. Answers how many rows this
+     * request confirmed.
      */
     public Uni<Integer> confirm(Actor actor, List<UUID> ids) {
         return transactions.run(actor, sql -> policies.approvals(sql, actor.tenantId())
-                .flatMap(approval -> policies.tiers(sql, actor.tenantId()).flatMap(tiers -> sql.preparedQuery("""
-                        SELECT id, amount, imported_by FROM transactions
-                        WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed AND deleted_at IS NULL
-                        ORDER BY id FOR UPDATE""")
-                        .execute(Tuple.of(actor.tenantId(), ids.toArray(UUID[]::new)))
-                        .flatMap(pending -> {
-                            List<UUID> locked = new ArrayList<>();
-                            List<Violation> refused = new ArrayList<>();
-                            for (Row row : pending) {
-                                locked.add(row.getUUID("id"));
-                                if (approval.highNeedsOtherApprover()
-                                        && actor.userId().equals(row.getString("imported_by"))
-                                        && tier(row.getBigDecimal("amount"), tiers) == Tier.HIGH) {
-                                    refused.add(new Violation("transaction " + row.getUUID("id"),
-                                            "you imported it and it is at or above the high-impact threshold"));
-                                }
-                            }
-                            if (!refused.isEmpty()) {
-                                throw new ProblemException(ErrorCode.APPROVER_NOT_ALLOWED, "Another person of your"
-                                        + " tenant must confirm these rows: the tenant's approval policy needs an"
-                                        + " approver other than the importer for rows at or above the high-impact"
-                                        + " threshold. Nothing was confirmed; confirm the others without them.",
-                                        refused);
-                            }
-                            return confirmLocked(sql, actor, locked);
-                        }))));
+                .flatMap(approval -> policies.tiers(sql, actor.tenantId())
+                        .flatMap(tiers -> sql.preparedQuery(LOCK_PENDING)
+                                .execute(Tuple.of(actor.tenantId(), ids.toArray(UUID[]::new)))
+                                .flatMap(pending -> confirmLocked(sql, actor, pending, approval, tiers)))));
     }
 
-    private static Uni<Integer> confirmLocked(SqlClient sql, Actor actor, List<UUID> locked) {
-        if (locked.isEmpty()) {
+    private static Uni<Integer> confirmLocked(SqlClient sql, Actor actor, Iterable<Row> pending,
+            ApprovalPolicy approval, TierPolicy tiers) {
+        List<UUID> direct = new ArrayList<>();
+        List<UUID> needApprovals = new ArrayList<>();
+        List<Violation> refused = new ArrayList<>();
+        for (Row row : pending) {
+            UUID id = row.getUUID("id");
+            boolean high = tier(row.getBigDecimal("amount"), tiers) == Tier.HIGH;
+            if (high && approval.highNeedsOtherApprover() && actor.userId().equals(row.getString("imported_by"))) {
+                refused.add(new Violation("transaction " + id,
+                        "you imported it and it is at or above the high-impact threshold"));
+            } else if (high && approval.highApprovals() > 1) {
+                needApprovals.add(id);
+            } else {
+                direct.add(id);
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new ProblemException(ErrorCode.APPROVER_NOT_ALLOWED, "Another person of your tenant must confirm"
+                    + " these rows: the tenant's approval policy needs an approver other than the importer for rows"
+                    + " at or above the high-impact threshold. Nothing was confirmed; confirm the others without them.",
+                    refused);
+        }
+        return approve(sql, actor, needApprovals, approval).flatMap(approved -> {
+            direct.addAll(approved);
+            return markConfirmed(sql, actor, direct);
+        });
+    }
+
+    /**
+     * Records the actor's approval of each of {@code rows} (approving twice counts once) and answers those that now
+     * have the policy's number of approvers (the importer not counted where another approver is needed).
+     */
+    private static Uni<List<UUID>> approve(SqlClient sql, Actor actor, List<UUID> rows, ApprovalPolicy policy) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        UUID[] ids = rows.toArray(UUID[]::new);
+        return sql.preparedQuery("""
+                INSERT INTO import_approvals (transaction_id, tenant_id, approver, channel)
+                SELECT id, $2, $3, $4 FROM unnest($1::uuid[]) AS id
+                ON CONFLICT (transaction_id, approver) DO NOTHING""")
+                .execute(Tuple.of(ids, actor.tenantId(), actor.userId(), actor.channel()))
+                .flatMap(inserted -> sql.preparedQuery("""
+                        SELECT t.id FROM transactions t
+                        WHERE t.tenant_id = $1 AND t.id = ANY($2)
+                          AND (SELECT count(*) FROM import_approvals a
+                               WHERE a.tenant_id = t.tenant_id AND a.transaction_id = t.id
+                                 AND (NOT $3 OR a.approver <> t.imported_by)) >= $4""")
+                        .execute(Tuple.of(actor.tenantId(), ids, policy.highNeedsOtherApprover(),
+                                policy.highApprovals())))
+                .map(enough -> {
+                    List<UUID> ready = new ArrayList<>();
+                    enough.forEach(row -> ready.add(row.getUUID("id")));
+                    return ready;
+                });
+    }
+
+    private static Uni<Integer> markConfirmed(SqlClient sql, Actor actor, List<UUID> rows) {
+        if (rows.isEmpty()) {
             return Uni.createFrom().item(0);
         }
         return sql.preparedQuery("""
                 UPDATE transactions SET unconfirmed = false, import_confirmed_by = $3
                 WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed""")
-                .execute(Tuple.of(actor.tenantId(), locked.toArray(UUID[]::new), actor.userId()))
-                .map(rows -> rows.rowCount());
+                .execute(Tuple.of(actor.tenantId(), rows.toArray(UUID[]::new), actor.userId()))
+                .map(updated -> updated.rowCount());
     }
 
-    /** The tenant's imported rows still waiting for a person, by date, with their tier now. */
+    /** The tenant's imported rows still waiting for a person, by date, with their tier now and their approvers. */
     public Uni<List<PendingImport>> pending(String tenantId, int limit) {
-        return transactions.read(tenantId,
-                sql -> policies.tiers(sql, tenantId)
-                        .flatMap(tiers -> sql
-                                .preparedQuery(
-                                        """
-                                                SELECT t.id, t.wallet_id, t.occurred_on, t.amount::text AS amount, t.category, t.description, t.imported_by
-                                                FROM transactions t
-                                                WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
-                                                ORDER BY t.occurred_on, t.created_at, t.id LIMIT $2""")
-                                .execute(Tuple.of(tenantId, limit))
-                                .map(rows -> {
-                                    List<PendingImport> pending = new ArrayList<>();
-                                    rows.forEach(row -> pending
-                                            .add(new PendingImport(row.getUUID("id"), row.getUUID("wallet_id"),
-                                                    row.getLocalDate("occurred_on"), row.getString("amount"),
-                                                    row.getString("category"), row.getString("description"),
-                                                    row.getString("imported_by"),
-                                                    tier(new BigDecimal(row.getString("amount")), tiers).wireName())));
-                                    return pending;
-                                })));
+        return transactions.read(tenantId, sql -> policies.tiers(sql, tenantId).flatMap(tiers -> sql
+                .preparedQuery(PENDING).execute(Tuple.of(tenantId, limit))
+                .map(rows -> {
+                    List<PendingImport> pending = new ArrayList<>();
+                    rows.forEach(row -> pending.add(pendingImport(row, tiers)));
+                    return pending;
+                })));
+    }
+
+    private static PendingImport pendingImport(Row row, TierPolicy tiers) {
+        return new PendingImport(row.getUUID("id"), row.getUUID("wallet_id"), row.getLocalDate("occurred_on"),
+                row.getString("amount"), row.getString("category"), row.getString("description"),
+                row.getString("imported_by"), tier(new BigDecimal(row.getString("amount")), tiers).wireName(),
+                List.of(row.getArrayOfStrings("approvers")));
     }
 
     /** The trail of one imported row, oldest first; empty if the tenant has no such imported row. */
@@ -172,12 +222,18 @@ public class ImportService {
         return ActionCatalogue.find(ActionCatalogue.CREATE_TRANSACTION).orElseThrow().tierFor(params, policy);
     }
 
-    /** An imported row as the person reviews it before confirming; {@code tier} against today's threshold. */
+    /**
+     * An imported row as the person reviews it before confirming; {@code tier} against today's threshold;
+     * {@code approvers} so far, for a HIGH row under a policy of more than one approval.
+     */
     public record PendingImport(UUID id, UUID walletId, LocalDate occurredOn, String amount, String category,
-            String description, String importedBy, String tier) {
+            String description, String importedBy, String tier, List<String> approvers) {
     }
 
-    /** One step of an imported row: {@code imported} or {@code confirmed}, by whom, through what, its tier then. */
+    /**
+     * One step of an imported row: {@code imported}, {@code approved} (under a k-of-n policy) or {@code confirmed}, by
+     * whom, through what, its tier then.
+     */
     public record ImportHistoryEntry(String event, String actor, String channel, UUID walletId, String amount,
             String tier, java.time.Instant at) {
     }
