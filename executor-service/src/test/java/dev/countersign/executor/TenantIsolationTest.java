@@ -26,7 +26,8 @@ class TenantIsolationTest {
     /** Every table holding tenant rows (the first test proves the list complete); each has the same policy. */
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
-            "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends");
+            "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
+            "import_history", "import_approvals");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -64,6 +65,16 @@ class TenantIsolationTest {
                                 .formatted(wallet.get(0), wallet.get(1))
                         + " current_date)");
             }
+            // An imported row each (its owner's): the import trigger writes its trail.
+            for (var wallet : List.of(List.of(mine, myWallet, "alice"), List.of(theirs, theirWallet, "bob"))) {
+                owner.createStatement().executeUpdate("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
+                        + " category, occurred_on, unconfirmed, imported_by) VALUES (gen_random_uuid(), '%s', '%s',"
+                                .formatted(wallet.get(0), wallet.get(1))
+                        + " 9.99, 'coffee', current_date, true, '%s')".formatted(wallet.get(2)));
+            }
+            owner.createStatement().executeUpdate("INSERT INTO import_approvals (transaction_id, tenant_id, approver,"
+                    + " channel) SELECT id, tenant_id, 'carol', 'http' FROM transactions WHERE unconfirmed AND tenant_id"
+                    + " IN ('" + mine + "', '" + theirs + "')");
             // Actions, their history, keys and outbox rows, written by the service itself.
             var myAction = ProposalMother.staged(kafka, mine, myWallet, "1.00");
             var theirAction = ProposalMother.staged(kafka, theirs, theirWallet, "2.00");

@@ -28,8 +28,13 @@ public enum ErrorCode {
     BATCH_REFUSED("batch_refused", 409),
     /** An administrator has switched agent writes off for the tenant; the proposal was not staged. */
     AGENT_WRITES_DISABLED("agent_writes_disabled", 409),
-    /** The tenant's policy does not let this user approve this action (e.g. the requester of a HIGH action). */
+    /**
+     * The tenant's policy does not let this user approve this action (e.g. the requester of a HIGH action) or confirm
+     * these imported rows (their importer, for rows at or above the high-impact threshold).
+     */
     APPROVER_NOT_ALLOWED("approver_not_allowed", 403),
+    /** The wallet is another user's: rows are imported only into a wallet of the importer's own. */
+    WALLET_NOT_OWNED("wallet_not_owned", 403),
     /** The row an action targets does not exist (any more) in the action's tenant. */
     TARGET_NOT_FOUND("target_not_found", 409),
     /** The row the action changes moved on since it was staged: what the person approved is no longer what it is. */

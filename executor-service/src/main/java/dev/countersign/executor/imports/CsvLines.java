@@ -1,5 +1,6 @@
 package dev.countersign.executor.imports;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -14,8 +15,9 @@ import dev.countersign.contracts.json.Json;
 
 /**
  * Reads bank or receipt lines, {@code date,amount,category,description} (an optional header line starting with
- * {@code date}; no quoting, so a description has no commas), each checked by the catalogue's rules for a new expense.
- * Either every line is valid or the violations of all invalid lines are returned: an import is all or nothing.
+ * {@code date}; no quoting, so a description has no commas), each checked by the catalogue's rules for a new expense
+ * and by the import's own amount bound ({@link ImportsConfig#maxRowAmount()}). Either every line is valid or the
+ * violations of all invalid lines are returned: an import is all or nothing.
  */
 final class CsvLines {
 
@@ -26,7 +28,11 @@ final class CsvLines {
     private CsvLines() {
     }
 
-    static Parsed parse(String csv, UUID walletId) {
+    /**
+     * @param maxAmount
+     *            the largest amount a row may carry (besides the catalogue's own bound): a larger one is a violation
+     */
+    static Parsed parse(String csv, UUID walletId, BigDecimal maxAmount) {
         List<ValidatedParams> rows = new ArrayList<>();
         List<Violation> violations = new ArrayList<>();
         String[] lines = csv == null ? new String[0] : csv.split("\r?\n", MAX_LINES + 3);
@@ -54,7 +60,12 @@ final class CsvLines {
                 params.put("description", fields[3].strip());
             }
             ValidatedParams validated = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, params);
-            if (validated.isValid()) {
+            if (validated.isValid()
+                    && new BigDecimal(validated.normalised().get("amount").asText()).compareTo(maxAmount) > 0) {
+                violations.add(new Violation("line " + number, "amount: must be at most %s in an import; ask the"
+                        .formatted(maxAmount.toPlainString()) + " assistant to record a larger expense, for a person to"
+                        + " confirm"));
+            } else if (validated.isValid()) {
                 rows.add(validated);
             } else {
                 int line1 = number;

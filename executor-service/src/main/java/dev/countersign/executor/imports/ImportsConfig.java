@@ -1,0 +1,18 @@
+package dev.countersign.executor.imports;
+
+import java.math.BigDecimal;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Bounds of a CSV import (see docs/security/imports.md). */
+@ConfigMapping(prefix = "countersign.imports")
+public interface ImportsConfig {
+
+    /**
+     * The largest amount one imported row may carry; a file with a larger row is refused whole. The catalogue's bound
+     * for an expense (10000000.00) applies as well, so a larger setting changes nothing beyond it.
+     */
+    @WithDefault("100000.00")
+    BigDecimal maxRowAmount();
+}
