@@ -100,12 +100,14 @@ class TaintTest {
 
     @Test
     void anImportedRowTaintsTheTurnEvenWhenTheUserImportedIt() throws Exception {
-        UUID row = fixtures.transaction(fixtures.checking, "30.00", "groceries", "MERCHANT REF 8841", LocalDate.now());
-        try (var owner = TestProperties.ownerConnection();
-                PreparedStatement mark = owner.prepareStatement(
-                        "UPDATE transactions SET imported_by = 'alice' WHERE id = ?")) {
-            mark.setObject(1, row);
-            mark.executeUpdate();
+        // Imported by alice herself and confirmed by her: the text is still the bank's.
+        try (var owner = TestProperties.ownerConnection(); var statement = owner.createStatement()) {
+            statement.executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description,"
+                    + " occurred_on, unconfirmed, imported_by) VALUES ('%s', '%s', '%s', 30.00, 'groceries',"
+                    + " 'MERCHANT REF 8841', current_date, true, 'alice')")
+                    .formatted(UUID.randomUUID(), fixtures.tenant, fixtures.checking));
+            statement.executeUpdate("UPDATE transactions SET unconfirmed = false, import_confirmed_by = 'alice'"
+                    + " WHERE tenant_id = '%s' AND imported_by = 'alice'".formatted(fixtures.tenant));
         }
         assertThat(turn("c-imported", "find_transactions").get("contextClean").asBoolean()).isFalse();
     }

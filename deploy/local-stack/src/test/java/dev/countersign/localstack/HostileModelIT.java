@@ -170,18 +170,30 @@ class HostileModelIT {
                 + " AND held_reason LIKE ?", tenant, "%" + reason + "%"));
     }
 
-    /** A row nobody's action wrote (a colleague's or seeded row): its note is text alice did not write. */
+    /**
+     * A row nobody's action wrote (a colleague's or seeded row): its note is text alice did not write. With
+     * {@code importedBy}, a bank line that user imported and confirmed.
+     */
     private void foreignRow(UUID wallet, String category, String description, String importedBy) throws SQLException {
+        UUID id = UUID.randomUUID();
         try (Connection owner = stack.ownerConnection(); PreparedStatement insert = owner.prepareStatement("""
                 INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
-                                          imported_by)
-                VALUES (gen_random_uuid(), ?, ?, 9.00, ?, ?, current_date, ?)""")) {
-            insert.setString(1, tenant);
-            insert.setObject(2, wallet);
-            insert.setString(3, category);
-            insert.setString(4, description);
-            insert.setString(5, importedBy);
+                                          unconfirmed, imported_by)
+                VALUES (?, ?, ?, 9.00, ?, ?, current_date, ?, ?)""");
+                PreparedStatement confirm = owner.prepareStatement(
+                        "UPDATE transactions SET unconfirmed = false, import_confirmed_by = imported_by WHERE id = ?")) {
+            insert.setObject(1, id);
+            insert.setString(2, tenant);
+            insert.setObject(3, wallet);
+            insert.setString(4, category);
+            insert.setString(5, description);
+            insert.setBoolean(6, importedBy != null);
+            insert.setString(7, importedBy);
             insert.executeUpdate();
+            if (importedBy != null) {
+                confirm.setObject(1, id);
+                confirm.executeUpdate();
+            }
         }
     }
 
