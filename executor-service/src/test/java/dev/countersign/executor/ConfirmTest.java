@@ -3,7 +3,9 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import java.util.List;
 import java.util.UUID;
@@ -217,6 +219,37 @@ class ConfirmTest {
     }
 
     @Test
+    void aConfirmWithoutTheParamsHashIsRefusedChangesNothingAndTheTokenStillWorks() throws Exception {
+        var proposal = staged("12.50");
+
+        for (String body : List.of("{\"token\":\"" + proposal.token + "\"}",
+                "{\"token\":\"" + proposal.token + "\",\"paramsHash\":null}",
+                "{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"\"}",
+                "{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + proposal.paramsHash().toUpperCase()
+                        + "\"}")) {
+            given().contentType("application/json").header("Authorization", "Bearer " + alice).body(body)
+                    .post("/api/actions/{id}/confirm", proposal.actionId)
+                    .then().statusCode(400).contentType("application/problem+json")
+                    .body("code", equalTo("params_hash_required"))
+                    .body("detail", not(containsString(proposal.token)));
+        }
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        assertThat(Db.count("SELECT count(*) FROM action_history WHERE action_id = ?", proposal.actionId))
+                .isEqualTo(1);
+        assertThat(ledgerRows(proposal)).isZero();
+
+        confirm(proposal, alice, proposal.token).then().statusCode(200).body("status", equalTo("executed"));
+    }
+
+    @Test
+    void aCancelNeedsNoParamsHash() throws Exception {
+        var proposal = staged("12.50");
+
+        proposal.decide("cancel", alice, proposal.token).then().statusCode(200)
+                .body("status", equalTo("cancelled"));
+    }
+
+    @Test
     void aSecondConfirmIsRefusedWithTheWinnersStatus() throws Exception {
         var proposal = staged("12.50");
         confirm(proposal, alice, proposal.token).then().statusCode(200);
@@ -238,7 +271,8 @@ class ConfirmTest {
         var wrongToken = confirm(proposal, alice, "not-the-token");
         var otherTenant = confirm(proposal, mallory, proposal.token);
         var unknown = given().contentType("application/json").header("Authorization", "Bearer " + alice)
-                .body("{\"token\":\"" + proposal.token + "\"}").post("/api/actions/{id}/confirm", UUID.randomUUID());
+                .body("{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + proposal.paramsHash() + "\"}")
+                .post("/api/actions/{id}/confirm", UUID.randomUUID());
 
         for (Response response : List.of(wrongToken, otherTenant, unknown)) {
             response.then().statusCode(404).contentType("application/problem+json")

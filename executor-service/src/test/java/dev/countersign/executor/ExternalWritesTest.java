@@ -171,7 +171,7 @@ class ExternalWritesTest {
 
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
                 .body(Json.write(Map.of("items", List.of(Map.of("actionId", batched.actionId, "token",
-                        batched.token)))))
+                        batched.token, "paramsHash", batched.paramsHash())))))
                 .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
         view(batched).body("status", equalTo("proposed"));
         assertThat(smtp.withMessageId(messageIdOf(batched))).isEmpty();
