@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
@@ -217,6 +218,19 @@ class ChatTest {
                 .post("/api/conversations/{id}/messages", "c-7")
                 .then().statusCode(401).contentType("application/problem+json")
                 .body("code", equalTo("unauthenticated"));
+    }
+
+    @Test
+    void aTokenIssuedLongerAgoThanTheMaximumAgeIsRefusedEvenBeforeItExpires() {
+        // Signed by the trusted key, right issuer and audience, exp still in the future: only its age is wrong.
+        String stale = TestProperties.bearerIssuedAt(tenant, "alice",
+                java.time.Instant.now().minus(Duration.ofMinutes(62)), Audiences.AGENT);
+        String fresh = TestProperties.bearerIssuedAt(tenant, "alice",
+                java.time.Instant.now().minus(Duration.ofMinutes(55)), Audiences.AGENT);
+
+        given().header("Authorization", "Bearer " + stale).get("/api/wallets").then().statusCode(401)
+                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+        given().header("Authorization", "Bearer " + fresh).get("/api/wallets").then().statusCode(200);
     }
 
     @Test

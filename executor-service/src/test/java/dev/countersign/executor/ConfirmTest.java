@@ -196,7 +196,7 @@ class ConfirmTest {
 
     /** The Prometheus counter of confirmations by another user than the requester, for the catalogue's expense kind. */
     private static double actorMismatchCount() {
-        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(),
+        return MetricsText.value(given().get(Management.url("/metrics")).then().statusCode(200).extract().asString(),
                 "countersign_actions_actor_mismatch_total", "kind=\"ledger.transaction.create\"");
     }
 
@@ -296,6 +296,22 @@ class ConfirmTest {
     }
 
     @Test
+    void aTokenIssuedLongerAgoThanTheMaximumAgeCannotConfirmEvenBeforeItExpires() throws Exception {
+        var proposal = staged("12.50");
+        // Signed by the trusted key, right issuer and audience, exp still in the future: only its age is wrong.
+        String stale = TestProperties.bearerIssuedAt(tenant.id(), "alice",
+                java.time.Instant.now().minus(java.time.Duration.ofMinutes(62)), Audiences.EXECUTOR);
+        String fresh = TestProperties.bearerIssuedAt(tenant.id(), "alice",
+                java.time.Instant.now().minus(java.time.Duration.ofMinutes(55)), Audiences.EXECUTOR);
+
+        confirm(proposal, stale, proposal.token).then().statusCode(401)
+                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+
+        confirm(proposal, fresh, proposal.token).then().statusCode(200).body("status", equalTo("executed"));
+    }
+
+    @Test
     void aTokenIssuedForTheAgentCannotConfirmEvenWithTheExecutorAudienceToo() throws Exception {
         var proposal = staged("12.50");
         String agentToken = TestProperties.agentBearer(tenant.id(), "alice");
@@ -326,7 +342,7 @@ class ConfirmTest {
 
     @Test
     void theApiIsDescribedByAnOpenApiDocument() {
-        given().get("/q/openapi?format=json").then().statusCode(200)
+        given().get(Management.url("/openapi?format=json")).then().statusCode(200)
                 .body("paths.'/api/actions/{id}/confirm'.post", org.hamcrest.Matchers.notNullValue())
                 .body("paths.'/api/actions/confirm-batch'.post", org.hamcrest.Matchers.notNullValue());
     }

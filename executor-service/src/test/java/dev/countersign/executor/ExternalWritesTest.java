@@ -319,7 +319,7 @@ class ExternalWritesTest {
     }
 
     private static double ungatedCalls() {
-        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(),
+        return MetricsText.value(given().get(Management.url("/metrics")).then().statusCode(200).extract().asString(),
                 "countersign_external_ungated_calls_total");
     }
 }
