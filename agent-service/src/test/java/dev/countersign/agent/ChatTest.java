@@ -129,6 +129,20 @@ class ChatTest {
     }
 
     @Test
+    void aBidiOverrideInAnArgumentIsRefusedToTheModelAndNothingIsProposed() {
+        // "Refund for lunch" with its tail reversed on screen: the card would not show what is stored.
+        modelCalls("propose_expense", "{\"wallet\":\"Checking\",\"amount\":\"5\",\"category\":\"coffee\","
+                + "\"description\":\"Refund for \\u202Ehcnul\",\"occurredOn\":\"2026-11-29\"}");
+
+        chat("c-2b", "add a refund").statusCode(200).body("proposals", empty());
+
+        assertThat(toolResults()).singleElement().asString().contains("description: must not contain invisible")
+                .contains("U+202E").contains("Refused, nothing was done");
+        assertThat(kafka.readFor(Topics.ACTIONS_PROPOSED, value -> value.contains(tenant), Duration.ofSeconds(2)))
+                .isEmpty();
+    }
+
+    @Test
     void anUnknownWalletIsAnsweredWithTheWalletsThatExist() {
         modelCalls("propose_expense",
                 "{\"wallet\":\"Holiday\",\"amount\":\"5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
