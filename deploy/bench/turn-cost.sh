@@ -7,9 +7,11 @@ set -euo pipefail
 turns=${1:-60}
 warmup=10
 agent=${AGENT_URL:-http://localhost:8080}
+# /q/metrics is on the management port, not the API port.
+agent_management=${AGENT_MANAGEMENT_URL:-http://localhost:9000}
 token=$(curl -sf -X POST "${DEV_TOKEN_URL:-http://localhost:8079/dev/token}" -d '{"tenant":"acme","user":"alice"}' \
   | jq -r .agentToken)
-sum() { curl -sf "$agent/q/metrics" | awk -v m="$1" '$1 ~ "^"m {s+=$2} END {printf "%.6f", s}'; }
+sum() { curl -sf "$agent_management/q/metrics" | awk -v m="$1" '$1 ~ "^"m {s+=$2} END {printf "%.6f", s}'; }
 parts=$(mktemp)
 for i in $(seq "$turns"); do
   t0=$(sum countersign_agent_turn_seconds_sum); m0=$(sum countersign_agent_model_call_seconds_sum)

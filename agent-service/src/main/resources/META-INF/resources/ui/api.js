@@ -30,6 +30,7 @@ export function nextStep(problem) {
     case 'approver_not_allowed': return 'Another approver must confirm this one: ask a colleague with the approver role.';
     case 'action_not_found': return 'This card’s confirm token no longer works (re-issued elsewhere, or the action is gone). Reload the page to fetch the action again.';
     case 'invalid_state_transition': return 'Someone or something decided first; the card now shows what happened.';
+    case 'params_hash_required': return 'This card did not say what you were shown, so nothing changed. Reload the page and confirm again.';
     case 'params_mismatch': return 'What you were shown is not what is stored: nothing ran. Reload and review it again.';
     case 'target_changed': return 'The row changed after the proposal was made, so nothing was written. Ask the agent for a fresh proposal.';
     case 'target_not_found': return 'The row the action changes is gone; nothing was written.';

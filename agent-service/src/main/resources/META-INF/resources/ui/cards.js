@@ -331,9 +331,10 @@ export function actionCard(proposal) {
     status.textContent = what === 'confirm' ? 'Confirming…' : 'Cancelling…';
     try {
       const body = { token: await ensureToken() };
-      if (what === 'confirm' && view && view.paramsHash) {
-        // The hash of what this card shows: if the stored action differs, nothing runs (params_mismatch).
-        body.paramsHash = view.paramsHash;
+      if (what === 'confirm') {
+        // The hash of what this card shows (the executor's view once loaded, else the proposal it was drawn from):
+        // the executor requires it and runs nothing if the stored action differs (params_mismatch).
+        body.paramsHash = (view && view.paramsHash) || proposal.paramsHash;
       }
       const answer = await executorWithStatus(`/api/actions/${id}/${what}`, { method: 'POST', body });
       if (answer.body && answer.body.approvers) {

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
@@ -128,6 +129,20 @@ class ChatTest {
     }
 
     @Test
+    void aBidiOverrideInAnArgumentIsRefusedToTheModelAndNothingIsProposed() {
+        // "Refund for lunch" with its tail reversed on screen: the card would not show what is stored.
+        modelCalls("propose_expense", "{\"wallet\":\"Checking\",\"amount\":\"5\",\"category\":\"coffee\","
+                + "\"description\":\"Refund for \\u202Ehcnul\",\"occurredOn\":\"2026-11-29\"}");
+
+        chat("c-2b", "add a refund").statusCode(200).body("proposals", empty());
+
+        assertThat(toolResults()).singleElement().asString().contains("description: must not contain invisible")
+                .contains("U+202E").contains("Refused, nothing was done");
+        assertThat(kafka.readFor(Topics.ACTIONS_PROPOSED, value -> value.contains(tenant), Duration.ofSeconds(2)))
+                .isEmpty();
+    }
+
+    @Test
     void anUnknownWalletIsAnsweredWithTheWalletsThatExist() {
         modelCalls("propose_expense",
                 "{\"wallet\":\"Holiday\",\"amount\":\"5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
@@ -217,6 +232,19 @@ class ChatTest {
                 .post("/api/conversations/{id}/messages", "c-7")
                 .then().statusCode(401).contentType("application/problem+json")
                 .body("code", equalTo("unauthenticated"));
+    }
+
+    @Test
+    void aTokenIssuedLongerAgoThanTheMaximumAgeIsRefusedEvenBeforeItExpires() {
+        // Signed by the trusted key, right issuer and audience, exp still in the future: only its age is wrong.
+        String stale = TestProperties.bearerIssuedAt(tenant, "alice",
+                java.time.Instant.now().minus(Duration.ofMinutes(62)), Audiences.AGENT);
+        String fresh = TestProperties.bearerIssuedAt(tenant, "alice",
+                java.time.Instant.now().minus(Duration.ofMinutes(55)), Audiences.AGENT);
+
+        given().header("Authorization", "Bearer " + stale).get("/api/wallets").then().statusCode(401)
+                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+        given().header("Authorization", "Bearer " + fresh).get("/api/wallets").then().statusCode(200);
     }
 
     @Test

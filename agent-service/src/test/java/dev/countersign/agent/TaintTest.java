@@ -102,10 +102,11 @@ class TaintTest {
     void anImportedRowTaintsTheTurnEvenWhenTheUserImportedIt() throws Exception {
         // Imported by alice herself and confirmed by her: the text is still the bank's.
         try (var owner = TestProperties.ownerConnection(); var statement = owner.createStatement()) {
-            statement.executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description,"
-                    + " occurred_on, unconfirmed, imported_by) VALUES ('%s', '%s', '%s', 30.00, 'groceries',"
-                    + " 'MERCHANT REF 8841', current_date, true, 'alice')")
-                    .formatted(UUID.randomUUID(), fixtures.tenant, fixtures.checking));
+            statement
+                    .executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description,"
+                            + " occurred_on, unconfirmed, imported_by) VALUES ('%s', '%s', '%s', 30.00, 'groceries',"
+                            + " 'MERCHANT REF 8841', current_date, true, 'alice')")
+                            .formatted(UUID.randomUUID(), fixtures.tenant, fixtures.checking));
             statement.executeUpdate("UPDATE transactions SET unconfirmed = false, import_confirmed_by = 'alice'"
                     + " WHERE tenant_id = '%s' AND imported_by = 'alice'".formatted(fixtures.tenant));
         }

@@ -53,7 +53,8 @@ class BatchConfirmTest {
         ArrayNode items = body.putArray("items");
         for (int i = 0; i < proposals.size(); i++) {
             items.addObject().put("actionId", proposals.get(i).actionId.toString())
-                    .put("token", i < tokens.length ? tokens[i] : proposals.get(i).token);
+                    .put("token", i < tokens.length ? tokens[i] : proposals.get(i).token)
+                    .put("paramsHash", proposals.get(i).paramsHash());
         }
         return given().contentType("application/json").header("Authorization", "Bearer " + alice)
                 .body(Json.write(body)).post("/api/actions/confirm-batch").then();
@@ -107,6 +108,30 @@ class BatchConfirmTest {
         for (var proposal : batch) {
             assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
         }
+    }
+
+    @Test
+    void everyItemMustNameTheParametersItsPersonWasShown() throws Exception {
+        var proposals = staged(2, tenant.wallet());
+        ObjectNode body = Json.mapper().createObjectNode();
+        ArrayNode items = body.putArray("items");
+        items.addObject().put("actionId", proposals.get(0).actionId.toString()).put("token", proposals.get(0).token)
+                .put("paramsHash", proposals.get(0).paramsHash());
+        items.addObject().put("actionId", proposals.get(1).actionId.toString()).put("token", proposals.get(1).token);
+
+        given().contentType("application/json").header("Authorization", "Bearer " + alice).body(Json.write(body))
+                .post("/api/actions/confirm-batch").then().statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("params_hash_required"));
+        assertThat(ledgerRows(proposals)).isZero();
+
+        ((ObjectNode) items.get(1)).put("paramsHash", proposals.get(0).paramsHash());
+        given().contentType("application/json").header("Authorization", "Bearer " + alice).body(Json.write(body))
+                .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"))
+                .body("violations[0].field", equalTo(proposals.get(1).actionId.toString()))
+                .body("violations[0].message", equalTo("params_mismatch"));
+        assertThat(ledgerRows(proposals)).isZero();
+
+        confirmBatch(proposals).statusCode(200).body("status", everyItem(equalTo("executed")));
     }
 
     @Test

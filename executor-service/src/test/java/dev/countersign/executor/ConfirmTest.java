@@ -3,7 +3,9 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import java.util.List;
 import java.util.UUID;
@@ -194,7 +196,7 @@ class ConfirmTest {
 
     /** The Prometheus counter of confirmations by another user than the requester, for the catalogue's expense kind. */
     private static double actorMismatchCount() {
-        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(),
+        return MetricsText.value(given().get(Management.url("/metrics")).then().statusCode(200).extract().asString(),
                 "countersign_actions_actor_mismatch_total", "kind=\"ledger.transaction.create\"");
     }
 
@@ -214,6 +216,37 @@ class ConfirmTest {
                 .body("{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + storedHash + "\"}")
                 .post("/api/actions/{id}/confirm", proposal.actionId)
                 .then().statusCode(200).body("status", equalTo("executed"));
+    }
+
+    @Test
+    void aConfirmWithoutTheParamsHashIsRefusedChangesNothingAndTheTokenStillWorks() throws Exception {
+        var proposal = staged("12.50");
+
+        for (String body : List.of("{\"token\":\"" + proposal.token + "\"}",
+                "{\"token\":\"" + proposal.token + "\",\"paramsHash\":null}",
+                "{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"\"}",
+                "{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + proposal.paramsHash().toUpperCase()
+                        + "\"}")) {
+            given().contentType("application/json").header("Authorization", "Bearer " + alice).body(body)
+                    .post("/api/actions/{id}/confirm", proposal.actionId)
+                    .then().statusCode(400).contentType("application/problem+json")
+                    .body("code", equalTo("params_hash_required"))
+                    .body("detail", not(containsString(proposal.token)));
+        }
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        assertThat(Db.count("SELECT count(*) FROM action_history WHERE action_id = ?", proposal.actionId))
+                .isEqualTo(1);
+        assertThat(ledgerRows(proposal)).isZero();
+
+        confirm(proposal, alice, proposal.token).then().statusCode(200).body("status", equalTo("executed"));
+    }
+
+    @Test
+    void aCancelNeedsNoParamsHash() throws Exception {
+        var proposal = staged("12.50");
+
+        proposal.decide("cancel", alice, proposal.token).then().statusCode(200)
+                .body("status", equalTo("cancelled"));
     }
 
     @Test
@@ -238,7 +271,8 @@ class ConfirmTest {
         var wrongToken = confirm(proposal, alice, "not-the-token");
         var otherTenant = confirm(proposal, mallory, proposal.token);
         var unknown = given().contentType("application/json").header("Authorization", "Bearer " + alice)
-                .body("{\"token\":\"" + proposal.token + "\"}").post("/api/actions/{id}/confirm", UUID.randomUUID());
+                .body("{\"token\":\"" + proposal.token + "\",\"paramsHash\":\"" + proposal.paramsHash() + "\"}")
+                .post("/api/actions/{id}/confirm", UUID.randomUUID());
 
         for (Response response : List.of(wrongToken, otherTenant, unknown)) {
             response.then().statusCode(404).contentType("application/problem+json")
@@ -259,6 +293,22 @@ class ConfirmTest {
                 .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
 
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aTokenIssuedLongerAgoThanTheMaximumAgeCannotConfirmEvenBeforeItExpires() throws Exception {
+        var proposal = staged("12.50");
+        // Signed by the trusted key, right issuer and audience, exp still in the future: only its age is wrong.
+        String stale = TestProperties.bearerIssuedAt(tenant.id(), "alice",
+                java.time.Instant.now().minus(java.time.Duration.ofMinutes(62)), Audiences.EXECUTOR);
+        String fresh = TestProperties.bearerIssuedAt(tenant.id(), "alice",
+                java.time.Instant.now().minus(java.time.Duration.ofMinutes(55)), Audiences.EXECUTOR);
+
+        confirm(proposal, stale, proposal.token).then().statusCode(401)
+                .contentType("application/problem+json").body("code", equalTo("unauthenticated"));
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+
+        confirm(proposal, fresh, proposal.token).then().statusCode(200).body("status", equalTo("executed"));
     }
 
     @Test
@@ -292,7 +342,7 @@ class ConfirmTest {
 
     @Test
     void theApiIsDescribedByAnOpenApiDocument() {
-        given().get("/q/openapi?format=json").then().statusCode(200)
+        given().get(Management.url("/openapi?format=json")).then().statusCode(200)
                 .body("paths.'/api/actions/{id}/confirm'.post", org.hamcrest.Matchers.notNullValue())
                 .body("paths.'/api/actions/confirm-batch'.post", org.hamcrest.Matchers.notNullValue());
     }

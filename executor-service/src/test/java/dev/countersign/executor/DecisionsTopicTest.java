@@ -66,10 +66,41 @@ class DecisionsTopicTest {
     }
 
     @Test
+    void aConfirmWithoutTheParamsHashIsParkedChangesNothingAndTheTokenStillWorks() throws Exception {
+        var proposal = staged();
+        String marker = "unpinned-" + UUID.randomUUID();
+
+        send(proposal.decided("confirm", proposal.token).putNull("paramsHash").put("marker", marker));
+        send(proposal.decided("confirm", proposal.token).put("paramsHash", "yes").put("marker", marker));
+
+        var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
+                found -> found.size() >= 2, Duration.ofSeconds(20));
+        assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(proposal.token));
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        assertThat(proposal.ledgerRows()).isZero();
+
+        send(proposal.decided("confirm", proposal.token));
+        Db.awaitStatus(proposal.actionId, "executed");
+    }
+
+    @Test
+    void aConfirmNamingOtherParametersRunsNothing() throws Exception {
+        var proposal = staged();
+        ObjectNode other = proposal.decided("confirm", proposal.token).put("paramsHash", "0".repeat(64));
+
+        send(other);
+
+        awaitProcessed(other);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        assertThat(proposal.ledgerRows()).isZero();
+    }
+
+    @Test
     void aCancelRelayedByAnIntegrationCancels() throws Exception {
         var proposal = staged();
 
-        send(proposal.decided("cancel", proposal.token));
+        // A cancel may leave the parameters hash out.
+        send(proposal.decided("cancel", proposal.token).putNull("paramsHash"));
 
         Db.awaitStatus(proposal.actionId, "cancelled");
     }

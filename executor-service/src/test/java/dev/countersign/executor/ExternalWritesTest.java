@@ -171,7 +171,7 @@ class ExternalWritesTest {
 
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
                 .body(Json.write(Map.of("items", List.of(Map.of("actionId", batched.actionId, "token",
-                        batched.token)))))
+                        batched.token, "paramsHash", batched.paramsHash())))))
                 .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
         view(batched).body("status", equalTo("proposed"));
         assertThat(smtp.withMessageId(messageIdOf(batched))).isEmpty();
@@ -319,7 +319,7 @@ class ExternalWritesTest {
     }
 
     private static double ungatedCalls() {
-        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(),
+        return MetricsText.value(given().get(Management.url("/metrics")).then().statusCode(200).extract().asString(),
                 "countersign_external_ungated_calls_total");
     }
 }

@@ -83,6 +83,7 @@ class MetricsTest {
 
     /** The value of the series {@code name} having all {@code labels} (0 if it does not exist yet). */
     private static double metric(String name, String... labels) {
-        return MetricsText.value(given().get("/q/metrics").then().statusCode(200).extract().asString(), name, labels);
+        return MetricsText.value(given().get(Management.url("/metrics")).then().statusCode(200).extract().asString(),
+                name, labels);
     }
 }

@@ -64,6 +64,11 @@ final class ProposalMother {
         return this;
     }
 
+    /** The hash of the parameters as proposed: what the person's card shows. */
+    String paramsHash() {
+        return event.get("paramsHash").asText();
+    }
+
     String json() {
         return Json.write(event);
     }
@@ -99,11 +104,15 @@ final class ProposalMother {
     }
 
     /**
-     * {@code POST /api/actions/{id}/confirm} (or {@code cancel}) with {@code token}, as {@code bearer} (no
-     * Authorization header when null).
+     * {@code POST /api/actions/{id}/confirm} (with the proposal's {@code paramsHash}) or {@code cancel} with
+     * {@code token}, as {@code bearer} (no Authorization header when null).
      */
     Response decide(String decision, String bearer, String token) {
-        var request = given().contentType("application/json").body(Json.write(Map.of("token", token)));
+        // A confirm names what the person was shown (required); a cancel needs only the token.
+        Map<String, String> body = "confirm".equals(decision)
+                ? Map.of("token", token, "paramsHash", paramsHash())
+                : Map.of("token", token);
+        var request = given().contentType("application/json").body(Json.write(body));
         if (bearer != null) {
             request.header("Authorization", "Bearer " + bearer);
         }

@@ -98,7 +98,8 @@ class SeparationOfDutiesTest {
         var high = staged("900.00");
 
         given().contentType("application/json").header("Authorization", "Bearer " + as("bob"))
-                .body("{\"items\":[{\"actionId\":\"" + high.actionId + "\",\"token\":\"" + high.token + "\"}]}")
+                .body("{\"items\":[{\"actionId\":\"" + high.actionId + "\",\"token\":\"" + high.token
+                        + "\",\"paramsHash\":\"" + high.paramsHash() + "\"}]}")
                 .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
 
         assertThat(ledgerRows(high)).isZero();

@@ -104,6 +104,23 @@ class StagingTest {
     }
 
     @Test
+    void aDescriptionWithABidiOverrideIsRejectedAndNothingIsStaged() throws Exception {
+        // "Refund for lunch" displays with its tail reversed: what a person would read is not what was sent.
+        var proposal = new ProposalMother(tenant, "12.50");
+        proposal.params().put("description", "Refund for \u202Ehcnul");
+        proposal.rehash();
+
+        proposal.send(kafka);
+
+        JsonNode rejected = outcomesOf(proposal.actionId, 1).get(0);
+        assertThat(rejected.get("type").asText()).isEqualTo("ActionRejected");
+        assertThat(rejected.get("code").asText()).isEqualTo("validation_failed");
+        assertThat(rejected.get("reason").asText()).contains("description").contains("U+202E");
+        assertThat(Db.status(proposal.actionId)).isNull();
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE tenant_id = ?", tenant.id())).isZero();
+    }
+
+    @Test
     void aHashThatDoesNotMatchTheParametersIsRejected() throws Exception {
         var proposal = new ProposalMother(tenant, "12.50");
         proposal.params().put("amount", "1250.00");

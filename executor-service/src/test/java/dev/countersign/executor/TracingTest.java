@@ -95,7 +95,7 @@ class TracingTest {
         ObjectNode body = Json.mapper().createObjectNode();
         ArrayNode items = body.putArray("items");
         proposals.forEach(proposal -> items.addObject().put("actionId", proposal.actionId.toString())
-                .put("token", proposal.token));
+                .put("token", proposal.token).put("paramsHash", proposal.paramsHash()));
         given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .body(Json.write(body)).post("/api/actions/confirm-batch").then().statusCode(200);
 

@@ -18,6 +18,10 @@ public enum ErrorCode {
     INVALID_STATE_TRANSITION("invalid_state_transition", 409),
     /** The stored parameters no longer hash to the hash the person approved. */
     PARAMS_MISMATCH("params_mismatch", 409),
+    /**
+     * A confirm that does not name the parameters hash the person was shown; nothing changed and the token still works.
+     */
+    PARAMS_HASH_REQUIRED("params_hash_required", 400),
     /** The request or the proposal broke a rule of the action catalogue. */
     VALIDATION_FAILED("validation_failed", 400),
     /** The action id is already taken by a different proposal. */

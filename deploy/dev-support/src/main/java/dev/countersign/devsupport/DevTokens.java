@@ -76,7 +76,16 @@ public final class DevTokens {
 
     public String mint(String tenantId, String userId, List<String> audiences, List<String> groups,
             Duration lifetime) {
-        Instant now = Instant.now();
+        return mintIssuedAt(tenantId, userId, audiences, groups, Instant.now(), lifetime);
+    }
+
+    /**
+     * A token issued at {@code issuedAt} (its {@code iat}), valid for {@code lifetime} from then: tests of the
+     * services' maximum token age mint one issued long ago that has not expired yet.
+     */
+    public String mintIssuedAt(String tenantId, String userId, List<String> audiences, List<String> groups,
+            Instant issuedAt, Duration lifetime) {
+        Instant now = issuedAt;
         Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
         Map<String, Object> claims = Map.of(
                 "iss", ISSUER,

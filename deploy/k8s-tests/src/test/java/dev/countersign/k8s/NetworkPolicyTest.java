@@ -76,15 +76,24 @@ class NetworkPolicyTest {
                 "OTEL_EXPORTER_OTLP_ENDPOINT"));
     }
 
-    /** The container port named http, which the Service, the probes and the PodMonitor use. */
+    /** The container port named http (the public API), which the Service and the Ingress use. */
     private int httpPort(String service) {
+        return namedPort(service, "http");
+    }
+
+    /** The container port named management (/q/: health and metrics), which the probes and the PodMonitor use. */
+    private int managementPort(String service) {
+        return namedPort(service, "management");
+    }
+
+    private int namedPort(String service, String name) {
         for (Map<String, Object> port : Node.maps(Node.containers(manifests.podSpec("Deployment", service)).get(0),
                 "ports")) {
-            if ("http".equals(Node.str(port, "name"))) {
+            if (name.equals(Node.str(port, "name"))) {
                 return Integer.parseInt(Node.str(port, "containerPort"));
             }
         }
-        throw new AssertionError(service + " has no port named http");
+        throw new AssertionError(service + " has no port named " + name);
     }
 
     /** The model endpoint: the first address of the CIDR the agent's egress allows on 443. */
@@ -185,6 +194,11 @@ class NetworkPolicyTest {
     void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaPostgresAndTheCollector() {
         Peer executor = executor(POD_IPS.get(0));
         assertThat(policies.connects(ingressController(), executor, 8081, "TCP")).isTrue();
+        for (String service : List.of("agent-service", "executor-service")) {
+            Peer pod = Peer.pod(ns, manifests.podLabels(service), POD_IPS.get(1));
+            assertThat(policies.ingressAllowed(ingressController(), pod, managementPort(service), "TCP"))
+                    .as("the ingress controller on %s's management port", service).isFalse();
+        }
         assertThat(policies.ingressAllowed(Peer.pod("default", Map.of("app", "anything"), "10.244.7.7"), executor, 8081,
                 "TCP"))
                 .as("a pod of another namespace").isFalse();
@@ -214,22 +228,26 @@ class NetworkPolicyTest {
     }
 
     @Test
-    void theMonitoringNamespaceReachesEachServicesHttpPortAndNothingElse() {
+    void theMonitoringNamespaceReachesEachServicesManagementPortAndNothingElse() {
         Peer agent = agent(POD_IPS.get(0));
         Peer executor = executor(POD_IPS.get(1));
-        assertThat(policies.connects(prometheus(), agent, httpPort("agent-service"), "TCP")).as("agent /q/metrics")
-                .isTrue();
-        assertThat(policies.connects(prometheus(), executor, httpPort("executor-service"), "TCP"))
+        assertThat(policies.connects(prometheus(), agent, managementPort("agent-service"), "TCP"))
+                .as("agent /q/metrics").isTrue();
+        assertThat(policies.connects(prometheus(), executor, managementPort("executor-service"), "TCP"))
                 .as("executor /q/metrics").isTrue();
-        for (int port : new int[]{80, 443, 5005, 9000, 9090}) {
+        assertThat(policies.ingressAllowed(prometheus(), agent, httpPort("agent-service"), "TCP"))
+                .as("agent's public port").isFalse();
+        assertThat(policies.ingressAllowed(prometheus(), executor, httpPort("executor-service"), "TCP"))
+                .as("executor's public port").isFalse();
+        for (int port : new int[]{80, 443, 5005, 9090}) {
             assertThat(policies.ingressAllowed(prometheus(), agent, port, "TCP")).as("agent port %d", port).isFalse();
             assertThat(policies.ingressAllowed(prometheus(), executor, port, "TCP")).as("executor port %d", port)
                     .isFalse();
         }
-        assertThat(policies.ingressAllowed(prometheus(), agent, httpPort("executor-service"), "TCP"))
-                .as("agent on the executor's port").isFalse();
-        assertThat(policies.ingressAllowed(prometheus(), executor, httpPort("agent-service"), "TCP"))
-                .as("executor on the agent's port").isFalse();
+        assertThat(policies.ingressAllowed(prometheus(), agent, managementPort("executor-service"), "TCP"))
+                .as("agent on the executor's management port").isFalse();
+        assertThat(policies.ingressAllowed(prometheus(), executor, managementPort("agent-service"), "TCP"))
+                .as("executor on the agent's management port").isFalse();
         for (int port : new int[]{5432, 8000}) {
             assertThat(policies.ingressAllowed(prometheus(), postgres(), port, "TCP")).as("PostgreSQL %d", port)
                     .isFalse();

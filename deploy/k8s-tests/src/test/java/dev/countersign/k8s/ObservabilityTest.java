@@ -127,13 +127,13 @@ class ObservabilityTest {
                     .doesNotContainKey("namespaceSelector");
             assertThat(Node.maps(monitor, "spec", "podMetricsEndpoints")).as(service).singleElement()
                     .satisfies(endpoint -> {
-                        assertThat(Node.str(endpoint, "port")).isEqualTo("http");
+                        assertThat(Node.str(endpoint, "port")).isEqualTo("management");
                         assertThat(Node.str(endpoint, "path")).isEqualTo("/q/metrics");
                         assertThat(Node.str(endpoint, "interval")).isEqualTo("30s");
                     });
             assertThat(Node.maps(Node.containers(manifests.podSpec("Deployment", service)).get(0), "ports"))
-                    .as("%s has a container port named http", service)
-                    .anySatisfy(port -> assertThat(Node.str(port, "name")).isEqualTo("http"));
+                    .as("%s has a container port named management", service)
+                    .anySatisfy(port -> assertThat(Node.str(port, "name")).isEqualTo("management"));
         }
     }
 

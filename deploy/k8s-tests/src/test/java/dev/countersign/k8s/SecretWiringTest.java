@@ -21,22 +21,37 @@ class SecretWiringTest {
 
     private static final String KAFKA_CA = "countersign-kafka-cluster-ca-cert";
 
+    /** Production verifies PostgreSQL's certificate: its pods also read the cluster CA's public ca.crt. */
+    private static final String DB_CA = "countersign-db-ca";
+
     private final Manifests manifests;
+    private final boolean prod;
 
     SecretWiringTest(String overlay) {
         this.manifests = Manifests.of(overlay);
+        this.prod = overlay.equals("prod");
+    }
+
+    /** {@code secrets}, plus the database CA in production. */
+    private String[] withDbCa(String... secrets) {
+        if (!prod) {
+            return secrets;
+        }
+        String[] all = java.util.Arrays.copyOf(secrets, secrets.length + 1);
+        all[secrets.length] = DB_CA;
+        return all;
     }
 
     @Test
     void agentPodReadsOnlyTheReaderRoleTheModelKeyAndItsOwnKafkaUser() {
         assertThat(secretsOf(manifests.podSpec("Deployment", "agent-service"))).containsExactlyInAnyOrder(
-                "countersign-db-agent", "countersign-model", "countersign-agent", KAFKA_CA);
+                withDbCa("countersign-db-agent", "countersign-model", "countersign-agent", KAFKA_CA));
     }
 
     @Test
     void executorPodReadsItsOwnCredentialsButNotTheOwnersNorTheModelKey() {
         assertThat(secretsOf(manifests.podSpec("Deployment", "executor-service"))).containsExactlyInAnyOrder(
-                "countersign-db-executor", "countersign-executor", "countersign-executor-external", KAFKA_CA);
+                withDbCa("countersign-db-executor", "countersign-executor", "countersign-executor-external", KAFKA_CA));
     }
 
     @Test
@@ -46,7 +61,8 @@ class SecretWiringTest {
                 assertThat(secretsOf(pod)).as(workload).doesNotContain("countersign-db-owner");
             }
         });
-        assertThat(secretsOf(manifests.podSpec("Job", "countersign-migrate"))).containsExactly("countersign-db-owner");
+        assertThat(secretsOf(manifests.podSpec("Job", "countersign-migrate")))
+                .containsExactlyInAnyOrder(withDbCa("countersign-db-owner"));
         assertThat(Node.str(manifests.get("ConfigMap", "executor-service-config"), "data",
                 "QUARKUS_FLYWAY_MIGRATE_AT_START"))
                 .as("the serving executor never migrates (it has no owner credentials)").isEqualTo("false");
@@ -70,6 +86,32 @@ class SecretWiringTest {
         assertThat(envSecret("executor-service", "KAFKA_SASL_JAAS_CONFIG")).isEqualTo("countersign-executor");
         manifests.get("KafkaUser", "countersign-agent");
         manifests.get("KafkaUser", "countersign-executor");
+    }
+
+    /**
+     * The prod profile has no default for these (ProdSecretsTest in each service): each comes from a Secret that must
+     * exist (not {@code optional}), so a missing one stops the pod at start with the variable's name.
+     */
+    @Test
+    void everySecretTheProdProfileRequiresComesFromARequiredSecret() {
+        for (String[] wiring : new String[][]{{"agent-service", "AGENT_DB_PASSWORD"},
+                {"agent-service", "OPENAI_API_KEY"}, {"executor-service", "EXECUTOR_DB_PASSWORD"}}) {
+            Map<String, Object> ref = envSecretRef(wiring[0], wiring[1]);
+            assertThat(ref).as("%s %s from a Secret", wiring[0], wiring[1]).isNotEmpty();
+            assertThat(String.valueOf(ref.get("optional"))).as("%s %s optional", wiring[0], wiring[1])
+                    .isNotEqualTo("true");
+        }
+    }
+
+    private Map<String, Object> envSecretRef(String deployment, String variable) {
+        for (Map<String, Object> c : Node.containers(manifests.podSpec("Deployment", deployment))) {
+            for (Map<String, Object> env : Node.maps(c, "env")) {
+                if (variable.equals(Node.str(env, "name"))) {
+                    return Node.map(env, "valueFrom", "secretKeyRef");
+                }
+            }
+        }
+        return Map.of();
     }
 
     @Test

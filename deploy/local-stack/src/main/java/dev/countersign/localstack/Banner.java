@@ -22,7 +22,7 @@ final class Banner {
                   ticket system     %s
                   data directory    %s   (PostgreSQL, Kafka, dev keys, logs/)
 
-                Bearer tokens (dev only; valid 12 h), one per service. Demo users: acme/alice, acme/bob,
+                Bearer tokens (dev only; valid 1 h), one per service. Demo users: acme/alice, acme/bob,
                 globex/carol:
                   curl -s -X POST %s -d '{"tenant":"acme","user":"alice"}'
                 Tokens for acme/alice:

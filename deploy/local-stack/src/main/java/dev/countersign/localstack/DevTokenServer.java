@@ -26,7 +26,8 @@ import dev.countersign.devsupport.JsonHttp;
  */
 final class DevTokenServer implements AutoCloseable {
 
-    static final Duration LIFETIME = Duration.ofHours(12);
+    /** As long as the services' default maximum token age (JWT_MAX_TOKEN_AGE, 3600 s) lets a token live. */
+    static final Duration LIFETIME = Duration.ofHours(1);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     private final HttpServer server;

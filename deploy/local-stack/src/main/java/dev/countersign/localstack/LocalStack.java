@@ -125,8 +125,12 @@ public final class LocalStack implements AutoCloseable {
             say(name);
             Map<String, String> executor = new HashMap<>(common);
             executor.put("EXECUTOR_PORT", String.valueOf(port));
+            executor.put("EXECUTOR_MANAGEMENT_PORT", String.valueOf(settings.executorManagementPort() + instance));
             executor.put("EXECUTOR_DB_REACTIVE_URL", postgres.reactiveUrl());
             executor.put("EXECUTOR_DB_JDBC_URL", postgres.jdbcUrl());
+            // The packaged jars run the prod profile, which has no default secrets: each one is passed explicitly.
+            executor.put("EXECUTOR_DB_PASSWORD", LocalPostgres.EXECUTOR_PASSWORD);
+            executor.put("EXECUTOR_DB_OWNER_PASSWORD", LocalPostgres.OWNER_PASSWORD);
             executor.put("MAIL_ENABLED", "true");
             executor.put("MAIL_HOST", "127.0.0.1");
             executor.put("MAIL_PORT", String.valueOf(smtp.port()));
@@ -146,20 +150,22 @@ public final class LocalStack implements AutoCloseable {
             say(name);
             Map<String, String> agent = new HashMap<>(common);
             agent.put("AGENT_PORT", String.valueOf(port));
+            agent.put("AGENT_MANAGEMENT_PORT", String.valueOf(settings.agentManagementPort() + instance));
             agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
+            agent.put("AGENT_DB_PASSWORD", LocalPostgres.READER_PASSWORD);
             agent.put("OPENAI_BASE_URL", modelUrl);
             agent.put("TOOLS_EXTERNAL_WRITES", "true");
             agent.put("BRIEF_TENANTS", "acme,globex");
             agent.put("UI_EXECUTOR_URL", executorUrl());
             agent.put("UI_DEV_TOKEN_URL", "http://localhost:%d/dev/token".formatted(settings.tokenPort()));
-            if (settings.openAiApiKey() != null) {
-                agent.put("OPENAI_API_KEY", settings.openAiApiKey());
-            }
+            // The offline demo model takes no key, but the prod profile requires one to be named.
+            agent.put("OPENAI_API_KEY",
+                    settings.openAiApiKey() != null ? settings.openAiApiKey() : "no-key-needed-for-the-demo-model");
             if (settings.openAiModel() != null) {
                 agent.put("OPENAI_MODEL", settings.openAiModel());
             }
             started.push(ServiceProcess.start(name, jar("agent-service"), agent,
-                    settings.logDirectory().resolve(name + ".log"), port));
+                    settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance));
         }
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), tokens, uiOrigins);
@@ -169,7 +175,7 @@ public final class LocalStack implements AutoCloseable {
     private void startExecutor(int instance) {
         String name = instance == 0 ? "executor-service" : "executor-service-" + (instance + 1);
         ServiceProcess process = ServiceProcess.start(name, jar("executor-service"), executorEnvironments.get(instance),
-                settings.logDirectory().resolve(name + ".log"), settings.executorPort() + instance);
+                settings.logDirectory().resolve(name + ".log"), settings.executorManagementPort() + instance);
         executors.put(instance, process);
         started.push(process);
     }

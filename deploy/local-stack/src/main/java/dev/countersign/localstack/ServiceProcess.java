@@ -29,8 +29,9 @@ final class ServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts the service and waits until its readiness probe answers 200. */
-    static ServiceProcess start(String name, Path jar, Map<String, String> environment, Path log, int port) {
+    /** Starts the service and waits until its readiness probe (on its management port) answers 200. */
+    static ServiceProcess start(String name, Path jar, Map<String, String> environment, Path log,
+            int managementPort) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build first (./mvnw -DskipTests install)");
         }
@@ -42,15 +43,15 @@ final class ServiceProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
             ServiceProcess service = new ServiceProcess(name, builder.start(), log);
-            service.awaitReady(port, Duration.ofSeconds(90));
+            service.awaitReady(managementPort, Duration.ofSeconds(90));
             return service;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start " + name, e);
         }
     }
 
-    private void awaitReady(int port, Duration timeout) {
-        URI ready = URI.create("http://localhost:%d/q/health/ready".formatted(port));
+    private void awaitReady(int managementPort, Duration timeout) {
+        URI ready = URI.create("http://localhost:%d/q/health/ready".formatted(managementPort));
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {

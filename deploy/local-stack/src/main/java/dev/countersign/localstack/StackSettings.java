@@ -13,6 +13,10 @@ import java.util.Map;
  *            how many agent-service processes to run; instance i listens on agentPort + i
  * @param executorInstances
  *            how many executor-service processes to run; instance i listens on executorPort + i
+ * @param agentManagementPort
+ *            agent instance i serves /q/ (health, metrics, OpenAPI) on agentManagementPort + i, not on its API port
+ * @param executorManagementPort
+ *            executor instance i serves /q/ on executorManagementPort + i
  * @param kafkaBootstrapServers
  *            an existing broker to use instead of starting one (null: start one)
  * @param postgresHost
@@ -30,6 +34,8 @@ public record StackSettings(
         int agentInstances,
         int executorPort,
         int executorInstances,
+        int agentManagementPort,
+        int executorManagementPort,
         int kafkaPort,
         int postgresPort,
         int modelPort,
@@ -68,6 +74,8 @@ public record StackSettings(
                 port(env, "AGENT_INSTANCES", 1),
                 port(env, "EXECUTOR_PORT", 8081),
                 port(env, "EXECUTOR_INSTANCES", 1),
+                port(env, "AGENT_MANAGEMENT_PORT", 9000),
+                port(env, "EXECUTOR_MANAGEMENT_PORT", 9001),
                 port(env, "KAFKA_PORT", 9092),
                 port(env, "POSTGRES_PORT", 5432),
                 port(env, "DEMO_MODEL_PORT", 8089),

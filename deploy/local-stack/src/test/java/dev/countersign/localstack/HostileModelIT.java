@@ -176,10 +176,11 @@ class HostileModelIT {
      */
     private void foreignRow(UUID wallet, String category, String description, String importedBy) throws SQLException {
         UUID id = UUID.randomUUID();
-        try (Connection owner = stack.ownerConnection(); PreparedStatement insert = owner.prepareStatement("""
-                INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
-                                          unconfirmed, imported_by)
-                VALUES (?, ?, ?, 9.00, ?, ?, current_date, ?, ?)""");
+        try (Connection owner = stack.ownerConnection();
+                PreparedStatement insert = owner.prepareStatement("""
+                        INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
+                                                  unconfirmed, imported_by)
+                        VALUES (?, ?, ?, 9.00, ?, ?, current_date, ?, ?)""");
                 PreparedStatement confirm = owner.prepareStatement(
                         "UPDATE transactions SET unconfirmed = false, import_confirmed_by = imported_by WHERE id = ?")) {
             insert.setObject(1, id);

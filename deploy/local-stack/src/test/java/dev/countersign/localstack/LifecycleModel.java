@@ -46,6 +46,8 @@ final class LifecycleModel {
         final UUID id = UUID.randomUUID();
         final String token = ConfirmTokens.newToken();
         String proposal;
+        /** What the person's card shows: every confirm names it. */
+        String paramsHash;
         Expected expected = Expected.PROPOSED;
 
         @Override
@@ -96,9 +98,10 @@ final class LifecycleModel {
                 .put("category", "coffee")
                 .put("description", "property step")
                 .put("occurredOn", LocalDate.now().toString());
+        action.paramsHash = ParamsHash.of(params);
         action.proposal = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION,
                 Instant.now(), action.id, tenant, "alice", "c-property", UUID.randomUUID(),
-                "ledger.transaction.create", params, ParamsHash.of(params), ConfirmTokens.hash(action.token), null,
+                "ledger.transaction.create", params, action.paramsHash, ConfirmTokens.hash(action.token), null,
                 true));
         kafka.send(Topics.ACTIONS_PROPOSED, action.id.toString(), action.proposal);
         await().atMost(WAIT).until(() -> status(action) != null);
@@ -112,13 +115,14 @@ final class LifecycleModel {
 
     void confirm(Tracked action, int instance, boolean byBob) throws Exception {
         Http.Answer answer = Http.post(url(instance, action, "confirm"), byBob ? bob : alice,
-                Map.of("token", action.token));
+                Map.of("token", action.token, "paramsHash", action.paramsHash));
         expectDecision(action, answer, "executed");
     }
 
     /** A user of another tenant who holds the card: the same 404 as an unknown id, and nothing changes. */
     void confirmFromAnotherTenant(Tracked action, int instance) throws Exception {
-        Http.Answer answer = Http.post(url(instance, action, "confirm"), mallory, Map.of("token", action.token));
+        Http.Answer answer = Http.post(url(instance, action, "confirm"), mallory,
+                Map.of("token", action.token, "paramsHash", action.paramsHash));
         assertThat(answer.status()).as(answer.text()).isEqualTo(404);
         assertThat(answer.body().get("code").asText()).isEqualTo("action_not_found");
     }
@@ -133,7 +137,7 @@ final class LifecycleModel {
         List<Callable<Http.Answer>> confirms = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String url = url(i % 2, action, "confirm");
-            confirms.add(() -> Http.post(url, alice, Map.of("token", action.token)));
+            confirms.add(() -> Http.post(url, alice, Map.of("token", action.token, "paramsHash", action.paramsHash)));
         }
         int winners = 0;
         Expected before = action.expected;
@@ -152,7 +156,8 @@ final class LifecycleModel {
     /** A confirm arriving twice on the decisions topic with the same event id: at most one effect. */
     void confirmByEventTwice(Tracked action) throws Exception {
         String decision = Json.write(new ActionDecided(UUID.randomUUID(), ActionDecided.SCHEMA_VERSION, Instant.now(),
-                action.id, tenant, "alice", ActionDecided.Decision.CONFIRM, action.token, "slack", null, null));
+                action.id, tenant, "alice", ActionDecided.Decision.CONFIRM, action.token, "slack", null,
+                action.paramsHash));
         kafka.send(Topics.ACTIONS_DECISIONS, action.id.toString(), decision);
         kafka.send(Topics.ACTIONS_DECISIONS, action.id.toString(), decision);
         if (action.expected == Expected.PROPOSED) {
@@ -181,7 +186,9 @@ final class LifecycleModel {
     /** All or none: executes every action only if every one was still proposed. */
     void confirmBatch(List<Tracked> batch) throws Exception {
         List<Map<String, String>> items = batch.stream()
-                .map(action -> Map.of("actionId", action.id.toString(), "token", action.token)).toList();
+                .map(action -> Map.of("actionId", action.id.toString(), "token", action.token, "paramsHash",
+                        action.paramsHash))
+                .toList();
         Http.Answer answer = Http.post(stack.executorUrls().get(0) + "/api/actions/confirm-batch", alice,
                 Map.of("items", items));
         boolean allProposed = batch.stream().allMatch(action -> action.expected == Expected.PROPOSED);

@@ -91,19 +91,19 @@ class LocalStackIT {
 
         // The agent's token is no good at the executor, and another tenant cannot see or confirm it.
         assertThat(Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", alice,
-                Map.of("token", confirmToken)).status()).isEqualTo(401);
+                Map.of("token", confirmToken, "paramsHash", card.get("paramsHash").asText())).status()).isEqualTo(401);
         String carol = tokens("globex", "carol")[1];
         assertThat(Http.get(stack.executorUrl() + "/api/actions/" + actionId, carol).status()).isEqualTo(404);
         assertThat(Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", carol,
-                Map.of("token", confirmToken)).status()).isEqualTo(404);
+                Map.of("token", confirmToken, "paramsHash", card.get("paramsHash").asText())).status()).isEqualTo(404);
 
         // 3. A person confirms over HTTP: executed, once.
         var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", aliceAtExecutor,
-                Map.of("token", confirmToken));
+                Map.of("token", confirmToken, "paramsHash", card.get("paramsHash").asText()));
         assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
         assertThat(confirmed.body().get("status").asText()).isEqualTo("executed");
         var again = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", aliceAtExecutor,
-                Map.of("token", confirmToken));
+                Map.of("token", confirmToken, "paramsHash", card.get("paramsHash").asText()));
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.body().get("action").get("status").asText()).isEqualTo("executed");
 
@@ -198,7 +198,8 @@ class LocalStackIT {
         assertThat(afterRestart.status()).isEqualTo(200);
         assertThat(afterRestart.body().get("status").asText()).isEqualTo("proposed");
         var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", aliceAgain,
-                Map.of("token", card.get("confirmToken").asText()));
+                Map.of("token", card.get("confirmToken").asText(), "paramsHash",
+                        card.get("paramsHash").asText()));
         assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
     }
 }

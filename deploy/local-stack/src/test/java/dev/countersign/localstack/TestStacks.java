@@ -28,6 +28,8 @@ final class TestStacks {
         env.put("EXECUTOR_INSTANCES", String.valueOf(executorInstances));
         env.put("EXECUTOR_PORT", String.valueOf(freePortPair()));
         env.put("AGENT_PORT", String.valueOf(freePortPair()));
+        env.put("EXECUTOR_MANAGEMENT_PORT", String.valueOf(freePortPair()));
+        env.put("AGENT_MANAGEMENT_PORT", String.valueOf(freePortPair()));
         for (String port : new String[]{"KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
                 "DEV_TOKEN_PORT", "SMTP_PORT", "TICKET_PORT"}) {
             env.put(port, String.valueOf(freePort()));

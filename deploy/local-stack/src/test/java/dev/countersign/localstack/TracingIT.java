@@ -46,7 +46,9 @@ class TracingIT {
                 String confirmToken = card.get("confirmToken").asText();
                 String action = stack.executorUrl() + "/api/actions/" + actionId;
                 await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(action, executorToken).status() == 200);
-                var confirmed = Http.post(action + "/confirm", executorToken, Map.of("token", confirmToken));
+                var confirmed = Http.post(action + "/confirm", executorToken,
+                        Map.of("token", confirmToken, "paramsHash",
+                                card.get("paramsHash").asText()));
                 assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
 
                 var execution = awaitSpan(collector, span -> "executor-service".equals(span.service())

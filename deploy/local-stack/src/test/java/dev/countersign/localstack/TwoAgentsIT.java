@@ -49,7 +49,8 @@ class TwoAgentsIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(stack.executorUrl() + "/api/actions/"
                     + actionId, executor).status() == 200);
             var confirmed = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/confirm", executor,
-                    Map.of("token", card.get("confirmToken").asText()));
+                    Map.of("token", card.get("confirmToken").asText(), "paramsHash",
+                            card.get("paramsHash").asText()));
             assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
 
             // The outcome reaches a turn on either replica (the executor appended it to the conversation's ledger).

@@ -69,8 +69,8 @@ class TwoExecutorsLoadIT {
     private static final Duration SETTLE = Duration.ofSeconds(120);
 
     /** One staged expense: its raw token (the card's) and the decision event an integration would relay. */
-    private record Proposal(UUID id, String token, BigDecimal amount, String event, UUID decisionId,
-            String decision) {
+    private record Proposal(UUID id, String token, String paramsHash, BigDecimal amount, String event,
+            UUID decisionId, String decision) {
     }
 
     /** One HTTP confirm: status -1 is a broken or refused connection. */
@@ -373,7 +373,7 @@ class TwoExecutorsLoadIT {
         long started = System.nanoTime();
         try {
             Http.Answer answer = Http.post(executorUrl + "/api/actions/" + proposal.id() + "/confirm", bearer,
-                    Map.of("token", proposal.token()));
+                    Map.of("token", proposal.token(), "paramsHash", proposal.paramsHash()));
             JsonNode view = answer.status() == 200
                     ? answer.body()
                     : answer.body() == null ? null : answer.body().get("action");
@@ -397,8 +397,9 @@ class TwoExecutorsLoadIT {
             UUID decisionId = UUID.randomUUID();
             String decision = Json.write(new ActionDecided(decisionId, ActionDecided.SCHEMA_VERSION, Instant.now(),
                     expense.id(), tenant, "alice", ActionDecided.Decision.CONFIRM, expense.token(), CHANNEL, null,
-                    null));
-            proposals.add(new Proposal(expense.id(), expense.token(), amount, expense.event(), decisionId, decision));
+                    expense.paramsHash()));
+            proposals.add(new Proposal(expense.id(), expense.token(), expense.paramsHash(), amount, expense.event(),
+                    decisionId, decision));
         }
         return proposals;
     }

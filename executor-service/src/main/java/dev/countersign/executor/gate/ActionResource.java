@@ -25,6 +25,7 @@ import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.api.ResolveRequest;
 import dev.countersign.contracts.json.ConfirmTokens;
+import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
@@ -120,8 +121,9 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> confirm(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request))
-                .expecting(request.paramsHash()))
+        String token = token(request);
+        return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token)
+                .expecting(paramsHash(request.paramsHash())))
                 .map(ActionResource::confirmAnswer);
     }
 
@@ -193,7 +195,10 @@ public class ActionResource {
                 .map(ActionRow::toView);
     }
 
-    /** Cancel a proposal with its confirm token: it will never run. Same answers as confirm for wrong tokens. */
+    /**
+     * Cancel a proposal with its confirm token: it will never run. Same answers as confirm for wrong tokens. No
+     * {@code paramsHash} needed: refusing to run something does not depend on what was shown.
+     */
     @POST
     @Path("/{id}/cancel")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -214,7 +219,7 @@ public class ActionResource {
         if (request == null || request.items() == null || request.items().isEmpty()
                 || request.items().size() > BatchConfirmRequest.MAX_ITEMS) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"items\": [{\"actionId\": ..., \"token\": ...}]} with 1 to %d items."
+                    "Send {\"items\": [{\"actionId\": ..., \"token\": ..., \"paramsHash\": ...}]} with 1 to %d items."
                             .formatted(BatchConfirmRequest.MAX_ITEMS));
         }
         if (request.items().stream().anyMatch(item -> item == null || item.actionId() == null)
@@ -226,7 +231,7 @@ public class ActionResource {
         String userId = user.userId();
         List<DecisionRequest> decisionRequests = request.items().stream()
                 .map(item -> DecisionRequest.overHttp(item.actionId(), tenantId, userId,
-                        token(new ConfirmRequest(item.token()))))
+                        token(new ConfirmRequest(item.token()))).expecting(paramsHash(item.paramsHash())))
                 .toList();
         return decisions.confirmBatch(decisionRequests)
                 .map(rows -> rows.stream().map(ActionRow::toView).toList())
@@ -266,6 +271,19 @@ public class ActionResource {
                     "Send {\"token\": \"...\"} with the confirm token from the proposal card.");
         }
         return request.token();
+    }
+
+    /**
+     * A confirm must pin what the person saw: the card's {@code paramsHash}. Checked before anything is read or
+     * written, so a refused confirm changes nothing and its token still works.
+     */
+    private static String paramsHash(String paramsHash) {
+        if (!ParamsHash.isWellFormed(paramsHash)) {
+            throw new ProblemException(ErrorCode.PARAMS_HASH_REQUIRED,
+                    "Send the paramsHash of the action as you were shown it (64 lower-case hex digits, from the"
+                            + " proposal card or GET /api/actions/{id}) with the token; nothing changed.");
+        }
+        return paramsHash;
     }
 
     /** Maps the outcome to the answer: the winner sees the executed action, everyone else a problem saying why. */

@@ -14,6 +14,7 @@ import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
+import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.TenantTransactions;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -99,6 +100,9 @@ public class DecisionConsumer {
         }
         if (!ConfirmTokens.isWellFormed(decided.token())) {
             return "token must be 1 to %d characters".formatted(ConfirmTokens.MAX_LENGTH);
+        }
+        if (decided.decision() == ActionDecided.Decision.CONFIRM && !ParamsHash.isWellFormed(decided.paramsHash())) {
+            return "a confirm must name the paramsHash of the parameters the person was shown (64 lower-case hex)";
         }
         return null;
     }

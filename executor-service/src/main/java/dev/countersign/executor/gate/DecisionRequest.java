@@ -12,7 +12,7 @@ import java.util.UUID;
  * @param turnId
  *            the conversation turn that relayed a chat decision; null otherwise
  * @param expectedParamsHash
- *            the parameters hash the person was shown, if the decision names it
+ *            the parameters hash the person was shown: required to confirm, null on a cancel
  */
 public record DecisionRequest(UUID actionId, String tenantId, String userId, String rawToken, String channel,
         UUID eventId, UUID turnId, String expectedParamsHash) {

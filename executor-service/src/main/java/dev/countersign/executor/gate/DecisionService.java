@@ -73,6 +73,7 @@ public class DecisionService {
     }
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
+        requireParamsHash(request);
         String tokenHash = ConfirmTokens.hash(request.rawToken());
         // The row is read once, locked: the checks below see what the compare-and-swap will see, and approvals of one
         // action take turns.
@@ -111,10 +112,20 @@ public class DecisionService {
             return new DecisionOutcome.SameTurn(action);
         }
         // What the person saw must be what runs: a decision naming other parameters runs nothing.
-        if (request.expectedParamsHash() != null && !request.expectedParamsHash().equals(action.paramsHash())) {
+        if (!request.expectedParamsHash().equals(action.paramsHash())) {
             return new DecisionOutcome.ParamsMismatch(action);
         }
         return null;
+    }
+
+    /**
+     * Every confirm names the parameters hash the person was shown (the resource and the decisions consumer refuse one
+     * without it before calling here); a caller that forgets fails loudly instead of confirming blind.
+     */
+    private static void requireParamsHash(DecisionRequest request) {
+        if (request.expectedParamsHash() == null) {
+            throw new IllegalArgumentException("A confirm must name the paramsHash the person was shown");
+        }
     }
 
     /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */
@@ -142,6 +153,7 @@ public class DecisionService {
      * ran.
      */
     public Uni<List<ActionRow>> confirmBatch(List<DecisionRequest> requests) {
+        requests.forEach(DecisionService::requireParamsHash);
         List<DecisionRequest> ordered = requests.stream()
                 .sorted(java.util.Comparator.comparing(DecisionRequest::actionId)).toList();
         DecisionRequest first = ordered.get(0);
@@ -159,7 +171,12 @@ public class DecisionService {
         String tokenHash = ConfirmTokens.hash(request.rawToken());
         String id = request.actionId().toString();
         return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
-                .flatMap(locked -> separationOfDuties.check(sql, request, locked)).flatMap(held -> {
+                .flatMap(locked -> {
+                    if (locked != null && !request.expectedParamsHash().equals(locked.paramsHash())) {
+                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
+                    }
+                    return separationOfDuties.check(sql, request, locked);
+                }).flatMap(held -> {
                     if (held != null) {
                         throw new BatchRefused(List.of(new Violation(id,
                                 "needs the tenant's approvals for HIGH actions; confirm it on its own")));

@@ -6,7 +6,10 @@ public enum ParamType {
     UUID,
     /** A positive decimal with at most two places, normalised to exactly two ("12.5" becomes "12.50"). */
     MONEY,
-    /** Free text without control characters, trimmed, bounded by the parameter's maximum length. */
+    /**
+     * Free text without control characters or invisible formatting characters (see {@link InvisibleCharacters}),
+     * trimmed, bounded by the parameter's maximum length.
+     */
     TEXT,
     /** Like TEXT, but it may span lines: line feeds are kept (CR LF becomes LF); other control characters refused. */
     LINES,

@@ -80,6 +80,10 @@ final class ParamValues {
                     ? "must not contain control characters other than line breaks"
                     : "must not contain control characters");
         }
+        int invisible = InvisibleCharacters.first(text);
+        if (invisible >= 0) {
+            return Result.error(InvisibleCharacters.refusal(invisible));
+        }
         if (text.codePointCount(0, text.length()) > maxLength) {
             return Result.error("must be at most %d characters".formatted(maxLength));
         }

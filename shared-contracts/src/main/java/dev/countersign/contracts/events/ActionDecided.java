@@ -14,7 +14,8 @@ import java.util.UUID;
  * @param turnId
  *            the conversation turn that relayed it, for decisions made in the chat (may be null)
  * @param paramsHash
- *            the hash of the parameters the person was shown (may be null); a mismatch runs nothing
+ *            the hash of the parameters the person was shown: required on a confirm (one without it is parked on the
+ *            dead-letter topic and changes nothing), may be null on a cancel; a mismatch runs nothing
  */
 public record ActionDecided(
         UUID eventId,

@@ -17,6 +17,12 @@ public final class ParamsHash {
         return sha256Hex(CanonicalJson.toBytes(params));
     }
 
+    /** Whether {@code hash} has the form {@link #of} produces: 64 lower-case hex digits. */
+    public static boolean isWellFormed(String hash) {
+        return hash != null && hash.length() == 64 && hash.chars().allMatch(c -> (c >= '0' && c <= '9')
+                || (c >= 'a' && c <= 'f'));
+    }
+
     public static String sha256Hex(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));

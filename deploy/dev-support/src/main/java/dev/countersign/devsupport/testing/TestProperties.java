@@ -64,6 +64,16 @@ public final class TestProperties {
         return tokens().mint(tenantId, userId, List.of(audiences), LIFETIME);
     }
 
+    /**
+     * A bearer token issued at {@code issuedAt} that has not expired (it is valid until 30 minutes from now): only the
+     * services' maximum token age can refuse it.
+     */
+    public static String bearerIssuedAt(String tenantId, String userId, java.time.Instant issuedAt, String audience) {
+        Duration lifetime = Duration.between(issuedAt, java.time.Instant.now()).plus(LIFETIME);
+        return tokens().mintIssuedAt(tenantId, userId, List.of(audience),
+                List.of(Groups.USER, Groups.APPROVER, Groups.ADMIN), issuedAt, lifetime);
+    }
+
     /** The signing keys TestInfrastructure published, read once per class loader. */
     private static synchronized DevTokens tokens() {
         if (tokens == null) {
