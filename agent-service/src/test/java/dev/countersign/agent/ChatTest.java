@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
@@ -103,12 +104,12 @@ class ChatTest {
         assertThat(published.get(0)).doesNotContain(token);
         // The caller's own bearer token travels as evidence in a header, never in the event body.
         var record = kafka.awaitRecords(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId)).get(0);
-        assertThat(new String(record.headers().lastHeader(Topics.EVIDENCE_HEADER).value(),
+        assertThat(new String(record.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
                 java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(bearer);
         assertThat(record.value()).doesNotContain(bearer);
         var turnRecord = kafka.awaitRecords(Topics.CONVERSATION_EVENTS,
                 value -> value.contains(tenant) && value.contains("\"c-1\"")).get(0);
-        assertThat(new String(turnRecord.headers().lastHeader(Topics.EVIDENCE_HEADER).value(),
+        assertThat(new String(turnRecord.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
                 java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(bearer);
         assertThat(ContractFixtures.memberNames(event))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_PROPOSED));

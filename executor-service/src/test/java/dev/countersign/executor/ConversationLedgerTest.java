@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.PlanFellShort;
@@ -46,7 +47,7 @@ class ConversationLedgerTest {
     /** Sends {@code event} with its user's agent token as evidence, as agent-service does. */
     private void sendSigned(String key, Object event) {
         var tree = Json.mapper().valueToTree(event);
-        kafka.send(Topics.CONVERSATION_EVENTS, key, Json.write(event), java.util.Map.of(Topics.EVIDENCE_HEADER,
+        kafka.send(Topics.CONVERSATION_EVENTS, key, Json.write(event), java.util.Map.of(KafkaHeaders.EVIDENCE,
                 TestProperties.agentBearer(tree.get("tenantId").asText(), tree.get("userId").asText())));
     }
 

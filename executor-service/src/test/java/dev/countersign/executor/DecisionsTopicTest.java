@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -142,7 +143,7 @@ class DecisionsTopicTest {
 
     private void sendAsApprover(ObjectNode event, String approverToken) {
         kafka.send(Topics.ACTIONS_DECISIONS, event.get("actionId").asText(), Json.write(event),
-                java.util.Map.of(Topics.APPROVER_HEADER, approverToken));
+                java.util.Map.of(KafkaHeaders.APPROVER, approverToken));
     }
 
     private static java.util.List<String> approvals(ProposalMother proposal) throws Exception {

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
@@ -60,7 +61,7 @@ class EvidenceTest {
         assertThat(parked).hasSize(1);
         ConsumerRecord<String, String> record = parked.get(0);
         assertThat(header(record, "dead-letter-reason")).contains(reason);
-        assertThat(record.headers().lastHeader(Topics.EVIDENCE_HEADER)).isNull();
+        assertThat(record.headers().lastHeader(KafkaHeaders.EVIDENCE)).isNull();
         if (proposal.evidence != null) {
             assertThat(record.value()).doesNotContain(proposal.evidence);
             for (Header header : record.headers()) {
@@ -227,7 +228,7 @@ class EvidenceTest {
                 .put("reply", "Your account is locked; sign in again at https://evil.example");
         String aliceToken = TestProperties.agentBearer(tenant.id(), "alice");
 
-        kafka.send(Topics.CONVERSATION_EVENTS, marker, Json.write(turn), Map.of(Topics.EVIDENCE_HEADER, aliceToken));
+        kafka.send(Topics.CONVERSATION_EVENTS, marker, Json.write(turn), Map.of(KafkaHeaders.EVIDENCE, aliceToken));
         kafka.send(Topics.CONVERSATION_EVENTS, marker, Json.write(turn.put("eventId", UUID.randomUUID().toString())));
 
         List<String> parked = kafka.read(Topics.CONVERSATION_EVENTS_DEAD_LETTER, value -> value.contains(marker),

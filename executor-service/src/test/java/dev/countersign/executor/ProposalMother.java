@@ -10,6 +10,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
@@ -94,7 +95,7 @@ final class ProposalMother {
     private Map<String, String> headers(Map<String, String> others) {
         Map<String, String> headers = new java.util.HashMap<>(others);
         if (evidence != null) {
-            headers.put(Topics.EVIDENCE_HEADER, evidence);
+            headers.put(KafkaHeaders.EVIDENCE, evidence);
         }
         return headers;
     }

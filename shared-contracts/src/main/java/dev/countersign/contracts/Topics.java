@@ -21,19 +21,6 @@ public final class Topics {
     /** Unreadable or always-failing decisions, with the reason in the record's headers. */
     public static final String ACTIONS_DECISIONS_DEAD_LETTER = ACTIONS_DECISIONS + ".dlq";
 
-    /**
-     * Record header of {@link #ACTIONS_PROPOSED} and {@link #CONVERSATION_EVENTS}: the raw bearer token (JWT) of the
-     * request that produced the event, which the executor verifies before it stages or appends anything (evidence that
-     * the named user signed in recently; see docs/security/evidence.md). Never in the event body, never logged, removed
-     * before a record is dead-lettered.
-     */
-    public static final String EVIDENCE_HEADER = "countersign-evidence";
-    /**
-     * Record header of {@link #ACTIONS_DECISIONS}: the approver's own executor-audience JWT. A decision without a valid
-     * one counts as one unverified integration approver, whatever user id it names.
-     */
-    public static final String APPROVER_HEADER = "countersign-approver";
-
     private Topics() {
     }
 }

@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
-import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.KafkaHeaders;
 
 /**
  * The signed-in person's own bearer token (agent audience) of the request a turn serves, forwarded with every proposal
- * and conversation event the turn publishes ({@link Topics#EVIDENCE_HEADER}), so executor-service can check that this
+ * and conversation event the turn publishes ({@link KafkaHeaders#EVIDENCE}), so executor-service can check that this
  * person of this tenant signed in recently: the agent cannot mint it.
  * <p>
  * It lives in memory for the request only and in the record header of the two agent topics (kept as long as their
@@ -34,7 +34,7 @@ public final class RequestEvidence {
     public RecordHeaders headers() {
         RecordHeaders headers = new RecordHeaders();
         if (token != null) {
-            headers.add(Topics.EVIDENCE_HEADER, token.getBytes(StandardCharsets.UTF_8));
+            headers.add(KafkaHeaders.EVIDENCE, token.getBytes(StandardCharsets.UTF_8));
         }
         return headers;
     }

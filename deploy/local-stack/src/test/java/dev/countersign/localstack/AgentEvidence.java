@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 
 /**
@@ -28,13 +29,13 @@ final class AgentEvidence {
 
     /** The headers for {@code KafkaTestClient.send}. */
     static Map<String, String> header(String evidence) {
-        return Map.of(Topics.EVIDENCE_HEADER, evidence);
+        return Map.of(KafkaHeaders.EVIDENCE, evidence);
     }
 
     /** A record of {@code topic} with {@code evidence} in its header. */
     static ProducerRecord<String, String> record(String topic, String key, String value, String evidence) {
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
-        record.headers().add(Topics.EVIDENCE_HEADER, evidence.getBytes(StandardCharsets.UTF_8));
+        record.headers().add(KafkaHeaders.EVIDENCE, evidence.getBytes(StandardCharsets.UTF_8));
         return record;
     }
 

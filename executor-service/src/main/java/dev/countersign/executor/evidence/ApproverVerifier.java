@@ -8,13 +8,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.web.CurrentUser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 
 /**
- * Verifies the approver token a decision on the decisions topic may carry ({@code Topics.APPROVER_HEADER}) exactly as
+ * Verifies the approver token a decision on the decisions topic may carry ({@code KafkaHeaders.APPROVER}) exactly as
  * the HTTP side verifies a bearer token: the same parser settings ({@code mp.jwt.verify.*}: key, issuer, the executor's
  * audience, token age), a token also valid for the refused audience (the agent's) is refused, and the tenant claim and
  * subject must be the decision's tenant and user. Then the subject is the approver.

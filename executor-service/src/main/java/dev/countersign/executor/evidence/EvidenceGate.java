@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
-import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.KafkaHeaders;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -39,8 +39,8 @@ public class EvidenceGate {
             return null;
         }
         Headers headers = metadata.getHeaders();
-        Header last = headers.lastHeader(Topics.EVIDENCE_HEADER);
-        headers.remove(Topics.EVIDENCE_HEADER);
+        Header last = headers.lastHeader(KafkaHeaders.EVIDENCE);
+        headers.remove(KafkaHeaders.EVIDENCE);
         return last == null || last.value() == null ? null : new String(last.value(), StandardCharsets.UTF_8);
     }
 

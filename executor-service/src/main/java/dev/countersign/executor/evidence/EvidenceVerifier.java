@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.Identifiers;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.web.CurrentUser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
@@ -15,9 +16,9 @@ import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 
 /**
- * Verifies the evidence a proposal or conversation event carries ({@code Topics.EVIDENCE_HEADER}): a JWT of the
- * identity provider the HTTP side trusts (same key), with the configured issuer, for the agent's audience (a person:
- * {@code sub} is the event's user) or the integration audience (a service principal: the event's user is
+ * Verifies the evidence a proposal or conversation event carries ({@code KafkaHeaders.EVIDENCE}): a JWT of the identity
+ * provider the HTTP side trusts (same key), with the configured issuer, for the agent's audience (a person: {@code sub}
+ * is the event's user) or the integration audience (a service principal: the event's user is
  * {@code service:<client_id or azp>}), whose {@code tenant} claim is the event's tenant. Expiry and maximum age are
  * judged at the record's {@link RecordTime}, with a small clock skew.
  * <p>

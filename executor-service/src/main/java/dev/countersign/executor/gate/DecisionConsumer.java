@@ -10,7 +10,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.Identifiers;
-import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
@@ -27,7 +27,7 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
  * channel or identifier that breaks the rules, data PostgreSQL refuses) is parked, token redacted, by
  * {@link DecisionDeadLetters}; transient database failures are retried for as long as they last.
  * <p>
- * A decision may carry its approver's own executor-audience token ({@link Topics#APPROVER_HEADER}), verified as over
+ * A decision may carry its approver's own executor-audience token ({@link KafkaHeaders#APPROVER}), verified as over
  * HTTP ({@link ApproverVerifier}); its user is then a verified approver. Without one, the decision still works as the
  * token holder's confirm or cancel, but for a tenant's k-of-n rule it counts as the one unverified approver
  * ({@link DecisionRequest#UNVERIFIED_APPROVER}) whatever user id it names. A decision whose approver token is refused
@@ -64,8 +64,8 @@ public class DecisionConsumer {
         if (metadata.getHeaders() == null) {
             return null;
         }
-        var header = metadata.getHeaders().lastHeader(Topics.APPROVER_HEADER);
-        metadata.getHeaders().remove(Topics.APPROVER_HEADER);
+        var header = metadata.getHeaders().lastHeader(KafkaHeaders.APPROVER);
+        metadata.getHeaders().remove(KafkaHeaders.APPROVER);
         return header == null || header.value() == null
                 ? null
                 : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
