@@ -49,6 +49,9 @@ class EvidenceTest {
     @Inject
     EvidenceVerifier verifier;
 
+    @Inject
+    io.smallrye.reactive.messaging.kafka.KafkaClientService kafkaClients;
+
     @BeforeEach
     void freshTenant() throws Exception {
         tenant = TestTenant.withCheckingWallet();
@@ -174,6 +177,27 @@ class EvidenceTest {
 
         assertThat(appended).isInstanceOf(Evidence.Verified.class);
         assertThat(producerStamped).isEqualTo(new Evidence.Rejected(EvidenceVerifier.EXPIRED));
+    }
+
+    @Test
+    void aProposalQueuedWhileTheExecutorWasAwayIsStagedThoughItsEvidenceExpiredMeanwhile() throws Exception {
+        Instant now = Instant.now();
+        var queued = new ProposalMother(tenant, "12.50").withEvidence(TestProperties.tokens().mint(tenant.id(),
+                "alice", List.of(Audiences.AGENT), List.of(Groups.USER), now.minusSeconds(60),
+                // Expired 25 s ago: still valid at the append time within the 30 s clock skew, no longer 10 s later.
+                now.minusSeconds(25)));
+        var consumer = kafkaClients.getConsumer("proposals");
+        consumer.pause().await().atMost(Duration.ofSeconds(10));
+        try {
+            queued.send(kafka);
+            // The "outage": the record waits on the topic until its evidence has expired.
+            await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(11))
+                    .until(() -> Db.status(queued.actionId) == null);
+        } finally {
+            consumer.resume().await().atMost(Duration.ofSeconds(10));
+        }
+
+        Db.awaitStatus(queued.actionId, "proposed");
     }
 
     @Test
