@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
@@ -102,6 +103,15 @@ class ChatTest {
         assertThat(event.get("userId").asText()).isEqualTo("alice");
         assertThat(event.get("conversationId").asText()).isEqualTo("c-1");
         assertThat(published.get(0)).doesNotContain(token);
+        // The caller's own bearer token travels as evidence in a header, never in the event body.
+        var record = kafka.awaitRecords(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId)).get(0);
+        assertThat(new String(record.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
+                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(bearer);
+        assertThat(record.value()).doesNotContain(bearer);
+        var turnRecord = kafka.awaitRecords(Topics.CONVERSATION_EVENTS,
+                value -> value.contains(tenant) && value.contains("\"c-1\"")).get(0);
+        assertThat(new String(turnRecord.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
+                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(bearer);
         assertThat(ContractFixtures.memberNames(event))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_PROPOSED));
 

@@ -79,7 +79,7 @@ class AutoApplyBudgetTest {
         List<ProposalMother> proposals = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ProposalMother proposal = new ProposalMother(tenant, amount);
-            proposal.event.put("userId", user);
+            proposal.by(user);
             proposal.event.put("turnId", (turn == null ? UUID.randomUUID() : turn).toString());
             proposals.add(proposal);
         }
@@ -139,7 +139,7 @@ class AutoApplyBudgetTest {
         List<ProposalMother> bobs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             ProposalMother proposal = new ProposalMother(tenant.id(), bobsWallet, "1.00");
-            proposal.event.put("userId", "bob");
+            proposal.by("bob");
             bobs.add(proposal);
         }
         // Bob has spent nothing of his own day, but the tenant's fourth is the last.

@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.PlanFellShort;
 import dev.countersign.contracts.events.PlanRefused;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The conversation ledger: turns consumed from Kafka, appended once, bad records parked, the table append-only. */
@@ -42,6 +44,13 @@ class ConversationLedgerTest {
                 .put("tenantId", tenant).put("conversationId", conversationId);
     }
 
+    /** Sends {@code event} with its user's agent token as evidence, as agent-service does. */
+    private void sendSigned(String key, Object event) {
+        var tree = Json.mapper().valueToTree(event);
+        kafka.send(Topics.CONVERSATION_EVENTS, key, Json.write(event), java.util.Map.of(KafkaHeaders.EVIDENCE,
+                TestProperties.agentBearer(tree.get("tenantId").asText(), tree.get("userId").asText())));
+    }
+
     private int rows(String conversationId) throws SQLException {
         return Db.count("SELECT count(*) FROM conversation_events WHERE tenant_id = ? AND conversation_id = ?",
                 tenant, conversationId);
@@ -50,10 +59,10 @@ class ConversationLedgerTest {
     @Test
     void aTurnIsAppendedOnceEvenWhenDeliveredTwiceAndKeepsItsPayload() throws Exception {
         ObjectNode turn = turn("c-1");
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-1", Json.write(turn));
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-1", Json.write(turn));
+        sendSigned("c-1", turn);
+        sendSigned("c-1", turn);
         ObjectNode next = turn("c-1");
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-1", Json.write(next));
+        sendSigned("c-1", next);
 
         await().atMost(Duration.ofSeconds(15)).until(() -> rows("c-1") == 2);
         assertThat(Db.text("SELECT string_agg(turn_id::text, ',' ORDER BY position) FROM conversation_events"
@@ -89,7 +98,7 @@ class ConversationLedgerTest {
         String marker = UUID.randomUUID().toString();
         kafka.send(Topics.CONVERSATION_EVENTS, "c-x", "{\"not a turn\": \"" + marker + "\"");
         ObjectNode badId = turn("c-2").put("conversationId", "no spaces allowed " + marker);
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-2", Json.write(badId));
+        sendSigned("c-2", badId);
 
         assertThat(kafka.read(Topics.CONVERSATION_EVENTS_DEAD_LETTER, value -> value.contains(marker),
                 found -> found.size() == 2, Duration.ofSeconds(15))).hasSize(2);
@@ -101,13 +110,13 @@ class ConversationLedgerTest {
         UUID turnId = UUID.randomUUID();
         PlanRefused refused = new PlanRefused(UUID.randomUUID(), PlanEvent.SCHEMA_VERSION, Instant.now(), tenant,
                 "alice", "c-plan", turnId, "the inventory has no rentals table", null);
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(refused));
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(refused));
+        sendSigned("c-plan", refused);
+        sendSigned("c-plan", refused);
         String marker = UUID.randomUUID().toString();
         PlanFellShort badId = new PlanFellShort(UUID.randomUUID(), PlanEvent.SCHEMA_VERSION, Instant.now(), tenant,
                 "alice", "no spaces allowed", turnId, marker);
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(badId));
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-plan", Json.write(turn("c-plan")));
+        sendSigned("c-plan", badId);
+        sendSigned("c-plan", turn("c-plan"));
 
         await().atMost(Duration.ofSeconds(15)).until(() -> rows("c-plan") == 2);
         assertThat(Db.text("SELECT string_agg(type || ' ' || turn_id, ',' ORDER BY position) FROM conversation_events"
@@ -119,7 +128,7 @@ class ConversationLedgerTest {
 
     @Test
     void theApplicationRoleCanAppendButNeitherChangeNorDeleteTheLedger() throws Exception {
-        kafka.send(Topics.CONVERSATION_EVENTS, "c-3", Json.write(turn("c-3")));
+        sendSigned("c-3", turn("c-3"));
         await().atMost(Duration.ofSeconds(15)).until(() -> rows("c-3") == 1);
 
         Db.refusedAsApplication(tenant, "42501", "UPDATE conversation_events SET payload = '{}'",

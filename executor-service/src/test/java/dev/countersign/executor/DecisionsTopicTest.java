@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -163,5 +164,77 @@ class DecisionsTopicTest {
                 found -> found.size() >= 4, Duration.ofSeconds(20));
         assertThat(parked).hasSize(4).allSatisfy(value -> assertThat(value).doesNotContain(proposal.token));
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    private void policy(int approvals, boolean needsOther) {
+        given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("admin"))
+                .body("{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}")
+                .put("/api/actions/policy/approvals").then().statusCode(200);
+    }
+
+    private void sendAsApprover(ObjectNode event, String approverToken) {
+        kafka.send(Topics.ACTIONS_DECISIONS, event.get("actionId").asText(), Json.write(event),
+                java.util.Map.of(KafkaHeaders.APPROVER, approverToken));
+    }
+
+    private static java.util.List<String> approvals(ProposalMother proposal) throws Exception {
+        return java.util.Arrays
+                .asList(Db.text("SELECT string_agg(approver, ',' ORDER BY approver) FROM action_approvals"
+                        + " WHERE action_id = ?", proposal.actionId).split(","));
+    }
+
+    @Test
+    void kForgedApproverIdsOnTheTopicCountAsOneApprover() throws Exception {
+        policy(2, true);
+        var high = ProposalMother.staged(kafka, tenant, "900.00");
+        ObjectNode bob = high.decided("confirm", high.token).put("userId", "bob");
+        ObjectNode carol = high.decided("confirm", high.token).put("userId", "carol");
+        ObjectNode dave = high.decided("confirm", high.token).put("userId", "dave");
+
+        send(bob);
+        send(carol);
+        send(dave);
+
+        awaitProcessed(bob);
+        awaitProcessed(carol);
+        awaitProcessed(dave);
+        assertThat(Db.status(high.actionId)).isEqualTo("proposed");
+        assertThat(high.ledgerRows()).isZero();
+        assertThat(approvals(high)).containsExactly("integration:unverified");
+    }
+
+    @Test
+    void approversVerifiedByTheirOwnExecutorTokenCountOneEach() throws Exception {
+        policy(2, true);
+        var high = ProposalMother.staged(kafka, tenant, "900.00");
+        ObjectNode bob = high.decided("confirm", high.token).put("userId", "bob");
+
+        sendAsApprover(bob, tenant.executorBearer("bob"));
+        awaitProcessed(bob);
+        assertThat(Db.status(high.actionId)).isEqualTo("proposed");
+        sendAsApprover(high.decided("confirm", high.token).put("userId", "carol"), tenant.executorBearer("carol"));
+
+        Db.awaitStatus(high.actionId, "executed");
+        assertThat(approvals(high)).containsExactly("bob", "carol");
+        assertThat(high.ledgerRows()).isEqualTo(1);
+    }
+
+    @Test
+    void anApproverTokenOfSomeoneElseOrForTheAgentIsRefusedAndParkedWithoutTokens() throws Exception {
+        policy(2, true);
+        var high = ProposalMother.staged(kafka, tenant, "900.00");
+        String marker = "approver-" + UUID.randomUUID();
+        String bobsToken = tenant.executorBearer("bob");
+        String agentToken = dev.countersign.devsupport.testing.TestProperties.agentBearer(tenant.id(), "carol");
+
+        sendAsApprover(high.decided("confirm", high.token).put("userId", "carol").put("marker", marker), bobsToken);
+        sendAsApprover(high.decided("confirm", high.token).put("userId", "carol").put("marker", marker), agentToken);
+
+        var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
+                found -> found.size() >= 2, Duration.ofSeconds(20));
+        assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(high.token)
+                .doesNotContain(bobsToken).doesNotContain(agentToken));
+        assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", high.actionId)).isZero();
+        assertThat(Db.status(high.actionId)).isEqualTo("proposed");
     }
 }

@@ -10,11 +10,13 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
 import io.restassured.response.Response;
 
 /**
@@ -26,6 +28,8 @@ final class ProposalMother {
     final UUID actionId = UUID.randomUUID();
     final String token = "tok-" + UUID.randomUUID();
     final ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED);
+    /** The evidence header sent with it: the requester's agent token unless a test chose other (null: none). */
+    String evidence;
 
     ProposalMother(String tenantId, UUID walletId, String amount) {
         event.put("eventId", UUID.randomUUID().toString());
@@ -40,6 +44,7 @@ final class ProposalMother {
         params.put("walletId", walletId.toString());
         params.put("amount", amount);
         rehash();
+        evidence = TestProperties.agentBearer(tenantId, event.get("userId").asText());
     }
 
     /** An expense in the test tenant's Checking wallet. */
@@ -73,8 +78,34 @@ final class ProposalMother {
         return Json.write(event);
     }
 
+    /** Another requester in the same tenant, with that user's own evidence. */
+    ProposalMother by(String userId) {
+        event.put("userId", userId);
+        evidence = TestProperties.agentBearer(event.get("tenantId").asText(), userId);
+        return this;
+    }
+
+    /** The same proposal with {@code token} as its evidence header (null: no header). */
+    ProposalMother withEvidence(String token) {
+        evidence = token;
+        return this;
+    }
+
     void send(KafkaTestClient kafka) {
-        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json());
+        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), headers(Map.of()));
+    }
+
+    /** Sends it with a producer-chosen record timestamp, as an attacker with the agent's Kafka credentials could. */
+    void sendStamped(KafkaTestClient kafka, Instant timestamp) {
+        kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), headers(Map.of()), timestamp);
+    }
+
+    private Map<String, String> headers(Map<String, String> others) {
+        Map<String, String> headers = new java.util.HashMap<>(others);
+        if (evidence != null) {
+            headers.put(KafkaHeaders.EVIDENCE, evidence);
+        }
+        return headers;
     }
 
     /**
@@ -84,7 +115,7 @@ final class ProposalMother {
     void sendTraced(KafkaTestClient kafka, String traceId) {
         String parentSpan = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(),
-                Map.of("traceparent", "00-" + traceId + "-" + parentSpan + "-01"));
+                headers(Map.of("traceparent", "00-" + traceId + "-" + parentSpan + "-01")));
     }
 
     /** An {@code ActionDecided} for this proposal from the golden fixture: {@code decision} with {@code token}. */

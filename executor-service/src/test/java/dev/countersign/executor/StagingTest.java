@@ -150,7 +150,7 @@ class StagingTest {
     @Test
     void aProposalThePostgresCannotStoreIsRejectedAndDoesNotBlockTheNextOne() throws Exception {
         var poisoned = new ProposalMother(tenant, "1.00");
-        poisoned.event.put("userId", "alice\u0000");
+        poisoned.by("alice\u0000");
         var next = new ProposalMother(tenant, "2.00");
 
         poisoned.send(kafka);

@@ -8,6 +8,11 @@ public final class Audiences {
 
     public static final String AGENT = "countersign-agent";
     public static final String EXECUTOR = "countersign-executor";
+    /**
+     * Client-credentials tokens of integrations that propose as a service principal (not a person): accepted only as
+     * proposal evidence on Kafka, never by an HTTP endpoint.
+     */
+    public static final String INTEGRATION = "countersign-integration";
 
     private Audiences() {
     }

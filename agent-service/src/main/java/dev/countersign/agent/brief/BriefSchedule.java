@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import dev.countersign.agent.chat.RequestEvidence;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.conversation.TurnRecorder;
 import dev.countersign.contracts.Identifiers;
@@ -27,6 +28,12 @@ import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
  * Limits: at most one scheduled brief per user and day (a second run that day finds it recorded). Briefs are built and
  * recorded one user at a time, each waiting up to the ledger wait. A brief whose publication fails is missing (no
  * outbox; the next day's brief then covers both days), as are users beyond {@code max-users-per-tenant}.
+ * <p>
+ * Limit (issue 16): a scheduled brief serves no person's request, so it carries no evidence, and executor-service no
+ * longer appends conversation events without evidence (a compromised agent could otherwise write into anyone's
+ * conversation): the executor dead-letters scheduled briefs ({@code evidence_missing}) and they do not reach the
+ * ledger. Until the brief is built where evidence is not needed (by the executor itself, or on the user's next
+ * signed-in request), leave {@code countersign.brief.tenants} empty. See docs/security/evidence.md.
  */
 @ApplicationScoped
 public class BriefSchedule {
@@ -93,7 +100,7 @@ public class BriefSchedule {
                     BriefConversation.id(day), BriefConversation.turnId(tenantId, userId, day), ChatRequest.ACT,
                     BriefConversation.USER_TEXT, List.of(), BriefText.of(brief), List.of(), Ending.ANSWERED,
                     // The brief lists the tenant's spending categories and pending summaries, not all the user's own.
-                    true));
+                    true), RequestEvidence.NONE);
         } catch (RuntimeException e) {
             LOG.warnf("The daily brief of user %s of tenant %s was not recorded: %s", userId, tenantId, e.toString());
             return false;

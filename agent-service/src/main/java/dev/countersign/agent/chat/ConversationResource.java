@@ -16,6 +16,8 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.turn.TurnListener;
 import dev.countersign.agent.turn.TurnRunner;
@@ -46,11 +48,13 @@ public class ConversationResource {
     private final TurnRunner turns;
     private final ConversationLedger ledger;
     private final CurrentUser user;
+    private final JsonWebToken token;
 
-    public ConversationResource(TurnRunner turns, ConversationLedger ledger, CurrentUser user) {
+    public ConversationResource(TurnRunner turns, ConversationLedger ledger, CurrentUser user, JsonWebToken token) {
         this.turns = turns;
         this.ledger = ledger;
         this.user = user;
+        this.token = token;
     }
 
     /** A new conversation id. Nothing is stored until its first turn. */
@@ -79,8 +83,11 @@ public class ConversationResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Object send(@PathParam("id") String conversationId, ChatRequest request) {
         ConversationKey conversation = key(conversationId);
+        RequestEvidence evidence = evidence();
         String text = validText(request);
-        return plan(request) ? turns.plan(conversation, text) : turns.run(conversation, text, TurnListener.NONE);
+        return plan(request)
+                ? turns.plan(conversation, evidence, text)
+                : turns.run(conversation, evidence, text, TurnListener.NONE);
     }
 
     @POST
@@ -92,6 +99,8 @@ public class ConversationResource {
         // The caller and the request are checked here, before the stream starts, so bad input is a 4xx problem; the
         // turn runs on a worker, and what fails during it arrives as a problem event.
         ConversationKey conversation = key(conversationId);
+        // Read on the request's thread: the turn runs on a worker, outside the request.
+        RequestEvidence evidence = evidence();
         String text = validText(request);
         boolean plan = plan(request);
         return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
@@ -109,8 +118,8 @@ public class ConversationResource {
             };
             try {
                 events.emit(event(sse, "reply", plan
-                        ? turns.plan(conversation, text)
-                        : turns.run(conversation, text, progress)));
+                        ? turns.plan(conversation, evidence, text)
+                        : turns.run(conversation, evidence, text, progress)));
             } catch (RuntimeException e) {
                 events.emit(event(sse, "problem", ProblemMappers.problemOf(e)));
             }
@@ -121,6 +130,11 @@ public class ConversationResource {
     private static OutboundSseEvent event(Sse sse, String name, Object data) {
         return sse.newEventBuilder().name(name).mediaType(MediaType.APPLICATION_JSON_TYPE).data(Json.write(data))
                 .build();
+    }
+
+    /** The caller's own bearer token, forwarded as evidence with what the turn publishes. */
+    private RequestEvidence evidence() {
+        return RequestEvidence.of(token.getRawToken());
     }
 
     ConversationKey key(String conversationId) {

@@ -8,6 +8,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.countersign.agent.chat.RequestEvidence;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
@@ -16,7 +17,8 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 
 /**
  * Publishes a finished turn to {@code countersign.conversation.events} and waits until executor-service has appended it
- * to the ledger, so the next request of the conversation sees it on whichever replica it lands (read-your-writes).
+ * to the ledger (with the person's token as evidence, without which the executor appends nothing), so the next request
+ * of the conversation sees it on whichever replica it lands (read-your-writes).
  * <p>
  * Limits: the wait is bounded ({@code countersign.conversations.ledger-wait}); past it the reply says the turn is not
  * recorded yet, and a next turn sent before the executor catches up does not see it. agent-service writes no database,
@@ -40,8 +42,8 @@ public class TurnRecorder {
     }
 
     /** True once the turn is in the ledger; false if publishing failed or the executor did not append it in time. */
-    public boolean record(TurnRecorded turn) {
-        return publish(turn.conversationId(), Json.write(turn), turn)
+    public boolean record(TurnRecorded turn, RequestEvidence evidence) {
+        return publish(turn.conversationId(), Json.write(turn), turn, evidence)
                 && awaitAppended(turn, turn.tenantId(), turn.eventId());
     }
 
@@ -49,14 +51,15 @@ public class TurnRecorder {
      * A plan turn: its deliverable first, then the turn, on the same key (so the executor appends them in that order);
      * true once both are in the ledger.
      */
-    public boolean record(PlanEvent deliverable, TurnRecorded turn) {
-        return publish(turn.conversationId(), Json.write(deliverable), turn) && record(turn)
+    public boolean record(PlanEvent deliverable, TurnRecorded turn, RequestEvidence evidence) {
+        return publish(turn.conversationId(), Json.write(deliverable), turn, evidence) && record(turn, evidence)
                 && awaitAppended(turn, turn.tenantId(), deliverable.eventId());
     }
 
-    private boolean publish(String key, String payload, TurnRecorded turn) {
+    private boolean publish(String key, String payload, TurnRecorded turn, RequestEvidence evidence) {
         try {
-            var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build();
+            var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(key).withHeaders(evidence.headers())
+                    .build();
             emitter.sendMessage(Message.of(payload).addMetadata(metadata)).await().atMost(config.publishTimeout());
             return true;
         } catch (RuntimeException e) {

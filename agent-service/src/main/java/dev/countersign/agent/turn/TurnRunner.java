@@ -24,6 +24,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.chat.RequestEvidence;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.conversation.ConversationsConfig;
 import dev.countersign.agent.conversation.TurnRecorder;
@@ -120,9 +121,9 @@ public class TurnRunner {
         modelCalls.shutdownNow();
     }
 
-    public ChatReply run(ConversationKey conversation, String text, TurnListener listener) {
+    public ChatReply run(ConversationKey conversation, RequestEvidence evidence, String text, TurnListener listener) {
         return measured(dev.countersign.contracts.api.ChatRequest.ACT, conversation,
-                () -> act(conversation, text, listener), ChatReply::ending);
+                () -> act(conversation, evidence, text, listener), ChatReply::ending);
     }
 
     /**
@@ -144,12 +145,13 @@ public class TurnRunner {
         }
     }
 
-    private ChatReply act(ConversationKey conversation, String text, TurnListener listener) {
+    private ChatReply act(ConversationKey conversation, RequestEvidence evidence, String text,
+            TurnListener listener) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
         TenantFacts facts = ledger.facts(conversation.tenantId(), conversation.userId())
                 .await().atMost(TenantReads.TIMEOUT);
-        TurnScope scope = new TurnScope(conversation, turnId, facts.wallets(), facts.categories());
+        TurnScope scope = new TurnScope(conversation, evidence, turnId, facts.wallets(), facts.categories());
 
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(SystemMessage.from(SystemPrompt.text(LocalDate.now(), updates(conversation))));
@@ -218,7 +220,7 @@ public class TurnRunner {
         if (!scope.contextClean()) {
             LOG.debugf("Turn %s is tainted (%s): its proposals wait for a person", turnId, scope.untrustedSource());
         }
-        boolean recorded = metrics.recording(() -> recorder.record(turn));
+        boolean recorded = metrics.recording(() -> recorder.record(turn, evidence));
         return new ChatReply(conversation.conversationId(), turnId, reply, scope.proposals(), ending.name(),
                 recorded);
     }
@@ -229,12 +231,12 @@ public class TurnRunner {
      * {@link PlanDeliverable} reader decides what it delivered. The deliverable and the turn are recorded in the
      * conversation ledger. Nothing the model wrote is run.
      */
-    public PlanReply plan(ConversationKey conversation, String text) {
+    public PlanReply plan(ConversationKey conversation, RequestEvidence evidence, String text) {
         return measured(dev.countersign.contracts.api.ChatRequest.PLAN, conversation,
-                () -> planTurn(conversation, text), reply -> Ending.ANSWERED.name());
+                () -> planTurn(conversation, evidence, text), reply -> Ending.ANSWERED.name());
     }
 
-    private PlanReply planTurn(ConversationKey conversation, String text) {
+    private PlanReply planTurn(ConversationKey conversation, RequestEvidence evidence, String text) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
         SchemaInventory inventory = grounding.inventory(conversation.tenantId());
@@ -265,7 +267,7 @@ public class TurnRunner {
                 dev.countersign.contracts.api.ChatRequest.PLAN, text, List.of(), reply, List.of(), Ending.ANSWERED,
                 // A plan turn reads catalog statistics, never rows; it carries on what the history brought in.
                 earlier.stream().anyMatch(TurnRecorded::tainted));
-        boolean recorded = metrics.recording(() -> recorder.record(deliverable, turn));
+        boolean recorded = metrics.recording(() -> recorder.record(deliverable, turn, evidence));
         return new PlanReply(conversation.conversationId(), turnId, dev.countersign.contracts.api.ChatRequest.PLAN,
                 reply, reading.verdict(), deliverable,
                 new PlanReply.Grounding(inventory.tables().size(), inventory.sizeUnknown()), recorded);

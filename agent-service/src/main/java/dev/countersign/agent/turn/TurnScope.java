@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.chat.RequestEvidence;
 import dev.countersign.agent.ledger.WalletSummary;
 import dev.countersign.contracts.api.ProposalCard;
 
@@ -22,6 +23,7 @@ import dev.countersign.contracts.api.ProposalCard;
 public final class TurnScope {
 
     private final ConversationKey conversation;
+    private final RequestEvidence evidence;
     private final UUID turnId;
     private final List<WalletSummary> wallets;
     private final Map<String, WalletSummary> walletsByLabel;
@@ -29,8 +31,10 @@ public final class TurnScope {
     private final List<ProposalCard> proposals = new ArrayList<>();
     private String untrustedSource;
 
-    public TurnScope(ConversationKey conversation, UUID turnId, List<WalletSummary> wallets, List<String> categories) {
+    public TurnScope(ConversationKey conversation, RequestEvidence evidence, UUID turnId, List<WalletSummary> wallets,
+            List<String> categories) {
         this.conversation = conversation;
+        this.evidence = evidence;
         this.turnId = turnId;
         this.wallets = List.copyOf(wallets);
         this.walletsByLabel = label(wallets);
@@ -39,6 +43,11 @@ public final class TurnScope {
 
     public ConversationKey conversation() {
         return conversation;
+    }
+
+    /** The person's token that every event this turn publishes carries. */
+    public RequestEvidence evidence() {
+        return evidence;
     }
 
     public String tenantId() {

@@ -76,7 +76,8 @@ public final class DevTokens {
 
     public String mint(String tenantId, String userId, List<String> audiences, List<String> groups,
             Duration lifetime) {
-        return mintIssuedAt(tenantId, userId, audiences, groups, Instant.now(), lifetime);
+        Instant now = Instant.now();
+        return mint(tenantId, userId, audiences, groups, now, now.plus(lifetime));
     }
 
     /**
@@ -85,18 +86,44 @@ public final class DevTokens {
      */
     public String mintIssuedAt(String tenantId, String userId, List<String> audiences, List<String> groups,
             Instant issuedAt, Duration lifetime) {
-        Instant now = issuedAt;
-        Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
-        Map<String, Object> claims = Map.of(
+        return mint(tenantId, userId, audiences, groups, issuedAt, issuedAt.plus(lifetime));
+    }
+
+    /** A token issued at {@code issuedAt} that expires at {@code expiresAt} (for old or expired tokens in tests). */
+    public String mint(String tenantId, String userId, List<String> audiences, List<String> groups, Instant issuedAt,
+            Instant expiresAt) {
+        return sign(Map.of(
                 "iss", ISSUER,
                 "sub", userId,
                 "upn", userId,
                 "tenant", tenantId,
                 "aud", audiences,
                 "groups", groups,
+                "iat", issuedAt.getEpochSecond(),
+                "exp", expiresAt.getEpochSecond(),
+                "jti", UUID.randomUUID().toString()));
+    }
+
+    /**
+     * A client-credentials token of an integration (a service principal, no person): {@code client_id} and {@code azp}
+     * name the client, {@code sub} its service account.
+     */
+    public String mintService(String tenantId, String clientId, String audience, Duration lifetime) {
+        Instant now = Instant.now();
+        return sign(Map.of(
+                "iss", ISSUER,
+                "sub", "service-account-" + clientId,
+                "client_id", clientId,
+                "azp", clientId,
+                "tenant", tenantId,
+                "aud", List.of(audience),
                 "iat", now.getEpochSecond(),
                 "exp", now.plus(lifetime).getEpochSecond(),
-                "jti", UUID.randomUUID().toString());
+                "jti", UUID.randomUUID().toString()));
+    }
+
+    private String sign(Map<String, Object> claims) {
+        Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
         String signingInput = base64Url(Json.write(header)) + "." + base64Url(Json.write(claims));
         try {
             Signature signature = Signature.getInstance("SHA256withRSA");

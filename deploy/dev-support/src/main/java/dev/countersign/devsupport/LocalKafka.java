@@ -34,6 +34,9 @@ public final class LocalKafka implements AutoCloseable {
             properties.put("num.partitions", "3");
             properties.put("auto.create.topics.enable", "true");
             properties.put("group.initial.rebalance.delay.ms", "0");
+            // The broker stamps every record when it appends it: the executor judges the evidence a proposal carries at
+            // that time, which no producer (a compromised agent included) can choose (see docs/security/evidence.md).
+            properties.put("log.message.timestamp.type", "LogAppendTime");
             if (logDirectory != null) {
                 properties.put("log.dirs", logDirectory.toAbsolutePath().toString());
             }

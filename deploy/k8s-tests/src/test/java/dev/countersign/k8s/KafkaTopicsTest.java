@@ -76,6 +76,14 @@ class KafkaTopicsTest {
     }
 
     @Test
+    void theAgentsTopicsAreStampedByTheBrokerSoEvidenceIsJudgedAtAnAppendTimeNoProducerChooses() {
+        for (String topic : new String[]{Topics.ACTIONS_PROPOSED, Topics.CONVERSATION_EVENTS}) {
+            assertThat(Node.str(declared().get(topic), "config", "message.timestamp.type")).as(topic)
+                    .isEqualTo("LogAppendTime");
+        }
+    }
+
+    @Test
     void topicsAreNeverCreatedByAClient() {
         assertThat(Node.str(manifests.get("Kafka", "countersign-kafka"), "spec", "kafka", "config",
                 "auto.create.topics.enable"))

@@ -32,7 +32,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -110,6 +109,7 @@ class ConfirmThroughputBenchmark {
                         show(owner, "max_connections"));
             }
             String bearer = stack.tokens().mint(tenant, USER, Audiences.EXECUTOR, Duration.ofHours(2));
+            String evidence = AgentEvidence.of(stack, tenant, USER);
 
             // --- stage 2 x N proposals through Kafka, as the agent would ---
             List<ExpenseProposal> all = new ArrayList<>();
@@ -122,8 +122,7 @@ class ConfirmThroughputBenchmark {
             List<ExpenseProposal> viaRaw = all.subList(2 * WARM_UP_ACTIONS + ACTIONS, all.size());
             long stagingStarted = System.nanoTime();
             for (ExpenseProposal proposal : all) {
-                producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, proposal.id().toString(),
-                        proposal.event()));
+                producer.send(AgentEvidence.proposal(proposal, evidence));
             }
             producer.flush();
             boolean staged = awaitUntil(Duration.ofSeconds(180), () -> countQuietly(stack,

@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Audiences;
-import dev.countersign.contracts.Topics;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.model.ModelBrain;
 import dev.countersign.devsupport.model.ModelReply;
@@ -248,12 +246,14 @@ class HostileModelIT {
     void compromisedAgentMintingAFreshTurnIdAndACleanMarkPerProposalMeetsTheUsersDailyBudget() throws Exception {
         // Straight onto the topic, as with the agent's Kafka credentials: 30 proposals, each its own turn, each marked
         // clean. The per-turn bound cannot hold them; the user's day does.
+        // It holds alice's agent token, as any turn of hers would hand it over (the evidence the executor checks).
+        String evidence = AgentEvidence.of(stack, tenant, "alice");
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             ExpenseProposal proposal = ExpenseProposal.of(tenant, "alice", checking, new BigDecimal("20.00"),
                     "coffee", "forged " + i, "c-forged");
             ids.add(proposal.id());
-            producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, proposal.id().toString(), proposal.event()));
+            producer.send(AgentEvidence.proposal(proposal, evidence));
         }
         producer.flush();
         await().atMost(Duration.ofSeconds(30))

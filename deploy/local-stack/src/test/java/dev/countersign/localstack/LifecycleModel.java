@@ -67,6 +67,8 @@ final class LifecycleModel {
     private final String alice;
     private final String bob;
     private final String mallory;
+    /** alice's agent token, sent with every proposal as the agent does. */
+    private final String evidence;
     final List<Tracked> actions = new ArrayList<>();
 
     private LifecycleModel(LocalStack stack, KafkaTestClient kafka, ExecutorService threads) {
@@ -81,6 +83,7 @@ final class LifecycleModel {
         alice = stack.tokens().mint(tenant, "alice", Audiences.EXECUTOR, Duration.ofHours(1));
         bob = stack.tokens().mint(tenant, "bob", Audiences.EXECUTOR, Duration.ofHours(1));
         mallory = stack.tokens().mint("other-" + tenant, "mallory", Audiences.EXECUTOR, Duration.ofHours(1));
+        evidence = AgentEvidence.of(stack, tenant, "alice");
     }
 
     static LifecycleModel fresh(LocalStack stack, KafkaTestClient kafka, ExecutorService threads) {
@@ -103,14 +106,14 @@ final class LifecycleModel {
                 Instant.now(), action.id, tenant, "alice", "c-property", UUID.randomUUID(),
                 "ledger.transaction.create", params, action.paramsHash, ConfirmTokens.hash(action.token), null,
                 true));
-        kafka.send(Topics.ACTIONS_PROPOSED, action.id.toString(), action.proposal);
+        kafka.send(Topics.ACTIONS_PROPOSED, action.id.toString(), action.proposal, AgentEvidence.header(evidence));
         await().atMost(WAIT).until(() -> status(action) != null);
         actions.add(action);
     }
 
     /** The same proposal event again (same event id): the executor must change nothing. */
     void redeliverProposal(Tracked action) {
-        kafka.send(Topics.ACTIONS_PROPOSED, action.id.toString(), action.proposal);
+        kafka.send(Topics.ACTIONS_PROPOSED, action.id.toString(), action.proposal, AgentEvidence.header(evidence));
     }
 
     void confirm(Tracked action, int instance, boolean byBob) throws Exception {

@@ -19,7 +19,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +75,7 @@ class ProposeToStagedBenchmark {
             report.line("stack: up in %.1f s (1 executor, staged_only); service logs in %s",
                     (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
             String tenant = "bench-" + UUID.randomUUID();
+            String evidence = AgentEvidence.of(stack, tenant, USER);
             UUID wallet;
             try (Connection owner = stack.ownerConnection()) {
                 wallet = DemoData.createWallet(owner, tenant, USER, "Checking", "EUR");
@@ -98,7 +98,7 @@ class ProposeToStagedBenchmark {
             AtomicBoolean stop = new AtomicBoolean();
             Thread consumer = outcomesReader(stack.bootstrapServers(), index, staged, stop);
             long primed = System.nanoTime();
-            producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, primer.id().toString(), primer.event()));
+            producer.send(AgentEvidence.proposal(primer, evidence));
             producer.flush();
             assertThat(BenchmarkSupport.awaitUntil(Duration.ofSeconds(60), () -> staged.containsKey(-1)))
                     .as("the first proposal staged within 60 s").isTrue();
@@ -112,7 +112,7 @@ class ProposeToStagedBenchmark {
             try {
                 // --- warm-up (JIT of both JVMs, connections, caches): same rate, then drained, not counted ---
                 long warmUpStarted = System.nanoTime();
-                sendAtRate(producer, proposals, 0, warmUp, sentAt, sentNanos, ackedNanos);
+                sendAtRate(producer, evidence, proposals, 0, warmUp, sentAt, sentNanos, ackedNanos);
                 producer.flush();
                 boolean warmedUp = BenchmarkSupport.awaitUntil(DRAIN, () -> staged.size() >= warmUp);
                 report.line("warm-up: %d proposals at %d/s, all staged %.1f s after the first was sent%s", warmUp,
@@ -121,7 +121,8 @@ class ProposeToStagedBenchmark {
 
                 // --- the measured run: proposal i is due at start + (i - warmUp) / rate ---
                 CpuMeter.Sample cpuFrom = cpu.sample();
-                long maxBehindNanos = sendAtRate(producer, proposals, warmUp, total, sentAt, sentNanos, ackedNanos);
+                long maxBehindNanos = sendAtRate(producer, evidence, proposals, warmUp, total, sentAt, sentNanos,
+                        ackedNanos);
                 CpuMeter.Sample cpuTo = cpu.sample();
                 producer.flush();
                 long lastSent = sentNanos[total - 1];
@@ -187,7 +188,8 @@ class ProposeToStagedBenchmark {
      * Sends proposals {@code from} to {@code to} (exclusive), proposal i due at start + (i - from) / rate, noting when
      * each send started and was acknowledged; returns how far behind its schedule the sender fell at most (ns).
      */
-    private static long sendAtRate(KafkaProducer<String, String> producer, List<ExpenseProposal> proposals, int from,
+    private static long sendAtRate(KafkaProducer<String, String> producer, String evidence,
+            List<ExpenseProposal> proposals, int from,
             int to,
             Instant[] sentAt, long[] sentNanos, long[] ackedNanos) {
         long intervalNanos = 1_000_000_000L / RATE;
@@ -204,7 +206,7 @@ class ProposeToStagedBenchmark {
             int sent = i;
             sentAt[i] = Instant.now();
             sentNanos[i] = System.nanoTime();
-            producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, proposal.id().toString(), proposal.event()),
+            producer.send(AgentEvidence.proposal(proposal, evidence),
                     (metadata, failure) -> ackedNanos[sent] = System.nanoTime());
         }
         return maxBehindNanos;

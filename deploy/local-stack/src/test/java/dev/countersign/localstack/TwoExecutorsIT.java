@@ -15,14 +15,12 @@ import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Audiences;
-import dev.countersign.contracts.Topics;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.Race;
 
@@ -109,11 +107,11 @@ class TwoExecutorsIT {
                             "tenantDayCount", 1000, "tenantDayAmount", "100000"))
                     .status()).isEqualTo(200);
 
+            String evidence = AgentEvidence.of(stack, tenant, "alice");
             for (int i = 0; i < proposals; i++) {
                 ExpenseProposal expense = ExpenseProposal.of(tenant, "alice", wallet, new BigDecimal("3.00"),
                         "coffee", "budget " + i, "c-budget");
-                producer.send(new ProducerRecord<>(Topics.ACTIONS_PROPOSED, expense.id().toString(),
-                        expense.event()));
+                producer.send(AgentEvidence.proposal(expense, evidence));
             }
             producer.flush();
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))

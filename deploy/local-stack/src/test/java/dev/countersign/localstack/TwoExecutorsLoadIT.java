@@ -97,6 +97,7 @@ class TwoExecutorsLoadIT {
                 wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
             }
             String alice = stack.tokens().mint(tenant, "alice", Audiences.EXECUTOR, Duration.ofHours(1));
+            String evidence = AgentEvidence.of(stack, tenant, "alice");
             List<Proposal> proposals = proposals(tenant, wallet);
             Map<UUID, Proposal> byId = proposals.stream()
                     .collect(Collectors.toMap(Proposal::id, proposal -> proposal));
@@ -104,8 +105,8 @@ class TwoExecutorsLoadIT {
             // --- stage: the agent's events, published straight to the topic, keyed by the action id ---
             long stagingStarted = System.nanoTime();
             for (Proposal proposal : proposals) {
-                producer.send(
-                        new ProducerRecord<>(Topics.ACTIONS_PROPOSED, proposal.id().toString(), proposal.event()));
+                producer.send(AgentEvidence.record(Topics.ACTIONS_PROPOSED, proposal.id().toString(),
+                        proposal.event(), evidence));
             }
             producer.flush();
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))

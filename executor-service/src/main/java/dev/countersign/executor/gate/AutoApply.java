@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.TrustLevel;
@@ -22,9 +23,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * The one rule for which staged actions apply on arrival, without a person: only while the tenant's agent writes are
  * {@code enabled}, only for a row of the requester's own (their wallet, a transaction in it, their plan: another user's
- * data always waits for a person), never an external send; then LOW always, MEDIUM once the requester's agent earned
- * trust ({@link EarnedTrust}), HIGH never, decided from the tier before trust is read. The tier itself comes from the
- * catalogue and the tenant's threshold, never from the proposal.
+ * data always waits for a person), never an external send, never a service principal's proposal; then LOW always,
+ * MEDIUM once the requester's agent earned trust ({@link EarnedTrust}), HIGH never, decided from the tier before trust
+ * is read. The tier itself comes from the catalogue and the tenant's threshold, never from the proposal.
  */
 @ApplicationScoped
 public class AutoApply {
@@ -49,7 +50,9 @@ public class AutoApply {
     /** Why {@code staged} applies on arrival (recorded in its history), or null if it waits for a person. */
     public Uni<String> reason(SqlClient sql, ActionRow staged, AgentWritesPolicy.Mode agentWrites) {
         ActionDefinition definition = ActionCatalogue.find(staged.kind()).orElseThrow();
+        // A service principal's proposal (an integration, not a person) always waits for a person.
         if (agentWrites != AgentWritesPolicy.Mode.ENABLED || definition.isExternal()
+                || Requesters.isService(staged.requestedBy())
                 || (staged.tier() != Tier.LOW && staged.tier() != Tier.MEDIUM)) {
             return Uni.createFrom().nullItem();
         }

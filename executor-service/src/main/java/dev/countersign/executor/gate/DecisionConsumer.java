@@ -10,12 +10,15 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.Identifiers;
+import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.evidence.ApproverVerifier;
+import dev.countersign.executor.evidence.Evidence;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -24,6 +27,12 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
  * Idempotent by event id (recorded in the decision's transaction). A record that can never be processed (unreadable, a
  * channel or identifier that breaks the rules, data PostgreSQL refuses) is parked, token redacted, by
  * {@link DecisionDeadLetters}; transient database failures are retried for as long as they last.
+ * <p>
+ * A decision may carry its approver's own executor-audience token ({@link KafkaHeaders#APPROVER}), verified as over
+ * HTTP ({@link ApproverVerifier}); its user is then a verified approver. Without one, the decision still works as the
+ * token holder's confirm or cancel, but for a tenant's k-of-n rule it counts as the one unverified approver
+ * ({@link DecisionRequest#UNVERIFIED_APPROVER}) whatever user id it names. A decision whose approver token is refused
+ * is parked.
  * <p>
  * A decision with a wrong token or for an unknown action changes nothing and is only logged (without the token):
  * answering it on a topic would be an oracle for ids and tokens. Limit: that includes a decision that arrives before
@@ -43,10 +52,24 @@ public class DecisionConsumer {
 
     private final DecisionService decisions;
     private final DecisionDeadLetters deadLetters;
+    private final ApproverVerifier approvers;
 
-    public DecisionConsumer(DecisionService decisions, DecisionDeadLetters deadLetters) {
+    public DecisionConsumer(DecisionService decisions, DecisionDeadLetters deadLetters, ApproverVerifier approvers) {
         this.decisions = decisions;
         this.deadLetters = deadLetters;
+        this.approvers = approvers;
+    }
+
+    /** The approver token, removed from the record's headers so that no copy of the record carries it. */
+    private static String takeApproverToken(IncomingKafkaRecordMetadata<?, ?> metadata) {
+        if (metadata.getHeaders() == null) {
+            return null;
+        }
+        var header = metadata.getHeaders().lastHeader(KafkaHeaders.APPROVER);
+        metadata.getHeaders().remove(KafkaHeaders.APPROVER);
+        return header == null || header.value() == null
+                ? null
+                : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Incoming("decisions")
@@ -54,6 +77,8 @@ public class DecisionConsumer {
         String payload = message.getPayload();
         String key = message.getMetadata(IncomingKafkaRecordMetadata.class)
                 .map(metadata -> String.valueOf(metadata.getKey())).orElse("");
+        String approverToken = message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(DecisionConsumer::takeApproverToken).orElse(null);
         ActionDecided decided;
         try {
             decided = Json.read(payload, ActionDecided.class);
@@ -64,8 +89,17 @@ public class DecisionConsumer {
         if (problem != null) {
             return park(message, key, payload, problem);
         }
+        boolean verified = false;
+        if (approverToken != null) {
+            Evidence approver = approvers.verify(approverToken, decided.tenantId(), decided.userId());
+            if (approver instanceof Evidence.Rejected rejected) {
+                return park(message, key, payload, "approver token refused: " + rejected.reason());
+            }
+            verified = true;
+        }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
-                decided.token(), decided.channel(), decided.eventId(), decided.turnId(), decided.paramsHash());
+                decided.token(), decided.channel(), decided.eventId(), decided.turnId(), decided.paramsHash(),
+                verified);
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)
                 : decisions.cancel(request);

@@ -13,21 +13,35 @@ import java.util.UUID;
  *            the conversation turn that relayed a chat decision; null otherwise
  * @param expectedParamsHash
  *            the parameters hash the person was shown: required to confirm, null on a cancel
+ * @param verifiedUser
+ *            whether {@code userId} is verified (a bearer token over HTTP, an approver token on the topic); if not, it
+ *            is only what an integration asserts
  */
 public record DecisionRequest(UUID actionId, String tenantId, String userId, String rawToken, String channel,
-        UUID eventId, UUID turnId, String expectedParamsHash) {
+        UUID eventId, UUID turnId, String expectedParamsHash, boolean verifiedUser) {
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
+    /**
+     * The one approver every decision without a verified approver identity counts as, whatever user id it names: the
+     * consumer cannot see which Kafka principal wrote a record, so all unverified integrations together are one.
+     */
+    public static final String UNVERIFIED_APPROVER = "integration:unverified";
 
     public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, String rawToken) {
         return new DecisionRequest(actionId, tenantId, userId, rawToken,
-                dev.countersign.executor.action.TenantTransactions.HTTP, null, null, null);
+                dev.countersign.executor.action.TenantTransactions.HTTP, null, null, null, true);
     }
 
     /** The same request, naming the parameters hash the person was shown (null: not named). */
     public DecisionRequest expecting(String paramsHash) {
-        return new DecisionRequest(actionId, tenantId, userId, rawToken, channel, eventId, turnId, paramsHash);
+        return new DecisionRequest(actionId, tenantId, userId, rawToken, channel, eventId, turnId, paramsHash,
+                verifiedUser);
+    }
+
+    /** Who this approval counts as for k-of-n: the verified user, or {@link #UNVERIFIED_APPROVER}. */
+    public String approver() {
+        return verifiedUser ? userId : UNVERIFIED_APPROVER;
     }
 
     /**

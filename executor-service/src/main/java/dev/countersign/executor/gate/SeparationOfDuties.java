@@ -18,6 +18,12 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * in the action row locked ({@code ActionRepository.lockWithToken}), so two last approvals arriving together cannot
  * both see k - 1.
  * <p>
+ * Approvers are verified identities (a bearer token over HTTP, an approver token on the decisions topic); every
+ * decision relayed without one counts as the single approver {@link DecisionRequest#UNVERIFIED_APPROVER}, however many
+ * user ids it names. Such a decision naming the requester is still refused where another approver is required; one
+ * naming someone else counts as that single unverified approver (the integration is trusted to have asked a person
+ * other than the requester, once).
+ * <p>
  * Limit: every approver uses the same one-time token (the card the requester was shown, or a re-issued one); the rule
  * counts distinct authenticated users of the tenant, not devices or channels.
  */
@@ -49,7 +55,8 @@ public class SeparationOfDuties {
             if (policy.highNeedsOtherApprover() && request.userId().equals(action.requestedBy())) {
                 return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
             }
-            return approvals.approve(sql, action.id(), action.tenantId(), request.userId(), request.channel())
+            // k-of-n counts verified identities: an unverified decision counts as the one unverified approver.
+            return approvals.approve(sql, action.id(), action.tenantId(), request.approver(), request.channel())
                     .flatMap(ignored -> approvals.approvers(sql, action.id(), action.tenantId()))
                     .map(approvers -> {
                         List<String> counted = policy.highNeedsOtherApprover()

@@ -20,7 +20,9 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 
 /**
  * The agent's only way to ask for a write: publish {@code ActionProposed} and wait for the broker's acknowledgement.
- * The confirm token is 128 bits from a CSPRNG; the event carries its SHA-256 only, the card carries the raw token.
+ * The confirm token is 128 bits from a CSPRNG; the event carries its SHA-256 only, the card carries the raw token. The
+ * record carries the person's own bearer token as evidence ({@code countersign-evidence} header), without which the
+ * executor stages nothing.
  * <p>
  * Limit: the agent has no outbox (it writes no database), so if the broker does not acknowledge in time the tool
  * reports failure to the model, and the proposal may or may not have been published. If it was, it is staged without a
@@ -47,7 +49,8 @@ public class ProposalPublisher {
                 turn.tenantId(), turn.userId(), turn.conversation().conversationId(), turn.turnId(), kind,
                 params.normalised(),
                 paramsHash, ConfirmTokens.hash(token), null, turn.contextClean());
-        var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString()).build();
+        var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(actionId.toString())
+                .withHeaders(turn.evidence().headers()).build();
         emitter.sendMessage(Message.of(Json.write(event)).addMetadata(metadata)).await().atMost(timeout);
         return new ProposalCard(actionId, kind, params.summary(), params.normalised(), paramsHash, token, now,
                 "/api/actions/" + actionId + "/confirm");

@@ -37,10 +37,16 @@ public final class KafkaTestClient {
 
     /** Like {@link #send(String, String, String)}, with record headers (e.g. a W3C {@code traceparent}). */
     public void send(String topic, String key, String value, Map<String, String> headers) {
+        send(topic, key, value, headers, null);
+    }
+
+    /** Like {@link #send(String, String, String, Map)}, with a producer-chosen timestamp (null: the producer's now). */
+    public void send(String topic, String key, String value, Map<String, String> headers, Instant timestamp) {
         try (var producer = new KafkaProducer<String, String>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
-            var record = new ProducerRecord<>(topic, key, value);
+            var record = new ProducerRecord<>(topic, null, timestamp == null ? null : timestamp.toEpochMilli(), key,
+                    value);
             headers.forEach((name, header) -> record.headers().add(name, header.getBytes(StandardCharsets.UTF_8)));
             producer.send(record).get();
         } catch (Exception e) {
@@ -65,6 +71,30 @@ public final class KafkaTestClient {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                     if (filter.test(record.value())) {
                         matching.add(record.value());
+                    }
+                }
+            }
+        }
+        return matching;
+    }
+
+    /**
+     * Like {@link #awaitAny}, but whole records (headers included) whose value passes {@code filter}, waiting up to 15
+     * s for the first.
+     */
+    public List<ConsumerRecord<String, String>> awaitRecords(String topic, Predicate<String> filter) {
+        List<ConsumerRecord<String, String>> matching = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<String, String>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
+            while (Instant.now().isBefore(deadline) && matching.isEmpty()) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (filter.test(record.value())) {
+                        matching.add(record);
                     }
                 }
             }

@@ -74,8 +74,8 @@ public final class TestProperties {
                 List.of(Groups.USER, Groups.APPROVER, Groups.ADMIN), issuedAt, lifetime);
     }
 
-    /** The signing keys TestInfrastructure published, read once per class loader. */
-    private static synchronized DevTokens tokens() {
+    /** The signing keys TestInfrastructure published, read once per class loader: for tokens of any shape. */
+    public static synchronized DevTokens tokens() {
         if (tokens == null) {
             tokens = DevTokens.fromPem(require(PRIVATE_KEY_PEM), require(PUBLIC_KEY_PEM));
         }

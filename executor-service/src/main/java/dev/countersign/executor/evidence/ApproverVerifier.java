@@ -1,0 +1,64 @@
+package dev.countersign.executor.evidence;
+
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+import dev.countersign.contracts.KafkaHeaders;
+import dev.countersign.web.CurrentUser;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
+import io.smallrye.jwt.auth.principal.JWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
+
+/**
+ * Verifies the approver token a decision on the decisions topic may carry ({@code KafkaHeaders.APPROVER}) exactly as
+ * the HTTP side verifies a bearer token: the same parser settings ({@code mp.jwt.verify.*}: key, issuer, the executor's
+ * audience, token age), a token also valid for the refused audience (the agent's) is refused, and the tenant claim and
+ * subject must be the decision's tenant and user. Then the subject is the approver.
+ * <p>
+ * Limit: judged at the time of consumption, like an HTTP request; a decision that waited on the topic longer than the
+ * approver token lives is refused, which is the safe way to fail (the decisions topic is kept one hour).
+ */
+@ApplicationScoped
+public class ApproverVerifier {
+
+    private final JWTParser parser;
+    private final JWTAuthContextInfo http;
+    private final Optional<String> refusedAudience;
+
+    public ApproverVerifier(JWTParser parser, JWTAuthContextInfo http,
+            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience) {
+        this.parser = parser;
+        this.http = http;
+        this.refusedAudience = refusedAudience;
+    }
+
+    public Evidence verify(String token, String tenantId, String userId) {
+        if (token == null || token.isBlank()) {
+            return Evidence.rejected(EvidenceVerifier.MISSING);
+        }
+        JsonWebToken jwt;
+        try {
+            jwt = parser.parse(token, http);
+        } catch (ParseException | RuntimeException e) {
+            // Not logged or passed on: the message may quote the token.
+            return Evidence.rejected(EvidenceVerifier.INVALID);
+        }
+        Set<String> audiences = jwt.getAudience();
+        if (refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get())) {
+            return Evidence.rejected(EvidenceVerifier.INVALID);
+        }
+        Object tenant = jwt.getClaim(CurrentUser.TENANT_CLAIM);
+        if (!(tenant instanceof String claimed) || !claimed.equals(tenantId)) {
+            return Evidence.rejected(EvidenceVerifier.WRONG_TENANT);
+        }
+        if (jwt.getSubject() == null || !jwt.getSubject().equals(userId)) {
+            return Evidence.rejected(EvidenceVerifier.WRONG_USER);
+        }
+        return new Evidence.Verified(tenantId, userId, false);
+    }
+}

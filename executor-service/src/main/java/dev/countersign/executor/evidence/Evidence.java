@@ -1,0 +1,22 @@
+package dev.countersign.executor.evidence;
+
+/** What the evidence of one record came to. Never holds the token. */
+public sealed interface Evidence {
+
+    /** The record's tenant and requester are those of a recently signed-in person or a service principal. */
+    record Verified(String tenantId, String requester, boolean service) implements Evidence {
+    }
+
+    /**
+     * The record is not to be trusted for its tenant and user.
+     *
+     * @param reason
+     *            a stable code (a metric label, the dead-letter reason): never the token or its claims
+     */
+    record Rejected(String reason) implements Evidence {
+    }
+
+    static Rejected rejected(String reason) {
+        return new Rejected(reason);
+    }
+}

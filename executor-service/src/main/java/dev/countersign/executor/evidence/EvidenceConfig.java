@@ -1,0 +1,40 @@
+package dev.countersign.executor.evidence;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * How the evidence on proposals and conversation events is verified ({@link EvidenceVerifier}). The verification key is
+ * the HTTP side's ({@code mp.jwt.verify.publickey} or {@code mp.jwt.verify.publickey.location}): one identity provider.
+ */
+@ConfigMapping(prefix = "countersign.evidence")
+public interface EvidenceConfig {
+
+    /** The identity provider's issuer ({@code iss}). */
+    String issuer();
+
+    /** The audience of a person's evidence: the token they gave agent-service. */
+    @WithDefault("countersign-agent")
+    String audience();
+
+    /** The audience of an integration's own token when it proposes as a service principal. */
+    @WithDefault("countersign-integration")
+    String serviceAudience();
+
+    /** The oldest evidence accepted: its {@code iat} at most this long before the record's reference time. */
+    @WithDefault("PT1H")
+    Duration maxAge();
+
+    /** Clock difference tolerated between the identity provider, the broker and this service. */
+    @WithDefault("PT30S")
+    Duration clockSkew();
+
+    /**
+     * The longest a record may have waited on the topic (reference time to now) and still be judged by its append time:
+     * proposals queued through an outage up to this long are still staged; older ones are rejected.
+     */
+    @WithDefault("P1D")
+    Duration maxQueueTime();
+}
