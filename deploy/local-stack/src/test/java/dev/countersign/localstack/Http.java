@@ -36,13 +36,26 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(Json.write(body))), bearer);
     }
 
+    /** A {@code text/csv} upload. */
+    static Answer postText(String url, String bearer, String csv) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "text/csv")
+                .POST(HttpRequest.BodyPublishers.ofString(csv)), bearer);
+    }
+
     private static Answer send(HttpRequest.Builder request, String bearer) throws IOException, InterruptedException {
         if (bearer != null) {
             request.header("Authorization", "Bearer " + bearer);
         }
         HttpResponse<String> response = CLIENT.send(request.timeout(Duration.ofSeconds(60)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        JsonNode json = response.body().isBlank() ? null : Json.mapper().readTree(response.body());
+        JsonNode json = null;
+        if (!response.body().isBlank()) {
+            try {
+                json = Json.mapper().readTree(response.body());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+                // An error page or plain text: the status and the text say what happened.
+            }
+        }
         return new Answer(response.statusCode(), json, response.body());
     }
 }
