@@ -53,6 +53,13 @@ BEGIN
     IF NEW.imported_by IS DISTINCT FROM OLD.imported_by THEN
         RAISE EXCEPTION 'who imported a row never changes' USING ERRCODE = 'check_violation';
     END IF;
+    -- What was imported is what gets confirmed: an unconfirmed row changes only by being confirmed (no amount moved
+    -- under the tier or the approvals in the same statement).
+    IF OLD.unconfirmed AND (NEW.wallet_id, NEW.amount, NEW.category, NEW.description, NEW.occurred_on, NEW.deleted_at)
+            IS DISTINCT FROM (OLD.wallet_id, OLD.amount, OLD.category, OLD.description, OLD.occurred_on, OLD.deleted_at)
+            THEN
+        RAISE EXCEPTION 'an unconfirmed import changes only by being confirmed' USING ERRCODE = 'check_violation';
+    END IF;
     IF NEW.import_confirmed_by IS DISTINCT FROM OLD.import_confirmed_by
             AND NOT (OLD.unconfirmed AND NOT NEW.unconfirmed) THEN
         RAISE EXCEPTION 'who confirmed an import is recorded by confirming it, and never changes'

@@ -17,6 +17,7 @@ import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Confirm and cancel relayed by integrations on countersign.actions.decisions, in the golden wire form. */
@@ -236,5 +237,36 @@ class DecisionsTopicTest {
                 .doesNotContain(bobsToken).doesNotContain(agentToken));
         assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", high.actionId)).isZero();
         assertThat(Db.status(high.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aPersonWhoConfirmedOverHttpDoesNotCountAgainThroughAnUnverifiedDecision() throws Exception {
+        policy(2, true);
+        var high = ProposalMother.staged(kafka, tenant, "900.00");
+        high.decide("confirm", tenant.executorBearer("bob"), high.token).then().statusCode(202);
+        // The same bob "again", relayed without an approver token: recorded, never counted under k = 2.
+        ObjectNode relayed = high.decided("confirm", high.token).put("userId", "bob");
+        send(relayed);
+        awaitProcessed(relayed);
+        assertThat(Db.status(high.actionId)).isEqualTo("proposed");
+        assertThat(approvals(high)).containsExactly("bob", "integration:unverified");
+        high.decide("confirm", tenant.executorBearer("carol"), high.token).then().statusCode(200);
+        assertThat(Db.status(high.actionId)).isEqualTo("executed");
+    }
+
+    @Test
+    void anIntegrationCannotConfirmWhatItProposedWithoutAVerifiedPerson() throws Exception {
+        var proposal = new ProposalMother(tenant, "12.00");
+        proposal.event.put("userId", "service:ticket-bridge");
+        proposal.withEvidence(TestProperties.tokens().mintService(tenant.id(), "ticket-bridge",
+                dev.countersign.contracts.Audiences.INTEGRATION, Duration.ofMinutes(5)));
+        proposal.stage(kafka);
+        // The integration holds the token it minted; its own decision, with no approver token, is no person.
+        ObjectNode own = proposal.decided("confirm", proposal.token).put("userId", "alice");
+        send(own);
+        awaitProcessed(own);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then().statusCode(200);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("executed");
     }
 }

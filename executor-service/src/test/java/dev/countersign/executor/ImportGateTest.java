@@ -251,6 +251,10 @@ class ImportGateTest {
                         + " imported_by, import_confirmed_by) VALUES (gen_random_uuid(), '" + tenant.id() + "', '"
                         + tenant.wallet() + "', 5.00, 'coffee', current_date, false, 'alice', 'bob')",
                 "UPDATE transactions SET import_confirmed_by = 'bob' WHERE id = '" + ids.get(0) + "'");
+        // A HIGH row made LOW in the statement that confirms it: what was imported is what gets confirmed.
+        String high = imported("2026-11-02,900.00,rent\n").get(0);
+        Db.refusedAsApplication(tenant.id(), "23514", "UPDATE transactions SET amount = 1.00, unconfirmed = false,"
+                + " import_confirmed_by = 'alice' WHERE id = '" + high + "'");
     }
 
     @Test

@@ -137,8 +137,6 @@ public final class LocalStack implements AutoCloseable {
             executor.put("MAIL_START_TLS", "DISABLED");
             executor.put("TICKET_URL", tickets.url());
             executor.put("EXECUTOR_CORS_ORIGINS", String.join(",", uiOrigins));
-            // Dev tokens live 12 h (DevTokenServer.LIFETIME): the agent forwards them as evidence all that time.
-            executor.put("EVIDENCE_MAX_AGE", "PT12H");
             executor.putAll(settings.executorTuning());
             executorEnvironments.put(instance, executor);
             startExecutor(instance);

@@ -97,6 +97,10 @@ public class EvidenceVerifier {
         if (!reference.isBefore(expiresAt.plus(config.clockSkew()))) {
             return Evidence.rejected(EXPIRED);
         }
+        if (jwt.getClaim("iat") == null) {
+            // The parser does not require iat (token age is judged here): without it the age is unknown.
+            return Evidence.rejected(TOO_OLD);
+        }
         Instant issuedAt = Instant.ofEpochSecond(jwt.getIssuedAtTime());
         if (issuedAt.isAfter(reference.plus(config.clockSkew()))
                 || issuedAt.isBefore(reference.minus(config.maxAge()))) {

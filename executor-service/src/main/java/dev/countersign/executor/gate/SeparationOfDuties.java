@@ -5,6 +5,7 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Tier;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.policy.ApprovalRepository;
@@ -19,10 +20,15 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * both see k - 1.
  * <p>
  * Approvers are verified identities (a bearer token over HTTP, an approver token on the decisions topic); every
- * decision relayed without one counts as the single approver {@link DecisionRequest#UNVERIFIED_APPROVER}, however many
- * user ids it names. Such a decision naming the requester is still refused where another approver is required; one
- * naming someone else counts as that single unverified approver (the integration is trusted to have asked a person
- * other than the requester, once).
+ * decision relayed without one is recorded as the single approver {@link DecisionRequest#UNVERIFIED_APPROVER}, however
+ * many user ids it names. Where k > 1 approvals are needed, k-of-n counts verified identities only: the unverified
+ * approval is kept in the trail and never counted (so one person cannot count twice, once verified and once relayed).
+ * Where one approval by another person is needed, an unverified decision naming someone other than the requester
+ * suffices (the integration is trusted to have asked a person, once); one naming the requester is refused.
+ * <p>
+ * An action an integration proposed ({@code service:} requester) is confirmed only by a verified person: the
+ * integration wrote the proposal, so it holds its token, and its own unverified decision would otherwise be no person
+ * at all.
  * <p>
  * Limit: every approver uses the same one-time token (the card the requester was shown, or a re-issued one); the rule
  * counts distinct authenticated users of the tenant, not devices or channels.
@@ -45,6 +51,10 @@ public class SeparationOfDuties {
      *            the action, locked for this transaction; null if the id and token matched nothing
      */
     public Uni<DecisionOutcome> check(SqlClient sql, DecisionRequest request, ActionRow action) {
+        if (action != null && action.status() == ActionStatus.PROPOSED && Requesters.isService(action.requestedBy())
+                && !request.verifiedUser()) {
+            return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
+        }
         if (action == null || action.tier() != Tier.HIGH || action.status() != ActionStatus.PROPOSED) {
             return Uni.createFrom().nullItem();
         }
@@ -55,13 +65,15 @@ public class SeparationOfDuties {
             if (policy.highNeedsOtherApprover() && request.userId().equals(action.requestedBy())) {
                 return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
             }
-            // k-of-n counts verified identities: an unverified decision counts as the one unverified approver.
+            // k-of-n (k > 1) counts verified identities only: an unverified decision is recorded, never counted.
             return approvals.approve(sql, action.id(), action.tenantId(), request.approver(), request.channel())
                     .flatMap(ignored -> approvals.approvers(sql, action.id(), action.tenantId()))
                     .map(approvers -> {
-                        List<String> counted = policy.highNeedsOtherApprover()
-                                ? approvers.stream().filter(a -> !a.equals(action.requestedBy())).toList()
-                                : approvers;
+                        List<String> counted = approvers.stream()
+                                .filter(a -> !policy.highNeedsOtherApprover() || !a.equals(action.requestedBy()))
+                                .filter(a -> policy.highApprovals() == 1
+                                        || !a.equals(DecisionRequest.UNVERIFIED_APPROVER))
+                                .toList();
                         return counted.size() >= policy.highApprovals()
                                 ? null
                                 : new DecisionOutcome.AwaitingApprovals(action, counted,
