@@ -155,7 +155,8 @@ public final class LocalStack implements AutoCloseable {
             agent.put("AGENT_DB_PASSWORD", LocalPostgres.READER_PASSWORD);
             agent.put("OPENAI_BASE_URL", modelUrl);
             agent.put("TOOLS_EXTERNAL_WRITES", "true");
-            agent.put("BRIEF_TENANTS", "acme,globex");
+            // No scheduled briefs: a brief published without a signed-in person carries no evidence, and the executor
+            // refuses such conversation events (docs/security/evidence.md). GET /api/brief still builds one on request.
             agent.put("UI_EXECUTOR_URL", executorUrl());
             agent.put("UI_DEV_TOKEN_URL", "http://localhost:%d/dev/token".formatted(settings.tokenPort()));
             // The offline demo model takes no key, but the prod profile requires one to be named.
