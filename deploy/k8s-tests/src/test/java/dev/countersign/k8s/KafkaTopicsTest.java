@@ -84,6 +84,19 @@ class KafkaTopicsTest {
     }
 
     @Test
+    void theAgentsTopicsKeepTheirEvidenceTokensNoLongerThanTheExecutorAcceptsThem() {
+        // The executor refuses evidence that queued longer than a day (EVIDENCE_MAX_QUEUE_TIME, P1D): older records
+        // only keep tokens on disk. Retention deletes closed segments only, so segments must roll within it.
+        for (String topic : new String[]{Topics.ACTIONS_PROPOSED, Topics.CONVERSATION_EVENTS}) {
+            long retention = Long.parseLong(Node.str(declared().get(topic), "config", "retention.ms"));
+            assertThat(retention).as(topic + " retention.ms").isPositive().isLessThanOrEqualTo(86_400_000L);
+            assertThat(Node.str(declared().get(topic), "config", "segment.ms")).as(topic + " segment.ms").isNotNull();
+            assertThat(Long.parseLong(Node.str(declared().get(topic), "config", "segment.ms"))).as(topic)
+                    .isLessThanOrEqualTo(retention);
+        }
+    }
+
+    @Test
     void topicsAreNeverCreatedByAClient() {
         assertThat(Node.str(manifests.get("Kafka", "countersign-kafka"), "spec", "kafka", "config",
                 "auto.create.topics.enable"))
