@@ -16,8 +16,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,8 +60,7 @@ class HostileModelIT {
     static void startTheStack() throws Exception {
         settings = TestStacks.withExecutors(1, Map.of("ACTIONS_AGENT_WRITES_DEFAULT", "enabled"));
         stack = LocalStack.start(settings);
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+        producer = StackAccess.producer(stack.bootstrapServers());
     }
 
     @AfterAll

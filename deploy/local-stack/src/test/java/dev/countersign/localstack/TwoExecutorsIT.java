@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +13,6 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -90,9 +87,7 @@ class TwoExecutorsIT {
     void concurrentLowProposalsOverTwoExecutorsApplyAtMostTheBudget() throws Exception {
         int proposals = 200;
         try (LocalStack stack = LocalStack.start(TestStacks.withExecutors(2));
-                KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+                KafkaProducer<String, String> producer = StackAccess.producer(stack.bootstrapServers())) {
             String tenant = "budget-" + UUID.randomUUID();
             UUID wallet;
             try (Connection owner = stack.ownerConnection()) {
@@ -115,24 +110,20 @@ class TwoExecutorsIT {
             }
             producer.flush();
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ?", tenant) == proposals);
+                    .until(() -> StackAccess.count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ?",
+                            tenant) == proposals);
 
-            assertThat(count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'executed'"
-                    + " AND auto_applied", tenant)).isEqualTo(20);
-            assertThat(count(stack, "SELECT coalesce(sum(amount), 0) * 100 FROM transactions WHERE tenant_id = ?",
+            assertThat(
+                    StackAccess.count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'executed'"
+                            + " AND auto_applied", tenant))
+                    .isEqualTo(20);
+            assertThat(StackAccess.count(stack,
+                    "SELECT coalesce(sum(amount), 0) * 100 FROM transactions WHERE tenant_id = ?",
                     tenant)).isEqualTo(6000);
-            assertThat(count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'proposed'"
-                    + " AND held_reason LIKE '%budget for today%'", tenant)).isEqualTo(proposals - 20);
-        }
-    }
-
-    private static long count(LocalStack stack, String sql, String tenant) throws SQLException {
-        try (Connection owner = stack.ownerConnection(); var query = owner.prepareStatement(sql)) {
-            query.setString(1, tenant);
-            try (var rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
+            assertThat(
+                    StackAccess.count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'proposed'"
+                            + " AND held_reason LIKE '%budget for today%'", tenant))
+                    .isEqualTo(proposals - 20);
         }
     }
 }

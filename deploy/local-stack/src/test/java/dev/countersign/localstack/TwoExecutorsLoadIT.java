@@ -27,9 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -87,7 +85,7 @@ class TwoExecutorsLoadIT {
         StackSettings settings = TestStacks.withExecutors(2);
         long stackStarted = System.nanoTime();
         try (LocalStack stack = LocalStack.start(settings);
-                KafkaProducer<String, String> producer = producer(stack.bootstrapServers())) {
+                KafkaProducer<String, String> producer = StackAccess.producer(stack.bootstrapServers())) {
             long stackUp = System.nanoTime();
             System.out.printf("TwoExecutorsLoadIT: stack up in %.1f s; service logs in %s%n",
                     seconds(stackUp - stackStarted), settings.logDirectory());
@@ -110,11 +108,12 @@ class TwoExecutorsLoadIT {
             }
             producer.flush();
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> count(stack,
+                    .until(() -> StackAccess.count(stack,
                             "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'proposed'",
                             tenant) == ACTIONS);
             long staged = System.nanoTime();
-            assertThat(count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND tier = 'high'", tenant))
+            assertThat(StackAccess.count(stack, "SELECT count(*) FROM actions WHERE tenant_id = ? AND tier = 'high'",
+                    tenant))
                     .as("HIGH actions staged").isEqualTo(ACTIONS / HIGH_EVERY);
             for (String url : stack.executorUrls()) {
                 var view = Http.get(url + "/api/actions/" + proposals.get(0).id(), alice);
@@ -161,12 +160,12 @@ class TwoExecutorsLoadIT {
             producer.flush();
 
             // --- settle: everything executed, every decision event consumed, every outcome relayed ---
-            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).until(() -> count(stack,
+            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).until(() -> StackAccess.count(stack,
                     "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'executed'", tenant) == ACTIONS);
             Set<UUID> decisionIds = proposals.stream().map(Proposal::decisionId).collect(Collectors.toSet());
             await().atMost(SETTLE).pollInterval(Duration.ofMillis(500))
                     .until(() -> processedDecisions(stack, decisionIds) == ACTIONS);
-            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).until(() -> count(stack,
+            await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).until(() -> StackAccess.count(stack,
                     "SELECT count(*) FROM outbox WHERE tenant_id = ? AND published_at IS NULL", tenant) == 0);
 
             // --- the database, read around the services in one snapshot ---
@@ -411,13 +410,6 @@ class TwoExecutorsLoadIT {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
-    private static KafkaProducer<String, String> producer(String bootstrapServers) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 2), new StringSerializer(), new StringSerializer());
-    }
-
     private static String actionOf(String outcome) {
         try {
             return Json.mapper().readTree(outcome).get("actionId").asText();
@@ -431,16 +423,6 @@ class TwoExecutorsLoadIT {
                 var query = owner.prepareStatement("SELECT count(*) FROM processed_events"
                         + " WHERE consumer = 'executor.decisions' AND event_id = ANY (?)")) {
             query.setArray(1, owner.createArrayOf("uuid", eventIds.toArray()));
-            try (var rows = query.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
-    }
-
-    private static long count(LocalStack stack, String sql, String tenant) throws SQLException {
-        try (Connection owner = stack.ownerConnection(); var query = owner.prepareStatement(sql)) {
-            query.setString(1, tenant);
             try (var rows = query.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
