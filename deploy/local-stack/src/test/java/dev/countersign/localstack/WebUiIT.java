@@ -397,7 +397,13 @@ class WebUiIT {
         int before = page.locator("#messages article.card").count();
         send(text);
         Locator cards = page.locator("#messages article.card");
-        assertThat(cards).hasCount(before + 1);
+        try {
+            assertThat(cards).hasCount(before + 1);
+        } catch (AssertionError e) {
+            // A turn that ended without a card says why in the conversation (a problem, the model's reply).
+            throw new AssertionError(e.getMessage() + "\nThe conversation read: " + page.locator("#messages")
+                    .innerText() + "\nThe alert read: " + page.locator("#alert").innerText(), e);
+        }
         return cards.nth(before);
     }
 
