@@ -49,6 +49,10 @@ public enum ErrorCode {
     UNSUPPORTED_REQUEST("unsupported_request", 415),
     /** The model endpoint or the broker did not answer in time. */
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
+    /**
+     * Plan runs are off: the plan role can execute a function it must not, or has no temp_file_limit (plan-role.sql).
+     */
+    PLAN_ROLE_UNFENCED("plan_role_unfenced", 503),
     /** The catalogue lists the kind, but this executor cannot carry it out (yet): rejected at staging. */
     KIND_NOT_SUPPORTED("kind_not_supported", 409),
     /** This kind of action cannot be undone (only ledger creates, edits, deletes and wallet renames can). */

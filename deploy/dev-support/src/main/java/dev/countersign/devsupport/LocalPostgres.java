@@ -1,7 +1,9 @@
 package dev.countersign.devsupport;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,6 +29,9 @@ public final class LocalPostgres implements AutoCloseable {
     public static final String EXECUTOR_PASSWORD = "executor-dev-only";
     public static final String READER_ROLE = "countersign_agent";
     public static final String READER_PASSWORD = "agent-dev-only";
+    /** The role a plan turn's drafted SELECT runs as, for the person who asked (agent-service, its own pool). */
+    public static final String PLAN_ROLE = "countersign_plan";
+    public static final String PLAN_PASSWORD = "plan-dev-only";
 
     private final EmbeddedPostgres server;
     private final String host;
@@ -101,6 +106,7 @@ public final class LocalPostgres implements AutoCloseable {
             createRole(sql, OWNER_ROLE, OWNER_PASSWORD);
             createRole(sql, EXECUTOR_ROLE, EXECUTOR_PASSWORD);
             createRole(sql, READER_ROLE, READER_PASSWORD);
+            createRole(sql, PLAN_ROLE, PLAN_PASSWORD);
             var exists = sql.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'");
             if (!exists.next()) {
                 sql.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER_ROLE);
@@ -109,6 +115,26 @@ public final class LocalPostgres implements AutoCloseable {
             sql.execute("GRANT CONNECT ON DATABASE " + DATABASE + " TO " + EXECUTOR_ROLE + ", " + READER_ROLE);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create the Countersign database and roles", e);
+        }
+        try (Connection admin = DriverManager.getConnection(
+                "jdbc:postgresql://%s:%d/%s".formatted(host, port, DATABASE), adminUser, adminPassword);
+                Statement sql = admin.createStatement()) {
+            sql.execute(planRoleFence());
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not fence the plan role (plan-role.sql)", e);
+        }
+    }
+
+    /** deploy/k8s/base/plan-role.sql, which CloudNativePG runs too: the plan role's grants, revocations and limits. */
+    private static String planRoleFence() {
+        try (InputStream in = LocalPostgres.class.getResourceAsStream("plan-role.sql")) {
+            if (in == null) {
+                throw new IllegalStateException(
+                        "plan-role.sql is not on the class path (dev-support's build copies it)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

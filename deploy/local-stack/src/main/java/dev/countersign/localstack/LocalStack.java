@@ -153,6 +153,7 @@ public final class LocalStack implements AutoCloseable {
             agent.put("AGENT_MANAGEMENT_PORT", String.valueOf(settings.agentManagementPort() + instance));
             agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
             agent.put("AGENT_DB_PASSWORD", LocalPostgres.READER_PASSWORD);
+            agent.put("AGENT_PLAN_DB_PASSWORD", LocalPostgres.PLAN_PASSWORD);
             agent.put("OPENAI_BASE_URL", modelUrl);
             agent.put("TOOLS_EXTERNAL_WRITES", "true");
             // No scheduled briefs: a brief published without a signed-in person carries no evidence, and the executor

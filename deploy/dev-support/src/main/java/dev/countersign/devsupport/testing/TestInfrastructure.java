@@ -64,7 +64,7 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
                     .dataSource(postgres.jdbcUrl(), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
                     .locations(migrations)
                     .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE, "executorRole",
-                            LocalPostgres.EXECUTOR_ROLE))
+                            LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE))
                     .load()
                     .migrate();
         }
@@ -81,6 +81,9 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             config.put("countersign.external.ticket.url", tickets.url());
         }
         config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
+        if (agent) {
+            config.put("quarkus.datasource.\"plan\".reactive.url", postgres.reactiveUrl());
+        }
         config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
         config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
         config.put("mp.jwt.verify.publickey", tokens.publicKeyPem());
