@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.countersign.agent.plan.StatementAnalysis;
 import dev.countersign.contracts.Topics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -97,7 +98,13 @@ class BoundaryTest {
     static Set<String> violations(List<ClassText> classes) {
         Set<String> found = new TreeSet<>();
         for (ClassText type : classes) {
-            var sql = WRITING_SQL.matcher(type.text());
+            // The one exception, by its exact text: plan mode's analysis makes the drafted statement a temporary view
+            // of the plan role's own session, in a transaction it always rolls back (PlanRoleFenceTest shows the role
+            // can write no table).
+            String text = type.name().equals("dev/countersign/agent/plan/StatementAnalysis.class")
+                    ? type.text().replace(StatementAnalysis.CREATE_VIEW, "")
+                    : type.text();
+            var sql = WRITING_SQL.matcher(text);
             while (sql.find()) {
                 found.add(type.name() + ": SQL " + sql.group());
             }

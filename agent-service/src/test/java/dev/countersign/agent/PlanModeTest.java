@@ -56,7 +56,8 @@ class PlanModeTest {
         try (Connection owner = TestProperties.ownerConnection(); Statement sql = owner.createStatement()) {
             sql.execute("CREATE TABLE IF NOT EXISTS plan_probe_rates (code text PRIMARY KEY, kind text)");
             sql.execute("CREATE TABLE IF NOT EXISTS plan_probe_unanalysed (x integer)");
-            sql.execute("GRANT SELECT ON plan_probe_rates, plan_probe_unanalysed TO " + LocalPostgres.READER_ROLE);
+            sql.execute("GRANT SELECT ON plan_probe_rates, plan_probe_unanalysed TO " + LocalPostgres.READER_ROLE + ", "
+                    + LocalPostgres.PLAN_ROLE);
             sql.execute("INSERT INTO plan_probe_rates SELECT 'c' || i, CASE WHEN i % 4 = 0 THEN NULL ELSE 'k' || i % 3"
                     + " END FROM generate_series(1, 200) i ON CONFLICT DO NOTHING");
             sql.execute("ANALYZE plan_probe_rates");
@@ -188,7 +189,7 @@ class PlanModeTest {
                 .extract().jsonPath().getString("turnId");
 
         run(fixtures, "c-unknown", turnId, "").statusCode(400)
-                .body("detail", containsString("not in your schema inventory: film"));
+                .body("detail", containsString("relation \"film\" does not exist"));
     }
 
     /** The tenant escape a deny-list let through: the setting row-level security reads, changed by the statement. */
@@ -204,7 +205,7 @@ class PlanModeTest {
                 .body("deliverable.guard.reason", containsString("set_config"))
                 .extract().jsonPath().getString("turnId");
         run(fixtures, "c-escape", escape, "").statusCode(400)
-                .body("detail", containsString("Not classified as a single read-only SELECT"))
+                .body("detail", containsString("Not run here"))
                 .body("detail", org.hamcrest.Matchers.not(containsString("777")));
 
         ScriptedModel.use(script(ModelReply.text(
@@ -214,7 +215,7 @@ class PlanModeTest {
                 .body("deliverable.validation.unknownTables", equalTo(List.of("conversation_events")))
                 .extract().jsonPath().getString("turnId");
         run(fixtures, "c-others", others, "").statusCode(400)
-                .body("detail", containsString("not in your schema inventory: conversation_events"));
+                .body("detail", containsString("conversation_events, not in your schema inventory"));
     }
 
     @Test
@@ -229,7 +230,7 @@ class PlanModeTest {
                 .extract().jsonPath().getString("turnId");
 
         run(fixtures, "c-write", turnId, "").statusCode(400)
-                .body("detail", containsString("Not classified as a single read-only SELECT"));
+                .body("detail", containsString("Not run here"));
         try (Connection owner = TestProperties.ownerConnection();
                 var count = owner.prepareStatement(
                         "SELECT count(*) FROM transactions WHERE tenant_id = ? AND deleted_at IS NULL")) {
@@ -264,6 +265,51 @@ class PlanModeTest {
         run(fixtures, "c-demo", turnId, "").statusCode(200)
                 .body("rows[0]", equalTo(List.of("EUR", "coffee", "3.20", 1)));
         plan(fixtures, "c-demo", "which films are popular?").statusCode(200).body("verdict", equalTo("refusal"));
+    }
+
+    /**
+     * The worst values a statement can build: a 5 MB cell per row, a string aggregate over a cartesian product, a wide
+     * cartesian product. PostgreSQL cuts every cell before sending it and the page is read through a cursor, so what
+     * the agent allocates while running them stays far below one such value (counted over every thread of this JVM, the
+     * agent's included), and it keeps answering.
+     */
+    @Test
+    void theWorstStatementsLeaveTheAgentsHeapBoundedAndItKeepsAnswering() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            fixtures.transaction(fixtures.checking, (i + 1) + ".00", "category" + i, null, LocalDate.now());
+        }
+        List<String> worst = List.of(
+                "SELECT lpad(category, 5000000, 'x') AS padded FROM transactions",
+                "SELECT string_agg(lpad(a.category, 2000000, 'y'), ',') AS joined FROM transactions a, transactions b",
+                "SELECT a.category AS a, b.category AS b, c.category AS c, d.amount AS d FROM transactions a,"
+                        + " transactions b, transactions c, transactions d");
+        List<String> turns = new ArrayList<>();
+        for (String sql : worst) {
+            ScriptedModel.use(script(ModelReply.text("```postgresql\n" + sql + "\n```\nA big one.")));
+            turns.add(plan(fixtures, "c-worst", "something big").statusCode(200)
+                    .body("deliverable.guard.singleSelect", equalTo(true)).extract().jsonPath().getString("turnId"));
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+                .getThreadMXBean();
+        long before = allocated(threads);
+
+        run(fixtures, "c-worst", turns.get(0), "").statusCode(200).body("truncatedCells", equalTo(true))
+                .body("rows", hasSize(3)).body("rows[0][0].length()", equalTo(1001));
+        run(fixtures, "c-worst", turns.get(1), "").statusCode(200).body("truncatedCells", equalTo(true))
+                .body("rows[0][0].length()", equalTo(1001));
+        run(fixtures, "c-worst", turns.get(2), "?pageSize=200").statusCode(200).body("rows", hasSize(81));
+
+        long allocatedMb = (allocated(threads) - before) / (1024 * 1024);
+        assertThat(allocatedMb).as("MB allocated by every thread while running them").isLessThan(16);
+        run(fixtures, "c-worst", turns.get(0), "?pageSize=1").statusCode(200).body("rows", hasSize(1));
+    }
+
+    private static long allocated(com.sun.management.ThreadMXBean threads) {
+        long total = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+            total += Math.max(bytes, 0);
+        }
+        return total;
     }
 
     /** EXPLAIN of every grounding query, as the agent's role: every relation it reads is in pg_catalog. */

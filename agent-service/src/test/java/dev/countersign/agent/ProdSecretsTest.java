@@ -54,6 +54,8 @@ class ProdSecretsTest {
 
         assertThat(secrets).isNotEmpty().doesNotContainValue("committed default");
         assertThat(secrets.get("quarkus.datasource.password")).startsWith("required:").contains("AGENT_DB_PASSWORD");
+        assertThat(secrets.get("quarkus.datasource.\"plan\".password")).startsWith("required:")
+                .contains("AGENT_PLAN_DB_PASSWORD");
         assertThat(secrets.get("quarkus.langchain4j.openai.api-key")).startsWith("required:")
                 .contains("OPENAI_API_KEY");
     }

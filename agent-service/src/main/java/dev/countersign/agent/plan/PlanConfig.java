@@ -23,9 +23,25 @@ public interface PlanConfig {
     @WithDefault("1000")
     int maxRows();
 
-    /** A value longer than this many characters is cut. */
+    /** A value longer than this many characters is cut, by PostgreSQL, before it is sent. */
     @WithDefault("1000")
     int maxCellChars();
+
+    /** A statement with more output columns than this is not run. */
+    @WithDefault("50")
+    int maxColumns();
+
+    /** Characters of cell text one run reads at most; the rows after that are left out and the result says so. */
+    @WithDefault("1000000")
+    int maxResultChars();
+
+    /** Rows read from the cursor per round trip. */
+    @WithDefault("50")
+    int fetchSize();
+
+    /** PostgreSQL's work_mem for the run's sorts and hashes (set for its transaction only). */
+    @WithDefault("4MB")
+    String workMem();
 
     /**
      * The relations plan mode lists and runs over: tenant-wide data only. Row-level security separates tenants, not the

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,8 +20,9 @@ import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
 
 /**
  * The one reader of what a plan turn delivered, used by the verdict, the ledger event and the API: exactly one fenced
- * statement tagged {@code postgresql} (aliases {@code postgres}, {@code pgsql}) with its rationale after it, or a line
- * starting {@code NO STATEMENT:} followed by what is missing. Anything else is a shortfall.
+ * statement tagged {@code postgresql} (aliases {@code postgres}, {@code pgsql}) that PostgreSQL reads as one statement
+ * of this database, with its rationale after it, or a line starting {@code NO STATEMENT:} followed by what is missing.
+ * Anything else is a shortfall: a fence is not a statement until PostgreSQL has read it as one.
  * <ul>
  * <li>A bare marker (nothing, or fewer than three words, after it) is not a refusal.</li>
  * <li>A real refusal wins over a fence written beside it; a marker inside a fence is not a refusal.</li>
@@ -48,10 +50,13 @@ public final class PlanDeliverable {
 
     public record Statement(String sql, String rationale, Guard guard, Validation validation) implements Reading {
 
-        /** A statement over relations the inventory does not list (an invented schema) is a shortfall. */
+        /**
+         * One statement PostgreSQL parsed and analysed in this database; a fence it cannot read as one statement, or a
+         * statement over relations the inventory does not list (an invented schema), is a shortfall.
+         */
         @Override
         public String verdict() {
-            return validation.unknownTables().isEmpty() ? "statement" : "shortfall";
+            return validation.notParsed() == null && validation.unknownTables().isEmpty() ? "statement" : "shortfall";
         }
     }
 
@@ -77,7 +82,11 @@ public final class PlanDeliverable {
     private PlanDeliverable() {
     }
 
-    public static Reading read(String reply, SchemaInventory inventory) {
+    /**
+     * @param analysis
+     *            PostgreSQL's reading of the one fenced statement ({@link StatementAnalysis}); called at most once
+     */
+    public static Reading read(String reply, Function<String, StatementAnalysis.Result> analysis) {
         String[] lines = (reply == null ? "" : reply).split("\\R", -1);
         List<Fence> fences = new ArrayList<>();
         List<Integer> prose = new ArrayList<>();
@@ -125,8 +134,8 @@ public final class PlanDeliverable {
             StringBuilder rationale = new StringBuilder();
             prose.stream().filter(i -> i > fence.endLine()).forEach(i -> rationale.append(lines[i]).append('\n'));
             String sql = fence.content().strip();
-            return new Statement(sql, rationale.toString().strip(), StatementGuard.classify(sql),
-                    IdentifierCheck.check(sql, inventory));
+            StatementAnalysis.Result analysed = analysis.apply(sql);
+            return new Statement(sql, rationale.toString().strip(), analysed.guard(), analysed.validation());
         }
         if (statements.size() > 1) {
             return new Shortfall(statements.size() + " fences are tagged postgresql; a plan delivers exactly one"

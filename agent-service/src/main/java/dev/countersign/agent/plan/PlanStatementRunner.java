@@ -12,52 +12,52 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.conversation.ConversationLedger;
-import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.PlanRunResult;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.PlanStatementDrafted;
-import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
-import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
 import dev.countersign.web.ProblemException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Cursor;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
 /**
  * Runs a plan's drafted statement for the person who asked for it, never on the agent's own initiative. The statement
- * is the one recorded in the conversation ledger for that turn (the request carries no SQL). It runs only when the
- * guard reads it as a single SELECT calling only allow-listed pure functions (when recorded, and again now) and every
- * relation it reads from is in the caller's inventory (tenant-wide tables only: see {@link PlanConfig#relations()});
- * then in a transaction that is READ ONLY and always rolled back, under the reader role, in the caller's tenant
- * (row-level security), with a statement timeout, wrapped as {@code SELECT * FROM (...) LIMIT/OFFSET} so at most one
- * page (plus one row, to know there is more) comes back and no more than {@code max-rows} rows are reachable; at most
- * {@code max-concurrent-runs} at once per instance.
+ * is the one recorded in the conversation ledger for that turn (the request carries no SQL). It runs only when
+ * PostgreSQL's own analysis, repeated now ({@link StatementAnalysis}), finds one SELECT that reads only the caller's
+ * inventory and calls only allowed functions; then as the plan role on its own pool ({@link PlanSessions}: READ ONLY,
+ * always rolled back, the caller's tenant set by this runner, a statement timeout, work_mem, and a check that the role
+ * is fenced), at most {@code max-concurrent-runs} at once per instance.
  * <p>
- * Why the function allow-list carries the weight: row-level security is keyed on a transaction setting, and a statement
- * that could call {@code set_config} (or anything running SQL text) could change it; READ ONLY does not stop that. The
- * allow-list is lexical (quoted and qualified names included), so it refuses more than it must.
+ * Memory: the statement is wrapped so that PostgreSQL cuts every variable-width value to {@code max-cell-chars} (plus
+ * one, to know it was cut) before sending it, and at most one page plus one row is selected; the rows are read through
+ * a cursor, {@code fetch-size} at a time, and reading stops once the page's text reaches {@code max-result-chars}. So
+ * what the agent holds for a run is bounded by those settings whatever the statement builds on the server.
  * <p>
  * Limits: pages are separate runs, so a statement without ORDER BY may page inconsistently, and data that changes
- * between pages shifts them. The timeout bounds the database's work per page, not the size of what it sorts; a page's
- * values reach the JVM whole before they are cut to {@code max-cell-chars}.
+ * between pages shifts them. Values are sent as text except fixed-width types (numbers, booleans, dates), so a numeric
+ * arrives as its text. The server still builds each value whole before cutting it (bounded there by the statement
+ * timeout and PostgreSQL's 1 GB value limit, not by this runner).
  */
 @ApplicationScoped
 public class PlanStatementRunner {
 
     private final ConversationLedger ledger;
     private final SchemaGrounding grounding;
-    private final TenantReads reads;
+    private final StatementAnalysis analysis;
+    private final PlanSessions sessions;
     private final PlanConfig config;
     private final Semaphore runs;
 
-    public PlanStatementRunner(ConversationLedger ledger, SchemaGrounding grounding, TenantReads reads,
-            PlanConfig config) {
+    public PlanStatementRunner(ConversationLedger ledger, SchemaGrounding grounding, StatementAnalysis analysis,
+            PlanSessions sessions, PlanConfig config) {
         this.runs = new Semaphore(config.maxConcurrentRuns());
         this.ledger = ledger;
         this.grounding = grounding;
-        this.reads = reads;
+        this.analysis = analysis;
+        this.sessions = sessions;
         this.config = config;
     }
 
@@ -82,74 +82,126 @@ public class PlanStatementRunner {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "This plan turn drafted no statement, so there is nothing to run. Ask again in plan mode.");
         }
-        Guard now = StatementGuard.classify(drafted.sql());
-        if (!drafted.guard().singleSelect() || !now.singleSelect()) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, (drafted.guard().singleSelect()
-                    ? now.reason()
-                    : drafted.guard().reason()) + " Only a single read-only SELECT can be run here; run anything"
-                    + " else yourself, with your own tools.");
-        }
-        Validation validation = IdentifierCheck.check(drafted.sql(), grounding.inventory(conversation.tenantId()));
-        if (!validation.unknownTables().isEmpty()) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, ("It names relations that are not in your schema"
-                    + " inventory: %s. Ask for a statement over the listed relations.")
-                    .formatted(String.join(", ", validation.unknownTables())));
-        }
         if (!runs.tryAcquire()) {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
                     "Too many plan runs at once on this server; try again in a moment.");
         }
         try {
-            return execute(turnId, drafted, conversation.tenantId(), number, size, offset);
+            StatementAnalysis.Result now = analysis.analyse(conversation.tenantId(), drafted.sql(),
+                    grounding.inventory(conversation.tenantId()));
+            if (!now.runnable()) {
+                throw new ProblemException(ErrorCode.VALIDATION_FAILED, now.guard().reason()
+                        + " Nothing was run.");
+            }
+            return execute(turnId, drafted.sql(), now.columns(), conversation.tenantId(), number, size, offset);
+        } catch (io.smallrye.mutiny.TimeoutException e) {
+            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "The database did not answer in time. Nothing was changed; try again in a moment.");
         } finally {
             runs.release();
         }
     }
 
-    private PlanRunResult execute(UUID turnId, PlanStatementDrafted drafted, String tenantId, int number, int size,
-            long offset) {
+    private PlanRunResult execute(UUID turnId, String statement, List<StatementAnalysis.Column> columns,
+            String tenantId, int number, int size, long offset) {
         int limit = (int) Math.min(size, config.maxRows() - offset);
-        String wrapped = "SELECT * FROM (\n" + body(drafted.sql()) + "\n) AS plan_result LIMIT $1 OFFSET $2";
-        long timeoutMillis = config.runTimeout().toMillis();
-        RowSet<Row> rows;
+        String wrapped = wrap(statement, columns, config.maxCellChars());
+        Page read;
         try {
-            rows = reads.inTenantRolledBack(tenantId, sql -> sql.query("SET TRANSACTION READ ONLY")
-                    .execute()
-                    .flatMap(ignored -> sql.preparedQuery("SELECT set_config('statement_timeout', $1, true)")
-                            .execute(Tuple.of(timeoutMillis + "ms")))
-                    .flatMap(ignored -> sql.preparedQuery(wrapped).execute(Tuple.of(limit + 1, offset))))
+            read = sessions.running(tenantId, sql -> sql.prepare(wrapped)
+                    .flatMap(prepared -> {
+                        Cursor cursor = prepared.cursor(Tuple.of(limit + 1, offset));
+                        return readPage(cursor, new Page(limit, config.maxCellChars(), config.maxResultChars()))
+                                .onTermination().call(cursor::close);
+                    }))
                     .await().atMost(config.runTimeout().plus(Duration.ofSeconds(2)));
         } catch (PgException e) {
             String why = "57014".equals(e.getSqlState())
                     ? "It was stopped after the statement timeout of %s.".formatted(config.runTimeout())
-                    : "PostgreSQL refused it (%s): %s.".formatted(e.getSqlState(), e.getErrorMessage());
+                    : "53400".equals(e.getSqlState())
+                            ? "It needed more temporary disk space than plan runs may use."
+                            : "PostgreSQL refused it (%s): %s.".formatted(e.getSqlState(), e.getErrorMessage());
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, why
                     + " Nothing was changed. Ask in plan mode for a corrected statement.");
-        } catch (io.smallrye.mutiny.TimeoutException e) {
-            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
-                    "The database did not answer in time. Nothing was changed; try again in a moment.");
         }
-        List<List<Object>> page0 = new ArrayList<>();
-        boolean truncated = false;
-        for (Row row : rows) {
-            if (page0.size() == limit) {
-                break;
+        boolean more = read.more;
+        boolean capped = offset + limit >= config.maxRows() && more;
+        return new PlanRunResult(turnId, columns.stream().map(StatementAnalysis.Column::name).toList(), read.rows,
+                number, size, more && !capped, capped, read.truncated, read.cutShort);
+    }
+
+    /** Reads {@code fetch-size} rows at a time until the page is full, the rows end, or the text budget is spent. */
+    private Uni<Page> readPage(Cursor cursor, Page page) {
+        return cursor.read(config.fetchSize()).flatMap(rows -> {
+            for (Row row : rows) {
+                if (!page.add(row)) {
+                    return Uni.createFrom().item(page);
+                }
+            }
+            return cursor.hasMore() ? readPage(cursor, page) : Uni.createFrom().item(page);
+        });
+    }
+
+    /**
+     * The statement as a sub-select whose columns are renamed by position, each variable-width value cut by PostgreSQL
+     * to {@code cellChars} + 1 characters, one page selected with LIMIT $1 OFFSET $2.
+     */
+    static String wrap(String statement, List<StatementAnalysis.Column> columns, int cellChars) {
+        StringBuilder select = new StringBuilder("SELECT ");
+        StringBuilder names = new StringBuilder();
+        for (int i = 1; i <= columns.size(); i++) {
+            String column = "plan_result.c" + i;
+            select.append(i > 1 ? ", " : "").append(columns.get(i - 1).fixedWidth()
+                    ? column
+                    : "pg_catalog.left(" + column + "::text, " + (cellChars + 1) + ")");
+            names.append(i > 1 ? ", " : "").append('c').append(i);
+        }
+        return select + " FROM (\n" + body(statement) + "\n) AS plan_result(" + names + ") LIMIT $1 OFFSET $2";
+    }
+
+    /** What one run read: at most {@code limit} rows, and whether there was more. */
+    private static final class Page {
+
+        private final List<List<Object>> rows = new ArrayList<>();
+        private final int limit;
+        private final int cellChars;
+        private long charsLeft;
+        private boolean more;
+        private boolean truncated;
+        private boolean cutShort;
+
+        Page(int limit, int cellChars, long chars) {
+            this.limit = limit;
+            this.cellChars = cellChars;
+            this.charsLeft = chars;
+        }
+
+        /** Adds the row, or returns false when the page is complete (the row is the one past it, or over budget). */
+        boolean add(Row row) {
+            if (rows.size() == limit) {
+                more = true;
+                return false;
             }
             List<Object> values = new ArrayList<>();
             for (int i = 0; i < row.size(); i++) {
                 Object value = cell(row.getValue(i));
-                if (value instanceof String text && text.length() > config.maxCellChars()) {
-                    value = text.substring(0, config.maxCellChars()) + "…";
-                    truncated = true;
+                if (value instanceof String text) {
+                    if (text.length() > cellChars) {
+                        value = text.substring(0, cellChars) + "…";
+                        truncated = true;
+                    }
+                    charsLeft -= ((String) value).length();
                 }
                 values.add(value);
             }
-            page0.add(values);
+            if (charsLeft < 0 && !rows.isEmpty()) {
+                more = true;
+                cutShort = true;
+                return false;
+            }
+            rows.add(values);
+            return true;
         }
-        boolean more = rows.size() > limit;
-        boolean capped = offset + limit >= config.maxRows() && more;
-        return new PlanRunResult(turnId, rows.columnsNames() == null ? List.of() : rows.columnsNames(), page0,
-                number, size, more && !capped, capped, truncated);
     }
 
     /** The statement without a trailing semicolon, so it can sit in a subquery. */

@@ -60,6 +60,11 @@ public record SchemaInventory(List<Table> tables) {
                 .or(() -> named.size() == 1 ? Optional.of(named.get(0)) : Optional.empty());
     }
 
+    /** Whether {@code qualified} ({@code schema.name}) is one of the inventory's relations. */
+    boolean lists(String qualified) {
+        return tables.stream().anyMatch(table -> table.qualified().equals(qualified));
+    }
+
     public int sizeUnknown() {
         return (int) tables.stream().filter(t -> t.rowEstimate() == null && !"view".equals(t.kind())).count();
     }

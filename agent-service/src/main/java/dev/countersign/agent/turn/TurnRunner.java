@@ -35,6 +35,7 @@ import dev.countersign.agent.plan.PlanDeliverable;
 import dev.countersign.agent.plan.PlanPrompt;
 import dev.countersign.agent.plan.SchemaGrounding;
 import dev.countersign.agent.plan.SchemaInventory;
+import dev.countersign.agent.plan.StatementAnalysis;
 import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ChatReply;
@@ -90,6 +91,7 @@ public class TurnRunner {
     private final TurnConfig budget;
     private final ConversationsConfig history;
     private final SchemaGrounding grounding;
+    private final StatementAnalysis analysis;
     private final TurnMetrics metrics;
     private final ExecutorService modelCalls = new ThreadPoolExecutor(0, MAX_CONCURRENT_CALLS, 60, TimeUnit.SECONDS,
             new SynchronousQueue<>(), runnable -> {
@@ -100,7 +102,7 @@ public class TurnRunner {
 
     public TurnRunner(ChatModel model, ToolBox tools, LedgerReader ledger, ConversationLedger conversations,
             TurnRecorder recorder, TurnConfig budget, ConversationsConfig history, SchemaGrounding grounding,
-            TurnMetrics metrics) {
+            StatementAnalysis analysis, TurnMetrics metrics) {
         this.model = model;
         this.tools = tools;
         this.ledger = ledger;
@@ -109,6 +111,7 @@ public class TurnRunner {
         this.budget = budget;
         this.history = history;
         this.grounding = grounding;
+        this.analysis = analysis;
         this.metrics = metrics;
         if (budget.maxToolRounds() < 1 || budget.maxCallsPerRound() < 1) {
             throw new IllegalStateException(
@@ -260,7 +263,8 @@ public class TurnRunner {
         String reply = answer.text() == null || answer.text().isBlank()
                 ? "(The model gave no answer.)"
                 : storable(answer.text());
-        PlanDeliverable.Reading reading = PlanDeliverable.read(reply, inventory);
+        PlanDeliverable.Reading reading = PlanDeliverable.read(reply,
+                sql -> analysis.analyse(conversation.tenantId(), sql, inventory));
         PlanEvent deliverable = PlanDeliverable.event(reading, conversation, turnId);
         TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
                 conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,

@@ -2,6 +2,7 @@ package dev.countersign.agent.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -14,30 +15,23 @@ import dev.countersign.agent.plan.PlanDeliverable.Statement;
 import dev.countersign.agent.plan.SchemaInventory.Column;
 import dev.countersign.agent.plan.SchemaInventory.Table;
 import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
+import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
 
-/** The one reader of a plan turn's deliverable, the guard and the identifier check, on the seed's review cases. */
+/**
+ * The one reader of a plan turn's deliverable, on the seed's review cases; the SQL itself is StatementAnalysisTest's.
+ */
 class PlanDeliverableTest {
 
-    static final SchemaInventory INVENTORY = new SchemaInventory(List.of(
-            new Table("public", "transactions", "table", 1200.0, true, List.of(
-                    new Column("id", "uuid", true, null, null),
-                    new Column("wallet_id", "uuid", true, null, null),
-                    new Column("amount", "numeric(14,2)", true, null, null),
-                    new Column("category", "text", true, null, null),
-                    new Column("occurred_on", "date", true, null, null)), List.of("id"),
-                    List.of("(wallet_id) references public.wallets (id)")),
-            new Table("public", "wallets", "table", 40.0, true, List.of(
-                    new Column("id", "uuid", true, null, null),
-                    new Column("name", "text", true, null, null)), List.of("id"), List.of()),
-            new Table("public", "we\"ird", "table", null, false, List.of(
-                    new Column("Mixed Case", "text", false, null, null)), List.of(), List.of())));
+    /** Stands in for PostgreSQL's analysis: this test is about reading the reply, StatementAnalysisTest about SQL. */
+    private static final List<String> ANALYSED = new ArrayList<>();
 
     private static PlanDeliverable.Reading read(String reply) {
-        return PlanDeliverable.read(reply, INVENTORY);
-    }
-
-    private static Statement statement(String sql) {
-        return (Statement) read("```postgresql\n" + sql + "\n```\nWhy: because.");
+        ANALYSED.clear();
+        return PlanDeliverable.read(reply, sql -> {
+            ANALYSED.add(sql);
+            return new StatementAnalysis.Result(new Guard(true, "runnable"),
+                    new Validation(List.of("transactions"), List.of(), List.of(), "limits"), List.of());
+        });
     }
 
     @Test
@@ -55,8 +49,17 @@ class PlanDeliverableTest {
         assertThat(statement.sql()).startsWith("SELECT category").endsWith("DESC;");
         assertThat(statement.rationale()).startsWith("It sums each category's amounts");
         assertThat(statement.guard().singleSelect()).isTrue();
-        assertThat(statement.validation().tables()).containsExactly("transactions");
-        assertThat(statement.validation().clean()).isTrue();
+        assertThat(ANALYSED).as("what PostgreSQL is asked to analyse").containsExactly(statement.sql());
+    }
+
+    @Test
+    void aFenceThatPostgresqlCannotReadAsOneStatementIsAShortfallNotAStatement() {
+        var reading = PlanDeliverable.read("```postgresql\nSELECT total FROM <your table>\n```\nFill it in.",
+                sql -> new StatementAnalysis.Result(new Guard(false, "Not run here."),
+                        new Validation(List.of(), List.of(), List.of(), "limits", "42601: syntax error"), List.of()));
+
+        assertThat(reading).isInstanceOf(Statement.class);
+        assertThat(reading.verdict()).isEqualTo("shortfall");
     }
 
     @Test
@@ -143,126 +146,6 @@ class PlanDeliverableTest {
     void twoPostgresqlFencesAreNotExactlyOneStatement() {
         assertThat(read("```postgresql\nSELECT 1\n```\nor\n```postgresql\nSELECT 2\n```"))
                 .isInstanceOf(Shortfall.class);
-    }
-
-    @Test
-    void anUnknownTableAndAnUnknownColumnAreReported() {
-        Statement statement = statement(
-                "SELECT t.amount, t.amout, rentals.film FROM transactions t JOIN rentals ON rentals.id = t.id");
-
-        assertThat(statement.validation().unknownTables()).containsExactly("rentals");
-        assertThat(statement.validation().unknownColumns()).containsExactly("t.amout");
-        assertThat(statement.validation().clean()).isFalse();
-        // An invented relation is no deliverable: the verdict does not pass it.
-        assertThat(statement.verdict()).isEqualTo("shortfall");
-        assertThat(statement("SELECT amount FROM transactions").verdict()).isEqualTo("statement");
-    }
-
-    @Test
-    void anUnqualifiedUnknownColumnIsReportedWhenEveryTableIsKnown() {
-        Statement statement = statement("SELECT categroy, count(*) AS n FROM transactions GROUP BY 1 ORDER BY n");
-
-        assertThat(statement.validation().unknownColumns()).containsExactly("categroy");
-    }
-
-    @Test
-    void quotedIdentifiersWithDoubledQuotesAndAliasesAreResolved() {
-        Statement statement = statement("""
-                SELECT w."name", x."Mixed Case", count(*) AS "n"
-                FROM "transactions" AS "t", wallets w, "we""ird" x
-                WHERE t.wallet_id = w.id AND "t"."amount" > 0
-                GROUP BY 1, 2""");
-
-        assertThat(statement.validation().tables()).containsExactly("\"transactions\"", "wallets", "\"we\"\"ird\"");
-        assertThat(statement.validation().unknownTables()).isEmpty();
-        assertThat(statement.validation().unknownColumns()).isEmpty();
-    }
-
-    @Test
-    void aQuotedNameIsCaseSensitiveAndAnUnquotedOneIsFolded() {
-        Statement statement = statement("SELECT \"Amount\", AMOUNT FROM TRANSACTIONS");
-
-        assertThat(statement.validation().unknownTables()).isEmpty();
-        assertThat(statement.validation().unknownColumns()).containsExactly("\"Amount\"");
-    }
-
-    @Test
-    void fromOnlyCtesWithColumnListsAndSchemaQualifiedNamesAreRead() {
-        Statement statement = statement("""
-                WITH monthly (month_start, total) AS (
-                    SELECT date_trunc('month', occurred_on), sum(amount) FROM ONLY public.transactions GROUP BY 1)
-                SELECT m.month_start, m.total, extract(year from m.month_start) AS y
-                FROM monthly m
-                WHERE m.total IS DISTINCT FROM 0""");
-
-        assertThat(statement.validation().tables()).containsExactly("public.transactions");
-        assertThat(statement.validation().unknownTables()).isEmpty();
-        assertThat(statement.validation().unknownColumns()).isEmpty();
-        assertThat(statement.guard().singleSelect()).isTrue();
-    }
-
-    @Test
-    void fromOnlyWithAnUnknownTableIsStillReported() {
-        assertThat(statement("SELECT * FROM ONLY payments").validation().unknownTables())
-                .containsExactly("payments");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {
-            "DELETE FROM transactions WHERE amount < 0",
-            "UPDATE wallets SET name = 'x'",
-            "WITH gone AS (DELETE FROM transactions RETURNING id) SELECT count(*) FROM gone",
-            "SELECT id FROM wallets FOR UPDATE",
-            "SELECT * INTO copy_of_wallets FROM wallets",
-            "SELECT 1; SELECT 2",
-            "SELECT nextval('some_sequence')",
-            "SELECT id FROM wallets WHERE id = $1",
-            "SELECT 'unterminated FROM wallets",
-            // A setting the tenant's row-level security is keyed on, changed from inside the statement: quoted,
-            // qualified, hidden in a lateral subquery, or run as SQL text; none is an allowed function.
-            "SELECT t.* FROM (SELECT \"set_config\"('countersign.tenant_id', 'victim', true) AS v OFFSET 0) s,"
-                    + " LATERAL (SELECT * FROM transactions WHERE s.v IS NOT NULL) t",
-            "SELECT pg_catalog.\"set_config\"('countersign.tenant_id', 'victim', true)",
-            "SELECT set_config('work_mem', '2GB', false)",
-            "SELECT * FROM ts_stat('SELECT to_tsvector(set_config(''countersign.tenant_id'', ''victim'', true))')",
-            "SELECT * FROM pg_stat_get_activity(NULL)",
-            "SELECT repeat('x', 100000000) FROM wallets",
-            "SELECT public.anything(1)",
-            "SELECT U&\"\\0073et_config\"('a', 'b', true)",
-            "TABLE wallets",
-            "SELECT * FROM wallets, TABLE transactions",
-            "SELECT 1 --\r; DELETE FROM wallets",
-            "SELECT 1; -- a note",
-            "SELECT * FROM wallets w(a, b)"})
-    void aStatementThatIsNotOneReadOnlySelectIsClassifiedSoWithTheGuardsReason(String sql) {
-        Guard guard = StatementGuard.classify(sql);
-
-        assertThat(guard.singleSelect()).as(sql).isFalse();
-        assertThat(guard.reason()).startsWith("Not classified as a single read-only SELECT.")
-                .doesNotContain("will delete").doesNotContain("can delete your data");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {
-            "SELECT 'delete from wallets; update' AS note, \"update\" FROM wallets",
-            "select id -- DELETE FROM wallets\nfrom wallets;",
-            "SELECT $$ INSERT INTO x $$ AS text",
-            "/* DROP TABLE wallets /* nested */ */ SELECT 1",
-            "(SELECT 1) UNION (SELECT 2)",
-            "SELECT \"sum\"(amount), pg_catalog.max(amount), round(avg(amount)::numeric(10, 2), 2) FROM transactions;",
-            "SELECT category, count(*) FILTER (WHERE amount > 10) OVER (PARTITION BY wallet_id) FROM transactions",
-            "SELECT date_trunc('month', occurred_on) AS m, CAST(sum(amount) AS numeric(12, 2)) FROM transactions"
-                    + " WHERE category IN ('coffee') AND EXISTS (SELECT 1 FROM wallets) GROUP BY 1"})
-    void keywordsInStringsCommentsAndQuotedNamesDoNotTripTheGuard(String sql) {
-        assertThat(StatementGuard.classify(sql).singleSelect()).as(sql).isTrue();
-    }
-
-    @Test
-    void aWriteStatementIsStillTheDeliverableButNotReadOnly() {
-        Statement statement = statement("DELETE FROM transactions WHERE category = 'coffee'");
-
-        assertThat(statement.guard().singleSelect()).isFalse();
-        assertThat(statement.guard().reason()).contains("DELETE");
     }
 
     @Test

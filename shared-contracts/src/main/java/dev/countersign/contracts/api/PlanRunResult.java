@@ -15,7 +15,10 @@ import java.util.UUID;
  *            the cap on reachable rows was met: later rows are not shown
  * @param truncatedCells
  *            at least one value was cut to the cell limit
+ * @param cutShort
+ *            the page ended before pageSize rows because its values reached the per-run character limit; a smaller
+ *            pageSize shows the rows it left out
  */
 public record PlanRunResult(UUID turnId, List<String> columns, List<List<Object>> rows, int page, int pageSize,
-        boolean hasMore, boolean capped, boolean truncatedCells) {
+        boolean hasMore, boolean capped, boolean truncatedCells, boolean cutShort) {
 }

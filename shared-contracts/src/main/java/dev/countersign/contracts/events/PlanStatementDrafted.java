@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * A plan turn drafted one statement for the person to run themselves. The agent never runs it.
  *
@@ -33,10 +35,13 @@ public record PlanStatementDrafted(
 
     public static final String TYPE = "PlanStatementDrafted";
 
-    /** A statement passes the verdict only over relations the inventory lists (not an invented schema). */
+    /**
+     * A statement passes the verdict when PostgreSQL read it as one statement of this database, over relations the
+     * inventory lists (not an invented schema). Whether it may also be run here is the guard's answer.
+     */
     @Override
     public boolean passes() {
-        return validation.unknownTables().isEmpty();
+        return validation.notParsed() == null && validation.unknownTables().isEmpty();
     }
 
     public PlanStatementDrafted {
@@ -54,8 +59,9 @@ public record PlanStatementDrafted(
 
     /**
      * @param singleSelect
-     *            true only when the guard read exactly one SELECT (or WITH ... SELECT) and found nothing it knows can
-     *            write, lock or run other SQL; false is the guard's objection, not proof that the statement writes
+     *            true only when PostgreSQL's analysis (as the plan role) found exactly one SELECT that reads only the
+     *            inventory, calls only allowed functions and locks nothing: a statement the agent may run for the
+     *            person; false is the guard's objection, not proof that the statement writes
      * @param reason
      *            what the guard found, no stronger than it can tell
      */
@@ -68,16 +74,24 @@ public record PlanStatementDrafted(
 
     /**
      * @param tables
-     *            the relations the statement names, as written (CTE names excluded)
+     *            the relations the statement reads, as PostgreSQL's analysis names them (a view's, not its tables)
      * @param unknownTables
-     *            names that are not in the inventory (nor CTEs of the statement)
+     *            relations it reads that are not in the inventory, or that PostgreSQL reported as not existing
      * @param unknownColumns
-     *            column names not found in the inventory's columns of the tables they are read from
+     *            columns PostgreSQL reported as not existing
      * @param limits
      *            what the check does not cover, said once so no reader takes a clean result for more than it is
+     * @param notParsed
+     *            PostgreSQL's objection when it could not parse and analyse the text as one statement of this database;
+     *            null when it could (and in events recorded before this field existed)
      */
     public record Validation(List<String> tables, List<String> unknownTables, List<String> unknownColumns,
-            String limits) {
+            String limits, @JsonInclude(JsonInclude.Include.NON_NULL) String notParsed) {
+
+        public Validation(List<String> tables, List<String> unknownTables, List<String> unknownColumns,
+                String limits) {
+            this(tables, unknownTables, unknownColumns, limits, null);
+        }
 
         public Validation {
             tables = tables == null ? List.of() : List.copyOf(tables);

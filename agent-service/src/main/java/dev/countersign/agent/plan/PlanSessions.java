@@ -1,0 +1,113 @@
+package dev.countersign.agent.plan;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.TenantIsolation;
+import dev.countersign.web.ProblemException;
+import io.quarkus.reactive.datasource.ReactiveDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The plan role's transactions, on its own pool: the only way plan mode touches a statement a model wrote. Every
+ * transaction is rolled back, never committed; names the caller's tenant with {@code SET LOCAL} (the runner's word: the
+ * plan role cannot execute {@code set_config}, so nothing in the statement can change it); and carries its own
+ * {@code statement_timeout} and {@code work_mem}. A run's transaction is also READ ONLY and first checks that the role
+ * is fenced (see {@link #FORBIDDEN}).
+ * <p>
+ * Limits: the bounds are PostgreSQL's: {@code statement_timeout} stops a statement that runs too long, {@code work_mem}
+ * caps each sort or hash before it spills, {@code temp_file_limit} (set on the role by a superuser) caps what spills.
+ * None of them caps the memory one value takes while PostgreSQL builds it (a value may reach 1 GB there); the server
+ * truncates each cell before it is sent ({@link PlanStatementRunner}), so the agent never receives such a value.
+ */
+@ApplicationScoped
+public class PlanSessions {
+
+    /**
+     * Built-in functions the plan role must not be able to execute (deploy/k8s/base/plan-role.sql revokes them from
+     * PUBLIC): they change settings, including the tenant; run SQL text or read relations by name; show other sessions'
+     * statements; take locks that outlive the transaction; or signal other sessions.
+     */
+    static final List<String> FORBIDDEN = List.of("set_config", "query_to_xml", "query_to_xmlschema",
+            "query_to_xml_and_xmlschema", "cursor_to_xml", "cursor_to_xmlschema", "table_to_xml", "table_to_xmlschema",
+            "table_to_xml_and_xmlschema", "schema_to_xml", "schema_to_xmlschema", "schema_to_xml_and_xmlschema",
+            "database_to_xml", "database_to_xmlschema", "database_to_xml_and_xmlschema", "pg_stat_get_activity",
+            "pg_stat_get_backend_activity", "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock",
+            "pg_try_advisory_lock_shared", "pg_advisory_xact_lock", "pg_advisory_xact_lock_shared",
+            "pg_try_advisory_xact_lock", "pg_try_advisory_xact_lock_shared", "pg_advisory_unlock",
+            "pg_advisory_unlock_shared", "pg_advisory_unlock_all", "pg_cancel_backend", "pg_terminate_backend",
+            "pg_notify");
+
+    static final String UNFENCED = """
+            SELECT coalesce(string_agg(p.oid::regprocedure::text, ', ' ORDER BY p.oid), '') AS executable,
+                   pg_catalog.current_setting('temp_file_limit') AS temp_file_limit
+            FROM pg_catalog.pg_proc p
+            WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY ($1)
+              AND pg_catalog.has_function_privilege(p.oid, 'EXECUTE')""";
+
+    private final Pool pool;
+    private final PlanConfig config;
+
+    public PlanSessions(@ReactiveDataSource("plan") Pool pool, PlanConfig config) {
+        this.pool = pool;
+        this.config = config;
+    }
+
+    /**
+     * A read-write transaction (a temporary view needs one), rolled back: for analysing a statement, never running it.
+     */
+    <T> Uni<T> analysing(String tenantId, Function<SqlConnection, Uni<T>> work) {
+        return inTransaction(tenantId, false, work);
+    }
+
+    /** A READ ONLY transaction, rolled back, on a role checked to be fenced: for running a statement. */
+    <T> Uni<T> running(String tenantId, Function<SqlConnection, Uni<T>> work) {
+        return inTransaction(tenantId, true, sql -> sql.preparedQuery(UNFENCED)
+                .execute(Tuple.of(FORBIDDEN.toArray(String[]::new)))
+                .flatMap(rows -> {
+                    Row row = rows.iterator().next();
+                    String executable = row.getString("executable");
+                    if (!executable.isEmpty() || "-1".equals(row.getString("temp_file_limit"))) {
+                        return Uni.createFrom().failure(new ProblemException(ErrorCode.PLAN_ROLE_UNFENCED,
+                                ("Plan runs are switched off on this server: its plan role is not fenced (%s). Nothing"
+                                        + " was run. An operator must run deploy/k8s/base/plan-role.sql as a superuser.")
+                                        .formatted(executable.isEmpty()
+                                                ? "temp_file_limit is not set"
+                                                : "it can execute " + executable)));
+                    }
+                    return work.apply(sql);
+                }));
+    }
+
+    private <T> Uni<T> inTransaction(String tenantId, boolean readOnly, Function<SqlConnection, Uni<T>> work) {
+        Duration timeout = config.runTimeout();
+        String settings = (readOnly ? "SET TRANSACTION READ ONLY; " : "")
+                + "SET LOCAL " + TenantIsolation.SETTING + " = " + literal(tenantId) + "; "
+                + "SET LOCAL statement_timeout = '" + timeout.toMillis() + "ms'; "
+                + "SET LOCAL work_mem = '" + config.workMem() + "'";
+        return pool.withConnection(sql -> sql.begin().flatMap(transaction -> sql.query(settings).execute()
+                .flatMap(ignored -> work.apply(sql))
+                .onItemOrFailure().call((item, failure) -> transaction.rollback().onFailure().recoverWithNull())));
+    }
+
+    /**
+     * A SQL string literal for {@code SET LOCAL}, which takes no parameters. With standard_conforming_strings (on since
+     * PostgreSQL 9.1, and the plan role cannot change it) only the quote needs doubling; control characters and
+     * backslashes (an escape were that setting ever off) are refused rather than escaped.
+     */
+    static String literal(String value) {
+        if (value.chars().anyMatch(c -> Character.isISOControl(c) || c == '\\')) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "The tenant id holds a control character or a backslash.");
+        }
+        return "'" + value.replace("'", "''") + "'";
+    }
+}
