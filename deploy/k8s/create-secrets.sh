@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates what the manifests reference but must never be committed, in namespace $1 (default: countersign):
-#   Secrets countersign-db-owner, countersign-db-executor, countersign-db-agent (random passwords, basic-auth, read by
-#   CloudNativePG's managed roles and by the pod that uses each role), countersign-model (OPENAI_API_KEY from the
+#   Secrets countersign-db-owner, countersign-db-executor, countersign-db-agent, countersign-db-plan (random passwords,
+#   basic-auth, read by CloudNativePG's managed roles and by the pod that uses each role), countersign-model (OPENAI_API_KEY from the
 #   environment, read by agent-service only), and the ConfigMap countersign-jwt-public-key (the identity provider's
 #   public key, a PEM file named by JWT_PUBLIC_KEY_PEM). Existing objects are left as they are: this never rotates.
 # Secret values go to kubectl on standard input, never on a command line.
@@ -32,6 +32,7 @@ YAML
 db_secret countersign-db-owner countersign_owner
 db_secret countersign-db-executor countersign_executor
 db_secret countersign-db-agent countersign_agent
+db_secret countersign-db-plan countersign_plan
 
 if exists secret countersign-model; then
   echo "secret/countersign-model exists, kept"

@@ -3,8 +3,11 @@ package dev.countersign.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,12 +32,22 @@ class DatabaseTlsTest {
 
             String properties = Files.readString(Manifests.repoRoot()
                     .resolve(service + "/src/main/resources/application.properties"));
-            assertThat(properties).as(service + " reads the variables")
-                    .contains("quarkus.datasource.reactive.postgresql.ssl-mode=${DB_SSL_MODE:disable}")
-                    .contains(
-                            "quarkus.datasource.reactive.hostname-verification-algorithm=${DB_HOSTNAME_VERIFICATION:NONE}")
-                    .contains("quarkus.datasource.reactive.trust-certificate-pem=${DB_TRUST_CA:false}")
-                    .contains("quarkus.datasource.reactive.trust-certificate-pem.certs=${DB_CA_FILE:}");
+            // The default datasource and every named one (the agent's "plan" pool), each with the same settings.
+            List<String> datasources = new ArrayList<>(List.of("quarkus.datasource."));
+            Matcher named = Pattern.compile("(?m)^quarkus\\.datasource\\.(\"[^\"]+\")\\.db-kind=").matcher(properties);
+            while (named.find()) {
+                datasources.add("quarkus.datasource." + named.group(1) + ".");
+            }
+            if (service.equals("agent-service")) {
+                assertThat(datasources).contains("quarkus.datasource.\"plan\".");
+            }
+            for (String ds : datasources) {
+                assertThat(properties).as(service + " " + ds + " reads the variables")
+                        .contains(ds + "reactive.postgresql.ssl-mode=${DB_SSL_MODE:disable}")
+                        .contains(ds + "reactive.hostname-verification-algorithm=${DB_HOSTNAME_VERIFICATION:NONE}")
+                        .contains(ds + "reactive.trust-certificate-pem=${DB_TRUST_CA:false}")
+                        .contains(ds + "reactive.trust-certificate-pem.certs=${DB_CA_FILE:}");
+            }
         }
     }
 

@@ -2,9 +2,14 @@ package dev.countersign.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
@@ -12,8 +17,8 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * Which pod may read which credential. The agent pod gets the reader role, the model key and its own Kafka user, never
- * a writer's or the owner's credential; the owner's reaches only the migration Job.
+ * Which pod may read which credential. The agent pod gets the reader role, the plan role, the model key and its own
+ * Kafka user, never a writer's or the owner's credential; the owner's reaches only the migration Job.
  */
 @ParameterizedClass(name = "overlay {0}")
 @FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
@@ -43,9 +48,9 @@ class SecretWiringTest {
     }
 
     @Test
-    void agentPodReadsOnlyTheReaderRoleTheModelKeyAndItsOwnKafkaUser() {
-        assertThat(secretsOf(manifests.podSpec("Deployment", "agent-service"))).containsExactlyInAnyOrder(
-                withDbCa("countersign-db-agent", "countersign-model", "countersign-agent", KAFKA_CA));
+    void agentPodReadsOnlyTheReaderAndPlanRolesTheModelKeyAndItsOwnKafkaUser() {
+        assertThat(secretsOf(manifests.podSpec("Deployment", "agent-service"))).containsExactlyInAnyOrder(withDbCa(
+                "countersign-db-agent", "countersign-db-plan", "countersign-model", "countersign-agent", KAFKA_CA));
     }
 
     @Test
@@ -77,6 +82,12 @@ class SecretWiringTest {
         }
         assertThat(envSecret("agent-service", "AGENT_DB_PASSWORD")).isEqualTo(roleSecrets.get("countersign_agent"));
         assertThat(envSecret("agent-service", "AGENT_DB_USER")).isEqualTo(roleSecrets.get("countersign_agent"));
+        // The plan datasource (a pool of its own) logs in as the plan role, never as the reader role.
+        assertThat(envSecret("agent-service", "AGENT_PLAN_DB_PASSWORD")).isNotNull()
+                .isEqualTo(roleSecrets.get("countersign_plan"));
+        assertThat(envSecret("agent-service", "AGENT_PLAN_DB_USER")).isEqualTo(roleSecrets.get("countersign_plan"));
+        assertThat(envSecretKey("agent-service", "AGENT_PLAN_DB_USER")).isEqualTo("username");
+        assertThat(envSecretKey("agent-service", "AGENT_PLAN_DB_PASSWORD")).isEqualTo("password");
         assertThat(envSecret("executor-service", "EXECUTOR_DB_PASSWORD"))
                 .isEqualTo(roleSecrets.get("countersign_executor"));
         assertThat(envSecret("executor-service", "EXECUTOR_DB_USER"))
@@ -89,13 +100,25 @@ class SecretWiringTest {
     }
 
     /**
-     * The prod profile has no default for these (ProdSecretsTest in each service): each comes from a Secret that must
-     * exist (not {@code optional}), so a missing one stops the pod at start with the variable's name.
+     * The prod profile has no default for these (ProdSecretsTest in each service; every {@code %prod.} property set to
+     * a bare {@code ${VARIABLE}} in the service's application.properties): each comes from a Secret that must exist
+     * (not {@code optional}), so a missing one stops the pod at start with the variable's name.
      */
     @Test
-    void everySecretTheProdProfileRequiresComesFromARequiredSecret() {
-        for (String[] wiring : new String[][]{{"agent-service", "AGENT_DB_PASSWORD"},
-                {"agent-service", "OPENAI_API_KEY"}, {"executor-service", "EXECUTOR_DB_PASSWORD"}}) {
+    void everySecretTheProdProfileRequiresComesFromARequiredSecret() throws IOException {
+        List<String[]> required = new ArrayList<>();
+        Pattern noDefault = Pattern.compile("(?m)^%prod\\.[^=\\s]+=\\$\\{([A-Z0-9_]+)}\\s*$");
+        for (String service : List.of("agent-service", "executor-service")) {
+            Matcher m = noDefault.matcher(Files.readString(
+                    Manifests.repoRoot().resolve(service + "/src/main/resources/application.properties")));
+            while (m.find()) {
+                required.add(new String[]{service, m.group(1)});
+            }
+        }
+        assertThat(required).extracting(w -> w[0] + " " + w[1]).contains("agent-service AGENT_DB_PASSWORD",
+                "agent-service AGENT_PLAN_DB_PASSWORD", "agent-service OPENAI_API_KEY",
+                "executor-service EXECUTOR_DB_PASSWORD");
+        for (String[] wiring : required) {
             Map<String, Object> ref = envSecretRef(wiring[0], wiring[1]);
             assertThat(ref).as("%s %s from a Secret", wiring[0], wiring[1]).isNotEmpty();
             assertThat(String.valueOf(ref.get("optional"))).as("%s %s optional", wiring[0], wiring[1])
@@ -127,10 +150,18 @@ class SecretWiringTest {
     }
 
     private String envSecret(String deployment, String variable) {
+        return envSecretField(deployment, variable, "name");
+    }
+
+    private String envSecretKey(String deployment, String variable) {
+        return envSecretField(deployment, variable, "key");
+    }
+
+    private String envSecretField(String deployment, String variable, String field) {
         for (Map<String, Object> c : Node.containers(manifests.podSpec("Deployment", deployment))) {
             for (Map<String, Object> env : Node.maps(c, "env")) {
                 if (variable.equals(Node.str(env, "name"))) {
-                    return Node.str(env, "valueFrom", "secretKeyRef", "name");
+                    return Node.str(env, "valueFrom", "secretKeyRef", field);
                 }
             }
         }
