@@ -22,7 +22,7 @@ public final class PlanPrompt {
             Do not answer with an investigation plan, generic advice or several alternative statements.
 
             Row counts and distinct counts below are the planner's ESTIMATES from the catalog, not counts. A relation
-            whose size is UNKNOWN has never been analysed: it is not empty and not necessarily small.
+            whose size is UNKNOWN has no statistics you may see: it is not empty and not necessarily small.
             Today is %s (the server's date).
 
             Schema inventory (read from the PostgreSQL catalog for this run; only what you may read is listed):

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.agent.plan.SchemaInventory.Column;
+import dev.countersign.agent.plan.SchemaInventory.Scope;
 import dev.countersign.agent.plan.SchemaInventory.Table;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -25,11 +26,19 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * columns it may SELECT (so {@code actions.token_hash}, which the role cannot read, is not listed). Row-level security
  * then shows the caller only its tenant's rows of those relations.
  * <p>
- * Statistics: {@code pg_class.reltuples} (the whole table's estimate; -1, never analysed, is "unknown"), and
- * {@code null_frac} and {@code n_distinct} from the {@code pg_stats} view, which PostgreSQL itself filters to columns
- * the role may read and withholds entirely for tables under row-level security (their sample values could show other
- * tenants' data). {@code most_common_vals} and the other sample columns are never selected. Nothing is cached: every
- * run reads the catalog afresh, so any replica, after any restart, grounds the same way.
+ * Statistics, two sources, so that owner's rights are used only where PostgreSQL hides what the model needs:
+ * <ul>
+ * <li>a relation without row-level security: {@code pg_class.reltuples} (the whole table's estimate; -1, never
+ * analysed, is "unknown"), and {@code null_frac} and {@code n_distinct} from the {@code pg_stats} view, which
+ * PostgreSQL itself filters to the columns the role may read;</li>
+ * <li>a relation under row-level security, for which PostgreSQL shows nothing in {@code pg_stats} and whose
+ * {@code reltuples} counts every tenant's rows: {@code plan_statistics()} (executor migration V19, SECURITY DEFINER),
+ * which gives the planner's estimate of the caller's tenant's rows only, and whole-table null fractions and distinct
+ * estimates of the columns the caller may read, when the relation's row-level security is the tenant rule. A relation
+ * it does not describe (another policy) is listed with its estimates withheld.</li>
+ * </ul>
+ * {@code most_common_vals} and the other sample columns are never returned by either. Nothing is cached: every run
+ * reads the catalog afresh, so any replica, after any restart, grounds the same way.
  */
 @ApplicationScoped
 public class SchemaGrounding {
@@ -85,8 +94,16 @@ public class SchemaGrounding {
             FROM pg_catalog.pg_stats s
             WHERE NOT s.inherited AND s.schemaname <> 'information_schema' AND s.schemaname NOT LIKE 'pg\\_%'""";
 
+    /**
+     * Estimates for relations under row-level security keyed on the tenant, for the tenant this transaction named: the
+     * tenant's rows, and whole-table column figures (executor migration V19 says what they reveal across tenants).
+     */
+    static final String TENANT_STATISTICS = """
+            SELECT relid::bigint AS oid, column_name, tenant_rows_estimate, null_frac, n_distinct
+            FROM plan_statistics()""";
+
     /** Every query grounding runs, for tests that prove what they read. */
-    public static final List<String> QUERIES = List.of(RELATIONS, COLUMNS, KEYS, STATISTICS);
+    public static final List<String> QUERIES = List.of(RELATIONS, COLUMNS, KEYS, STATISTICS, TENANT_STATISTICS);
 
     private final TenantReads reads;
     private final List<String> offered;
@@ -111,11 +128,16 @@ public class SchemaGrounding {
         return sql.preparedQuery(RELATIONS).execute().flatMap(relations -> sql.preparedQuery(COLUMNS).execute()
                 .flatMap(columns -> sql.preparedQuery(KEYS).execute()
                         .flatMap(keys -> sql.preparedQuery(STATISTICS).execute()
-                                .map(stats -> assemble(relations, columns, keys, stats)))));
+                                .flatMap(stats -> sql.preparedQuery(TENANT_STATISTICS).execute()
+                                        .map(tenant -> assemble(relations, columns, keys, stats, tenant))))));
     }
 
     private SchemaInventory assemble(RowSet<Row> relations, RowSet<Row> columns, RowSet<Row> keys,
-            RowSet<Row> stats) {
+            RowSet<Row> stats, RowSet<Row> tenantStats) {
+        // plan_statistics(): one row per readable column of each relation it describes, the row estimate on each.
+        Map<Long, Map<String, Row>> tenantStatistics = new HashMap<>();
+        tenantStats.forEach(row -> tenantStatistics.computeIfAbsent(row.getLong("oid"), k -> new HashMap<>())
+                .put(row.getString("column_name"), row));
         Map<String, Row> statistics = new HashMap<>();
         stats.forEach(row -> statistics.put(
                 row.getString("schema_name") + "\u0000" + row.getString("name") + "\u0000"
@@ -134,12 +156,20 @@ public class SchemaGrounding {
             if (!offers(name)) {
                 continue;
             }
+            // Under row-level security: the function's figures, or none (pg_stats shows nothing there anyway).
+            boolean rls = relation.getBoolean("rls");
+            Map<String, Row> described = tenantStatistics.get(oid);
+            Scope scope = !rls ? Scope.TABLE : described != null ? Scope.TENANT : Scope.WITHHELD;
             List<Column> cols = new ArrayList<>();
             for (Row column : columnsOf.getOrDefault(oid, List.of())) {
                 if (cols.size() == MAX_COLUMNS) {
                     break;
                 }
-                Row stat = statistics.get(schema + "\u0000" + name + "\u0000" + column.getString("name"));
+                Row stat = switch (scope) {
+                    case TABLE -> statistics.get(schema + "\u0000" + name + "\u0000" + column.getString("name"));
+                    case TENANT -> described.get(column.getString("name"));
+                    case WITHHELD -> null;
+                };
                 cols.add(new Column(column.getString("name"), column.getString("type"),
                         column.getBoolean("not_null"), stat == null ? null : stat.getDouble("null_frac"),
                         stat == null ? null : stat.getDouble("n_distinct")));
@@ -169,11 +199,15 @@ public class SchemaGrounding {
                 default -> "table";
             };
             // PostgreSQL 14+: -1 means never vacuumed or analysed. A view stores no rows and has no estimate. Under
-            // row-level security the estimate counts every tenant's rows: withheld (PostgreSQL withholds pg_stats too).
-            boolean rls = relation.getBoolean("rls");
-            Double estimate = reltuples < 0 || "view".equals(kind) || rls ? null : reltuples;
-            tables.put(oid, new Table(schema, name, kind, estimate, rls, cols, primaryKey,
-                    foreignKeys));
+            // row-level security reltuples counts every tenant's rows and is never used: the tenant's own estimate
+            // comes from plan_statistics() (null: unknown), or none is given.
+            Double estimate = switch (scope) {
+                case TABLE -> reltuples < 0 || "view".equals(kind) ? null : reltuples;
+                case TENANT -> described.values().stream().findFirst()
+                        .map(row -> row.getDouble("tenant_rows_estimate")).orElse(null);
+                case WITHHELD -> null;
+            };
+            tables.put(oid, new Table(schema, name, kind, estimate, scope, cols, primaryKey, foreignKeys));
         }
         return new SchemaInventory(List.copyOf(tables.values()));
     }

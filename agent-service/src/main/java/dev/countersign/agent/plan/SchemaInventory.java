@@ -14,13 +14,32 @@ public record SchemaInventory(List<Table> tables) {
         tables = List.copyOf(tables);
     }
 
+    /** Whose rows a relation's estimates describe. */
+    public enum Scope {
+        /**
+         * No row-level security: the whole table, which the caller reads whole ({@code pg_class}, {@code pg_stats}).
+         */
+        TABLE,
+        /**
+         * Row-level security keyed on the tenant: the row estimate is the caller's tenant's rows only, the column
+         * statistics whole-table figures ({@code plan_statistics()}, executor migration V19).
+         */
+        TENANT,
+        /**
+         * Row-level security that {@code plan_statistics()} does not describe (another policy than the tenant rule): no
+         * estimate, since it could count rows the caller may not see.
+         */
+        WITHHELD
+    }
+
     /**
      * @param rowEstimate
-     *            {@code pg_class.reltuples}, or null when PostgreSQL has none (never vacuumed or analysed)
-     * @param rowLevelSecurity
-     *            the caller sees only its tenant's rows, so the estimate (the whole table's) is an upper bound
+     *            for {@link Scope#TABLE} {@code pg_class.reltuples}, for {@link Scope#TENANT} the planner's estimate of
+     *            the tenant's own rows; null when there is none (never analysed, or not estimable)
+     * @param scope
+     *            whose rows {@code rowEstimate} counts
      */
-    public record Table(String schema, String name, String kind, Double rowEstimate, boolean rowLevelSecurity,
+    public record Table(String schema, String name, String kind, Double rowEstimate, Scope scope,
             List<Column> columns, List<String> primaryKey, List<String> foreignKeys) {
 
         public Table {
@@ -40,9 +59,10 @@ public record SchemaInventory(List<Table> tables) {
 
     /**
      * @param nullFraction
-     *            {@code pg_stats.null_frac}, or null when no statistics are visible
+     *            {@code null_frac} (the whole table's, also under {@link Scope#TENANT}), or null when none is given
      * @param distinct
-     *            {@code pg_stats.n_distinct} as PostgreSQL stores it (negative: minus a fraction of the rows), or null
+     *            {@code n_distinct} as PostgreSQL stores it (negative: minus a fraction of the rows), or null; under
+     *            {@link Scope#TENANT} a positive count is capped at the tenant's row estimate
      */
     public record Column(String name, String type, boolean notNull, Double nullFraction, Double distinct) {
     }
@@ -94,8 +114,11 @@ public record SchemaInventory(List<Table> tables) {
                 text.append("  primary key (").append(String.join(", ", table.primaryKey())).append(")\n");
             }
             table.foreignKeys().forEach(fk -> text.append("  foreign key ").append(fk).append('\n'));
-            if (table.rowLevelSecurity() && table.columns().stream().allMatch(c -> c.nullFraction() == null)) {
+            if (table.scope() == Scope.WITHHELD) {
                 text.append("  (no column statistics: PostgreSQL withholds them under row-level security)\n");
+            } else if (table.scope() == Scope.TENANT && table.rowEstimate() != null) {
+                text.append("  (column statistics are estimates over all tenants' rows of this table; the row"
+                        + " estimate is your tenant's own)\n");
             }
         }
         return text.toString();
@@ -105,14 +128,18 @@ public record SchemaInventory(List<Table> tables) {
         if ("view".equals(table.kind())) {
             return "no estimate (a view stores no rows)";
         }
-        if (table.rowLevelSecurity()) {
-            return "UNKNOWN (withheld: under row-level security the estimate would count other tenants' rows; this is"
-                    + " NOT an empty table)";
-        }
-        if (table.rowEstimate() == null) {
-            return "UNKNOWN (never analysed: this is NOT an empty table, and nothing here says it is small)";
-        }
-        return "about " + Math.round(table.rowEstimate()) + " (planner estimate, not a count)";
+        return switch (table.scope()) {
+            case WITHHELD -> "UNKNOWN (withheld: under this table's row-level security an estimate could count rows"
+                    + " you may not see; this is NOT an empty table)";
+            case TENANT -> table.rowEstimate() == null
+                    ? "UNKNOWN (no statistics for your tenant's rows: this is NOT an empty table, and nothing here"
+                            + " says it is small)"
+                    : "about " + Math.round(table.rowEstimate())
+                            + " of your tenant's rows (planner estimate, not a count)";
+            case TABLE -> table.rowEstimate() == null
+                    ? "UNKNOWN (never analysed: this is NOT an empty table, and nothing here says it is small)"
+                    : "about " + Math.round(table.rowEstimate()) + " (planner estimate, not a count)";
+        };
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.countersign.agent.plan.PlanDeliverable.Refusal;
 import dev.countersign.agent.plan.PlanDeliverable.Shortfall;
 import dev.countersign.agent.plan.PlanDeliverable.Statement;
 import dev.countersign.agent.plan.SchemaInventory.Column;
+import dev.countersign.agent.plan.SchemaInventory.Scope;
 import dev.countersign.agent.plan.SchemaInventory.Table;
 import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
 import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
@@ -150,10 +151,10 @@ class PlanDeliverableTest {
 
     @Test
     void estimatesAreLabelledANegativeDistinctIsDerivedOnlyAgainstARowEstimateAndUnanalysedIsUnknown() {
-        Table analysed = new Table("public", "rates", "table", 200.0, false,
+        Table analysed = new Table("public", "rates", "table", 200.0, Scope.TABLE,
                 List.of(new Column("code", "text", true, 0.0, -1.0), new Column("kind", "text", false, 0.25, 3.0)),
                 List.of(), List.of());
-        Table unanalysed = new Table("public", "fresh", "table", null, false,
+        Table unanalysed = new Table("public", "fresh", "table", null, Scope.TABLE,
                 List.of(new Column("code", "text", true, null, -0.5)), List.of(), List.of());
         String text = new SchemaInventory(List.of(analysed, unanalysed)).render();
 
@@ -167,13 +168,36 @@ class PlanDeliverableTest {
     }
 
     @Test
-    void aZeroDistinctIsUnknownAndAnEstimateUnderRowLevelSecurityIsWithheld() {
-        Table shared = new Table("public", "ledger", "table", 5000.0, true,
+    void aZeroDistinctIsUnknownAndAnEstimateUnderRowLevelSecurityNotKeyedOnTheTenantIsWithheld() {
+        Table shared = new Table("public", "ledger", "table", 5000.0, Scope.WITHHELD,
                 List.of(new Column("note", "json", false, 1.0, 0.0)), List.of(), List.of());
         String text = new SchemaInventory(List.of(shared)).render();
 
-        assertThat(text).contains("relation public.ledger - rows: UNKNOWN (withheld").doesNotContain("5000");
+        assertThat(text).contains("relation public.ledger - rows: UNKNOWN (withheld").doesNotContain("5000")
+                .contains("(no column statistics: PostgreSQL withholds them under row-level security)");
         assertThat(SchemaInventory.statistics(shared, shared.columns().get(0)))
                 .contains("distinct values unknown").doesNotContain("~0 ");
+    }
+
+    @Test
+    void aTenantsEstimateIsLabelledAsItsOwnRowsAndWithoutOneTheSizeIsUnknownNotZero() {
+        Table estimated = new Table("public", "transactions", "table", 19.6, Scope.TENANT,
+                List.of(new Column("id", "uuid", true, 0.0, -1.0), new Column("category", "text", true, 0.0, 7.0)),
+                List.of(), List.of());
+        Table unknown = new Table("public", "wallets", "table", null, Scope.TENANT,
+                List.of(new Column("id", "uuid", true, null, null)), List.of(), List.of());
+        String text = new SchemaInventory(List.of(estimated, unknown)).render();
+
+        assertThat(text)
+                .contains("relation public.transactions - rows: about 20 of your tenant's rows (planner estimate,"
+                        + " not a count)")
+                .contains("id uuid not null [nulls ~0.0% (estimate); distinct values ~20 (estimate, derived:")
+                .contains("category text not null [nulls ~0.0% (estimate); distinct values ~7 (estimate)]")
+                .contains("(column statistics are estimates over all tenants' rows of this table; the row estimate is"
+                        + " your tenant's own)")
+                .contains("relation public.wallets - rows: UNKNOWN (no statistics for your tenant's rows: this is NOT"
+                        + " an empty table")
+                .doesNotContain("withheld").doesNotContain("about 0");
+        assertThat(new SchemaInventory(List.of(estimated, unknown)).sizeUnknown()).isEqualTo(1);
     }
 }
