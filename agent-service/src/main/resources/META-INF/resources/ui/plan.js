@@ -132,6 +132,9 @@ function resultTable(answer, run) {
   if (answer.truncatedCells) {
     notes.push('Some long values were cut.');
   }
+  if (answer.cutShort) {
+    notes.push('This page ended early: its values reached the size limit. A smaller page size shows the rest.');
+  }
   return h('div', {},
     h('table', { class: 'result-table' },
       h('caption', {}, `Result, page ${answer.page + 1} (${answer.rows.length} rows)`),
