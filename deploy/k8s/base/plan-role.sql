@@ -6,14 +6,18 @@
 -- agent's analysis of the statement decides whether it may run; this file is what holds when that analysis is wrong:
 --   * tables: SELECT on the plan inventory's tables only (granted by the migration, under row-level security);
 --   * functions: PUBLIC may no longer execute the ones below, which change settings (and with them the tenant that
---     row-level security reads), run SQL text or read a relation by name, show other sessions' statements, take
---     locks that outlive the transaction, or signal other sessions. The roles Countersign runs as get them back; the
---     plan role does not. agent-service checks before every run that the plan role cannot execute any of them and
---     that temp_file_limit is set, and refuses to run otherwise.
+--     row-level security reads), run SQL text (ts_stat, ts_rewrite) or read a relation by name, show other sessions'
+--     statements, prepared statements, locks or activity counters, take locks that outlive the transaction, or
+--     signal other sessions. The roles Countersign runs as get them back; the plan role does not. agent-service
+--     checks before every run (PlanSessions) that the plan role cannot execute any of them, is neither superuser nor
+--     exempt from row-level security, may SELECT no table beyond plan mode's, and has a temp_file_limit; it refuses
+--     to run otherwise.
 --   * resources: a statement timeout, work_mem and temp_file_limit of its own (temp_file_limit can only be set by a
 --     superuser, so the statement cannot raise it).
--- Limits: the list names functions of PostgreSQL 14 to 17; a function a later release adds is executable until it is
--- added here. Functions nobody granted away (pg_read_file and its kin) stay superuser-only as PostgreSQL ships them.
+-- Limits: the list names functions of PostgreSQL 16 and 17; a function a later release adds is executable until it is
+-- added here (and to PlanSessions.FORBIDDEN, which a test keeps equal to this list). Functions PostgreSQL ships
+-- superuser-only (pg_read_file and its kin) stay so. The catalogs stay readable: pg_class.reltuples shows every
+-- table's whole size, and pg_locks' underlying function is revoked but pg_class, pg_namespace and the like are not.
 DO $$
 DECLARE
     f regprocedure;
@@ -21,7 +25,7 @@ BEGIN
     FOR f IN
         SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
         WHERE p.pronamespace = 'pg_catalog'::regnamespace
-          AND p.proname = ANY (ARRAY[
+          AND (p.proname = ANY (ARRAY[
               'set_config',
               'query_to_xml', 'query_to_xmlschema', 'query_to_xml_and_xmlschema',
               'cursor_to_xml', 'cursor_to_xmlschema',
@@ -33,7 +37,10 @@ BEGIN
               'pg_advisory_xact_lock', 'pg_advisory_xact_lock_shared', 'pg_try_advisory_xact_lock',
               'pg_try_advisory_xact_lock_shared', 'pg_advisory_unlock', 'pg_advisory_unlock_shared',
               'pg_advisory_unlock_all',
-              'pg_cancel_backend', 'pg_terminate_backend', 'pg_notify'])
+              'pg_cancel_backend', 'pg_terminate_backend', 'pg_notify',
+              'ts_stat', 'ts_rewrite', 'pg_prepared_statement', 'pg_lock_status'])
+               -- Activity counters: every table's live row counts, whatever the tenant, and other backends.
+               OR p.proname LIKE 'pg\_stat\_get\_%')
     LOOP
         EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
         EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO countersign_owner, countersign_executor, countersign_agent', f);

@@ -98,11 +98,12 @@ class BoundaryTest {
     static Set<String> violations(List<ClassText> classes) {
         Set<String> found = new TreeSet<>();
         for (ClassText type : classes) {
-            // The one exception, by its exact text: plan mode's analysis makes the drafted statement a temporary view
-            // of the plan role's own session, in a transaction it always rolls back (PlanRoleFenceTest shows the role
-            // can write no table).
+            // The one exception, by its exact texts: plan mode's analysis makes the drafted statement a temporary view
+            // (or a rule on a temporary table) of the plan role's own session, in a transaction it always rolls back
+            // (PlanRoleFenceTest shows the role can write no table).
             String text = type.name().equals("dev/countersign/agent/plan/StatementAnalysis.class")
                     ? type.text().replace(StatementAnalysis.CREATE_VIEW, "")
+                            .replace(StatementAnalysis.CREATE_TARGET, "")
                     : type.text();
             var sql = WRITING_SQL.matcher(text);
             while (sql.find()) {

@@ -86,6 +86,7 @@ public class PlanStatementRunner {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
                     "Too many plan runs at once on this server; try again in a moment.");
         }
+        boolean handedOver = false;
         try {
             StatementAnalysis.Result now = analysis.analyse(conversation.tenantId(), drafted.sql(),
                     grounding.inventory(conversation.tenantId()));
@@ -93,34 +94,54 @@ public class PlanStatementRunner {
                 throw new ProblemException(ErrorCode.VALIDATION_FAILED, now.guard().reason()
                         + " Nothing was run.");
             }
-            return execute(turnId, drafted.sql(), now.columns(), conversation.tenantId(), number, size, offset);
+            Uni<Page> reading = read(drafted.sql(), now.columns(), conversation.tenantId(), size, offset)
+                    // The permit is held until the database is done, not until this request gives up waiting: a
+                    // statement still running holds a connection of the plan pool.
+                    .onTermination().invoke(runs::release);
+            handedOver = true;
+            return result(turnId, now.columns(), reading, number, size, offset);
         } catch (io.smallrye.mutiny.TimeoutException e) {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
                     "The database did not answer in time. Nothing was changed; try again in a moment.");
         } finally {
-            runs.release();
+            if (!handedOver) {
+                runs.release();
+            }
         }
     }
 
-    private PlanRunResult execute(UUID turnId, String statement, List<StatementAnalysis.Column> columns,
-            String tenantId, int number, int size, long offset) {
+    /**
+     * The run: through {@code plan_rows} (executor migration V20), which runs the wrapped statement and re-raises any
+     * error with its message cut, since PostgreSQL quotes values in messages (an invalid cast quotes its whole input).
+     */
+    private Uni<Page> read(String statement, List<StatementAnalysis.Column> columns, String tenantId, int size,
+            long offset) {
         int limit = (int) Math.min(size, config.maxRows() - offset);
-        String wrapped = wrap(statement, columns, config.maxCellChars());
+        String wrapped = wrap(statement, columns, config.maxCellChars(), limit + 1, offset);
+        String run = "SELECT * FROM plan_rows($1) AS plan_rows(" + definitions(columns) + ")";
+        return sessions.running(tenantId, sql -> sql.prepare(run).flatMap(prepared -> {
+            Cursor cursor = prepared.cursor(Tuple.of(wrapped));
+            return readPage(cursor, new Page(limit, config.maxCellChars(), config.maxResultChars()))
+                    .onTermination().call(cursor::close)
+                    // A prepared statement lives on the pooled connection until closed: another tenant's run there
+                    // must not find it in pg_prepared_statements.
+                    .onTermination().call(prepared::close);
+        }));
+    }
+
+    private PlanRunResult result(UUID turnId, List<StatementAnalysis.Column> columns, Uni<Page> reading, int number,
+            int size, long offset) {
+        int limit = (int) Math.min(size, config.maxRows() - offset);
         Page read;
         try {
-            read = sessions.running(tenantId, sql -> sql.prepare(wrapped)
-                    .flatMap(prepared -> {
-                        Cursor cursor = prepared.cursor(Tuple.of(limit + 1, offset));
-                        return readPage(cursor, new Page(limit, config.maxCellChars(), config.maxResultChars()))
-                                .onTermination().call(cursor::close);
-                    }))
-                    .await().atMost(config.runTimeout().plus(Duration.ofSeconds(2)));
+            read = reading.await().atMost(config.runTimeout().plus(Duration.ofSeconds(2)));
         } catch (PgException e) {
             String why = "57014".equals(e.getSqlState())
                     ? "It was stopped after the statement timeout of %s.".formatted(config.runTimeout())
                     : "53400".equals(e.getSqlState())
                             ? "It needed more temporary disk space than plan runs may use."
-                            : "PostgreSQL refused it (%s): %s.".formatted(e.getSqlState(), e.getErrorMessage());
+                            : "PostgreSQL refused it (%s): %s.".formatted(e.getSqlState(),
+                                    StatementAnalysis.cut(e.getErrorMessage()));
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, why
                     + " Nothing was changed. Ask in plan mode for a corrected statement.");
         }
@@ -128,6 +149,17 @@ public class PlanStatementRunner {
         boolean capped = offset + limit >= config.maxRows() && more;
         return new PlanRunResult(turnId, columns.stream().map(StatementAnalysis.Column::name).toList(), read.rows,
                 number, size, more && !capped, capped, read.truncated, read.cutShort);
+    }
+
+    /** The column definition list {@code plan_rows} returns: variable-width values arrive as (cut) text. */
+    static String definitions(List<StatementAnalysis.Column> columns) {
+        StringBuilder list = new StringBuilder();
+        for (int i = 1; i <= columns.size(); i++) {
+            StatementAnalysis.Column column = columns.get(i - 1);
+            list.append(i > 1 ? ", " : "").append('c').append(i).append(' ')
+                    .append(column.fixedWidth() ? column.type() : "text");
+        }
+        return list.toString();
     }
 
     /** Reads {@code fetch-size} rows at a time until the page is full, the rows end, or the text budget is spent. */
@@ -144,9 +176,11 @@ public class PlanStatementRunner {
 
     /**
      * The statement as a sub-select whose columns are renamed by position, each variable-width value cut by PostgreSQL
-     * to {@code cellChars} + 1 characters, one page selected with LIMIT $1 OFFSET $2.
+     * to {@code cellChars} + 1 characters, {@code limit} rows from {@code offset} selected. The analysis parses this
+     * very text before anything runs.
      */
-    static String wrap(String statement, List<StatementAnalysis.Column> columns, int cellChars) {
+    static String wrap(String statement, List<StatementAnalysis.Column> columns, int cellChars, int limit,
+            long offset) {
         StringBuilder select = new StringBuilder("SELECT ");
         StringBuilder names = new StringBuilder();
         for (int i = 1; i <= columns.size(); i++) {
@@ -156,7 +190,8 @@ public class PlanStatementRunner {
                     : "pg_catalog.left(" + column + "::text, " + (cellChars + 1) + ")");
             names.append(i > 1 ? ", " : "").append('c').append(i);
         }
-        return select + " FROM (\n" + body(statement) + "\n) AS plan_result(" + names + ") LIMIT $1 OFFSET $2";
+        return select + " FROM (\n" + body(statement) + "\n) AS plan_result(" + names + ") LIMIT " + limit
+                + " OFFSET " + offset;
     }
 
     /** What one run read: at most {@code limit} rows, and whether there was more. */

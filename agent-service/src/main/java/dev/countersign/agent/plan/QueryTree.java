@@ -16,15 +16,32 @@ import java.util.regex.Pattern;
  * comparison's {@code :opnos}, a sort or group clause's {@code :eqop} and {@code :sortop}); whether any query level
  * recurses or locks rows; and whether every level is a SELECT.
  * <p>
- * Limits: the tree text is PostgreSQL's internal format, which can change between major releases (read here for 14 to
- * 17). A field this reader does not know is not collected, so {@link StatementAnalysis} also reads the dependencies
- * PostgreSQL records for the view ({@code pg_depend}), which cover every object that is not built in. A built-in
- * function reached through a field unknown here would be missed; the plan role's revoked grants are the fence behind
- * that. Text inside the tree (aliases, constants) cannot hide an id; at worst it adds one, and an unknown or foreign id
- * refuses the statement.
+ * Every node type must be one of {@link #NODES}: a node this reader does not know (a new release's, an XML or JSON
+ * expression, a table function) refuses the statement rather than hiding what it calls.
+ * <p>
+ * Limits: the tree text is PostgreSQL's internal format, which can change between major releases (read here for 16 and
+ * 17; tested on 17). A field of an allowed node that this reader does not collect would be missed;
+ * {@link StatementAnalysis} also reads the dependencies PostgreSQL records ({@code pg_depend}), which name every object
+ * that is not built in that the tree references directly, and the plan role's revoked grants are the fence behind both.
+ * Text inside the tree (aliases, constants) cannot hide an id or a node; at worst it adds one, which refuses the
+ * statement.
  */
 record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, boolean recursive, boolean locksRows,
-        boolean selectOnly) {
+        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize) {
+
+    /**
+     * The node types a plan statement may be built of: relations, joins, sub-selects, CTEs, set operations,
+     * expressions, aggregates and windows. Every other node refuses it, among them XMLTABLE and JSON_TABLE
+     * ({@code TABLEFUNC}), XML and SQL/JSON expressions, domains ({@code COERCETODOMAIN}) and TABLESAMPLE: what they
+     * run is not named by the fields read here, and libxml2's XPath ignores PostgreSQL's statement timeout.
+     */
+    static final Set<String> NODES = Set.of("QUERY", "RANGETBLENTRY", "RTEPERMISSIONINFO", "ALIAS", "RANGETBLREF",
+            "FROMEXPR", "JOINEXPR", "TARGETENTRY", "SORTGROUPCLAUSE", "GROUPINGSET", "WINDOWCLAUSE",
+            "COMMONTABLEEXPR", "SETOPERATIONSTMT", "SUBLINK", "PARAM", "VAR", "CONST", "FUNCEXPR", "OPEXPR",
+            "DISTINCTEXPR", "NULLIFEXPR", "SCALARARRAYOPEXPR", "BOOLEXPR", "CASEEXPR", "CASEWHEN", "CASETESTEXPR",
+            "COALESCEEXPR", "MINMAXEXPR", "NULLTEST", "BOOLEANTEST", "AGGREF", "WINDOWFUNC", "GROUPINGFUNC",
+            "SQLVALUEFUNCTION", "COLLATEEXPR", "RELABELTYPE", "COERCEVIAIO", "ARRAYCOERCEEXPR", "ARRAYEXPR", "ROWEXPR",
+            "ROWCOMPAREEXPR", "FIELDSELECT", "SUBSCRIPTINGREF", "CONVERTROWTYPEEXPR", "RANGETBLFUNCTION");
 
     private static final Pattern RELATION = Pattern.compile(":relid (\\d+)");
     private static final Pattern FUNCTION = Pattern.compile(
@@ -33,6 +50,9 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
     private static final Pattern OPERATOR = Pattern.compile(":(?:opno|eqop|sortop) (\\d+)");
     private static final Pattern OPERATOR_LIST = Pattern.compile(":opnos \\(o((?: \\d+)*)\\)");
     private static final Pattern COMMAND = Pattern.compile(":commandType (\\d+)");
+    private static final Pattern NODE = Pattern.compile("\\{([A-Z_]+)");
+    /** A type field naming xml (142) or xml[] (143). */
+    private static final Pattern XML = Pattern.compile(":\\w*type 14[23] ");
     /** CmdType CMD_SELECT. */
     private static final String SELECT = "1";
 
@@ -47,9 +67,13 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
             }
         }
         boolean selectOnly = COMMAND.matcher(tree).results().allMatch(command -> SELECT.equals(command.group(1)));
-        return new QueryTree(ids(RELATION, tree), ids(FUNCTION, tree), operators,
-                tree.contains(":hasRecursive true"),
-                tree.contains(":hasForUpdate true") || tree.contains(":rowMarks ({"), selectOnly);
+        Set<String> unknownNodes = new TreeSet<>();
+        NODE.matcher(tree).results().map(node -> node.group(1)).filter(node -> !NODES.contains(node))
+                .forEach(unknownNodes::add);
+        boolean recursive = tree.contains(":hasRecursive true");
+        return new QueryTree(ids(RELATION, tree), ids(FUNCTION, tree), operators, recursive,
+                tree.contains(":hasForUpdate true") || tree.contains(":rowMarks ({"), selectOnly, unknownNodes,
+                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree));
     }
 
     /** Every id the pattern captures, without 0 (PostgreSQL's "none"). */

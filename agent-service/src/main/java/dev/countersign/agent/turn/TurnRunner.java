@@ -263,8 +263,7 @@ public class TurnRunner {
         String reply = answer.text() == null || answer.text().isBlank()
                 ? "(The model gave no answer.)"
                 : storable(answer.text());
-        PlanDeliverable.Reading reading = PlanDeliverable.read(reply,
-                sql -> analysis.analyse(conversation.tenantId(), sql, inventory));
+        PlanDeliverable.Reading reading = PlanDeliverable.read(reply, sql -> analysed(conversation, sql, inventory));
         PlanEvent deliverable = PlanDeliverable.event(reading, conversation, turnId);
         TurnRecorded turn = new TurnRecorded(UUID.randomUUID(), TurnRecorded.SCHEMA_VERSION, Instant.now(),
                 conversation.tenantId(), conversation.userId(), conversation.conversationId(), turnId,
@@ -275,6 +274,19 @@ public class TurnRunner {
         return new PlanReply(conversation.conversationId(), turnId, dev.countersign.contracts.api.ChatRequest.PLAN,
                 reply, reading.verdict(), deliverable,
                 new PlanReply.Grounding(inventory.tables().size(), inventory.sizeUnknown()), recorded);
+    }
+
+    /** PostgreSQL's analysis of a drafted statement; when the database cannot answer, a statement it has not read. */
+    private StatementAnalysis.Result analysed(ConversationKey conversation, String sql, SchemaInventory inventory) {
+        try {
+            return analysis.analyse(conversation.tenantId(), sql, inventory);
+        } catch (RuntimeException e) {
+            LOG.warnf("The drafted statement of a plan turn in conversation %s could not be analysed: %s",
+                    conversation.conversationId(), e.getClass().getSimpleName());
+            return StatementAnalysis.unavailable(e instanceof io.smallrye.mutiny.TimeoutException
+                    ? "the database did not answer in time"
+                    : "the database refused the connection or failed");
+        }
     }
 
     private TurnRecorded.ToolRound answerCalls(AiMessage answer, TurnScope scope, Instant deadline,

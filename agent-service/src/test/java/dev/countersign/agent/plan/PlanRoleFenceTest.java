@@ -80,7 +80,15 @@ class PlanRoleFenceTest {
             "SELECT pg_terminate_backend(pg_backend_pid())",
             "SELECT pg_notify('countersign', 'hello')",
             "WITH renamed AS (UPDATE wallets SET name = 'x' RETURNING 1) SELECT count(*) FROM renamed",
-            "UPDATE pg_settings SET setting = 'victim' WHERE name = 'countersign.tenant_id'"})
+            "UPDATE pg_settings SET setting = 'victim' WHERE name = 'countersign.tenant_id'",
+            "SELECT name, statement FROM pg_prepared_statements",
+            "SELECT relation::regclass, pid FROM pg_locks",
+            "SELECT relname, n_tup_ins FROM pg_stat_user_tables",
+            "SELECT count(*) FROM pg_stat_get_backend_idset()",
+            "SELECT * FROM ts_stat('SELECT to_tsvector(name) FROM wallets')",
+            "SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery')",
+            // The run's own function runs SQL text, with the plan role's own privileges only.
+            "SELECT * FROM plan_rows('SELECT count(*) FROM conversation_events') AS r(n bigint)"})
     void aHostileStatementPastTheGuardIsRefusedByTheDatabase(String sql) {
         Throwable refused = catchThrowable(() -> runUnguarded(sql));
 
@@ -119,6 +127,23 @@ class PlanRoleFenceTest {
         assertThat(writable.getLong("n")).as("tables the plan role may write, even outside a read-only run").isZero();
     }
 
+    /** The agent's check and the superuser's script revoke the same functions. */
+    @Test
+    void theAgentChecksExactlyWhatPlanRoleSqlRevokes() throws Exception {
+        String script;
+        try (var in = LocalPostgres.class.getResourceAsStream("plan-role.sql")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String list = script.substring(script.indexOf("ARRAY["), script.indexOf("])"));
+        java.util.Set<String> revoked = new java.util.TreeSet<>();
+        java.util.regex.Matcher names = java.util.regex.Pattern.compile("'([a-z_]+)'").matcher(list);
+        while (names.find()) {
+            revoked.add(names.group(1));
+        }
+        assertThat(revoked).isEqualTo(new java.util.TreeSet<>(PlanSessions.FORBIDDEN));
+        assertThat(script).contains("LIKE '" + PlanSessions.COUNTERS + "'");
+    }
+
     /** The revocations leave the roles Countersign runs as their functions: the executor still names its tenant. */
     @Test
     void theServiceRolesKeepWhatThePlanRoleLost() throws Exception {
@@ -126,7 +151,8 @@ class PlanRoleFenceTest {
                 LocalPostgres.EXECUTOR_PASSWORD);
                 PreparedStatement check = executor.prepareStatement(
                         "SELECT count(*) FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace"
-                                + " AND p.proname = ANY (?) AND NOT has_function_privilege(p.oid, 'EXECUTE')")) {
+                                + " AND (p.proname = ANY (?) OR p.proname LIKE 'pg\\_stat\\_get\\_%')"
+                                + " AND NOT has_function_privilege(p.oid, 'EXECUTE')")) {
             check.setArray(1, executor.createArrayOf("text", PlanSessions.FORBIDDEN.toArray()));
             ResultSet rows = check.executeQuery();
             rows.next();

@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,15 @@ class StatementAnalysisTest {
     SchemaGrounding grounding;
 
     private String tenant;
+
+    /** A domain whose CHECK calls a function: a type's functions are not in a view's query tree. */
+    @BeforeAll
+    static void aDomain() throws Exception {
+        try (Connection owner = TestProperties.ownerConnection(); var sql = owner.createStatement()) {
+            sql.execute("DO $$ BEGIN CREATE DOMAIN public.plan_test_note AS text CHECK (length(VALUE) < 100);"
+                    + " EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+        }
+    }
 
     @BeforeEach
     void aTenantWithAWallet() throws Exception {
@@ -109,7 +119,10 @@ class StatementAnalysisTest {
             "SELECT public.current_tenant()|current_tenant",
             "SELECT nextval('outbox_id_seq')|nextval",
             "SELECT 1 AS one WHERE pg_advisory_lock(1) IS NULL|pg_advisory_lock",
-            "SELECT repeat(name, 100000000) FROM wallets|repeat"})
+            "SELECT repeat(name, 100000000) FROM wallets|repeat",
+            // A small call that builds a value of a gigabyte, and that PostgreSQL does not interrupt.
+            "SELECT lpad(name, 250000000, 'x') AS padded FROM wallets|lpad",
+            "SELECT rpad(name, 250000000, 'x') AS padded FROM wallets|rpad"})
     void aFunctionOffTheAllowListIsNeverRunHoweverItIsNamed(String sql, String function) {
         StatementAnalysis.Result result = analyse(sql);
 
@@ -127,7 +140,18 @@ class StatementAnalysisTest {
             "SELECT id FROM wallets WHERE id = $1|$1",
             "SELECT w.id, t.id FROM wallets w, transactions t|its own name",
             "DELETE FROM transactions WHERE amount < 0|Only a single SELECT",
-            "UPDATE wallets SET name = 'x'|Only a single SELECT"})
+            "UPDATE wallets SET name = 'x'|Only a single SELECT",
+            // Nodes whose work the analysis cannot see or PostgreSQL cannot interrupt (libxml2's XPath).
+            "SELECT x.n FROM XMLTABLE('/r' PASSING CAST('<r><a/></r>' AS xml) COLUMNS n text PATH 'count(//a)') AS x"
+                    + "|TABLEFUNC",
+            "SELECT JSON_QUERY(CAST('{\"a\":1}' AS jsonb), '$.a' RETURNING text) AS q|JSONEXPR",
+            "SELECT xmlelement(name a, name) AS e FROM wallets|XMLEXPR",
+            "SELECT CAST(name AS xml) AS x FROM wallets|xml type",
+            "SELECT CAST(name AS public.plan_test_note) AS n FROM wallets|COERCETODOMAIN",
+            "SELECT name FROM wallets TABLESAMPLE SYSTEM (50)|TABLESAMPLECLAUSE",
+            // Valid alone, but not as the sub-select a run wraps it in: what runs is what was analysed.
+            "SELECT name FROM wallets; /* a note */|sub-select",
+            "SELECT name FROM wallets; -- a note|sub-select"})
     void whatARunCannotDoIsRefusedWithPostgresqlsReason(String sql, String reason) {
         StatementAnalysis.Result result = analyse(sql);
 
@@ -136,12 +160,19 @@ class StatementAnalysisTest {
     }
 
     @Test
-    void aStatementForThePersonToRunThemselvesIsStillOneStatementOfThisDatabase() {
+    void aStatementForThePersonToRunThemselvesIsAnalysedForTheRelationsItNamesAndNeverRun() {
         StatementAnalysis.Result delete = analyse("DELETE FROM transactions WHERE category = 'coffee'");
 
         assertThat(delete.runnable()).isFalse();
         assertThat(delete.validation().notParsed()).isNull();
+        assertThat(delete.validation().tables()).containsExactly("transactions");
+        assertThat(delete.validation().unknownTables()).isEmpty();
         assertThat(delete.guard().reason()).contains("DELETE");
+        // A change to what plan mode does not offer is no more a deliverable than a read of it.
+        assertThat(analyse("UPDATE action_history SET status = 'x'").validation().unknownTables())
+                .containsExactly("action_history");
+        assertThat(analyse("DELETE FROM conversation_events WHERE user_id IN (SELECT owner_id FROM wallets)")
+                .validation().unknownTables()).containsExactly("conversation_events");
     }
 
     @ParameterizedTest
@@ -184,7 +215,7 @@ class StatementAnalysisTest {
                     + " WHERE t.wallet_id = w.id) x",
             "SELECT sum(amount) OVER (ORDER BY occurred_on RANGE BETWEEN '7 days' PRECEDING AND CURRENT ROW)"
                     + " FROM transactions",
-            "SELECT amount * 2 AS doubled, amount::text || ' EUR' AS label, lpad(category, 12) AS padded"
+            "SELECT amount * 2 AS doubled, amount::text || ' EUR' AS label, upper(category) AS shouted"
                     + " FROM transactions WHERE amount > 1 AND category ILIKE 'c%'"})
     void aReadOverTheInventoryWithAllowedFunctionsRuns(String sql) {
         StatementAnalysis.Result result = analyse(sql);
@@ -192,6 +223,27 @@ class StatementAnalysisTest {
         assertThat(result.runnable()).as(sql + ": " + result.guard().reason()).isTrue();
         assertThat(result.validation().notParsed()).isNull();
         assertThat(result.validation().unknownTables()).isEmpty();
+    }
+
+    /** Twenty levels of v || v: a million calls in one row's expression, which PostgreSQL cannot cancel. */
+    @Test
+    void aStatementWhoseExpressionsExplodeOnceInlinedIsRefusedAndOneThatDoesNotRuns() {
+        StringBuilder doubling = new StringBuilder("WITH d0 AS (SELECT name AS v FROM wallets)");
+        for (int level = 1; level <= 20; level++) {
+            doubling.append(", d%d AS (SELECT v || v AS v FROM d%d)".formatted(level, level - 1));
+        }
+        StatementAnalysis.Result exploding = analyse(doubling + " SELECT v FROM d20");
+        String nested = "SELECT name AS v FROM wallets";
+        for (int level = 1; level <= 20; level++) {
+            nested = "SELECT s%d.v || s%d.v AS v FROM (%s) s%d".formatted(level, level, nested, level);
+        }
+        assertThat(analyse(nested).guard().reason()).contains("nodes once PostgreSQL copies");
+        StatementAnalysis.Result joined = analyse("SELECT x.v || x.v AS v FROM (SELECT s.v || s.v AS v FROM"
+                + " (SELECT w.name || w.name AS v FROM (wallets w JOIN transactions t ON t.wallet_id = w.id)) s) x");
+
+        assertThat(exploding.runnable()).isFalse();
+        assertThat(exploding.guard().reason()).contains("nodes once PostgreSQL copies");
+        assertThat(joined.runnable()).as(joined.guard().reason()).isTrue();
     }
 
     @Test
