@@ -128,7 +128,10 @@ public class PlanSessions {
         String settings = (readOnly ? "SET TRANSACTION READ ONLY; " : "")
                 + "SET LOCAL " + TenantIsolation.SETTING + " = " + literal(tenantId) + "; "
                 + "SET LOCAL statement_timeout = '" + timeout.toMillis() + "ms'; "
-                + "SET LOCAL work_mem = '" + config.workMem() + "'";
+                + "SET LOCAL work_mem = '" + config.workMem() + "'; "
+                // A NOTICE is sent to the client whole and is no error for plan_rows to cut (a text search cast
+                // quotes its whole input in one): none reaches the agent.
+                + "SET LOCAL client_min_messages = error";
         return pool.withConnection(sql -> sql.begin().flatMap(transaction -> sql.query(settings).execute()
                 .flatMap(ignored -> work.apply(sql))
                 .onItemOrFailure().call((item, failure) -> transaction.rollback().onFailure().recoverWithNull())));

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * statement.
  */
 record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, boolean recursive, boolean locksRows,
-        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize) {
+        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize, Set<Long> namedCalls) {
 
     /**
      * The node types a plan statement may be built of: relations, joins, sub-selects, CTEs, set operations,
@@ -48,6 +48,14 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
             ":(?:funcid|aggfnoid|winfnoid|opfuncid|hashfuncid|negfuncid|startInRangeFunc|endInRangeFunc|tsmhandler)"
                     + " (\\d+)");
     private static final Pattern OPERATOR = Pattern.compile(":(?:opno|eqop|sortop) (\\d+)");
+    /**
+     * Functions the statement calls by name (a FuncExpr whose funcformat is 0, COERCE_EXPLICIT_CALL), aggregates and
+     * window functions: these must be on the name allow-list; a cast function called by name (bpchar(x, n) pads like
+     * lpad) is not a cast.
+     */
+    private static final Pattern NAMED_CALL = Pattern.compile(
+            "\\{FUNCEXPR :funcid (\\d+) :funcresulttype \\d+ :funcretset \\w+ :funcvariadic \\w+ :funcformat 0 "
+                    + "|:(?:aggfnoid|winfnoid) (\\d+)");
     private static final Pattern OPERATOR_LIST = Pattern.compile(":opnos \\(o((?: \\d+)*)\\)");
     private static final Pattern COMMAND = Pattern.compile(":commandType (\\d+)");
     private static final Pattern NODE = Pattern.compile("\\{([A-Z_]+)");
@@ -73,7 +81,16 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
         boolean recursive = tree.contains(":hasRecursive true");
         return new QueryTree(ids(RELATION, tree), ids(FUNCTION, tree), operators, recursive,
                 tree.contains(":hasForUpdate true") || tree.contains(":rowMarks ({"), selectOnly, unknownNodes,
-                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree));
+                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree), namedCalls(tree));
+    }
+
+    private static Set<Long> namedCalls(String tree) {
+        Set<Long> ids = new TreeSet<>();
+        Matcher matcher = NAMED_CALL.matcher(tree);
+        while (matcher.find()) {
+            ids.add(Long.parseLong(matcher.group(1) != null ? matcher.group(1) : matcher.group(2)));
+        }
+        return ids;
     }
 
     /** Every id the pattern captures, without 0 (PostgreSQL's "none"). */

@@ -63,10 +63,10 @@ public class StatementAnalysis {
             "percentile_disc", "mode", "corr", "covar_pop", "covar_samp",
             "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value",
             "last_value", "nth_value",
-            "abs", "round", "ceil", "ceiling", "floor", "trunc", "sign", "sqrt", "power", "mod", "div", "greatest",
+            "abs", "round", "ceil", "ceiling", "floor", "trunc", "sign", "mod", "div", "greatest",
             "least", "width_bucket",
             "lower", "upper", "initcap", "length", "char_length", "substring", "substr", "left", "right", "trim",
-            "btrim", "ltrim", "rtrim", "replace", "split_part", "concat", "concat_ws", "position", "strpos",
+            "btrim", "ltrim", "rtrim", "split_part", "concat", "concat_ws", "position", "strpos",
             "starts_with",
             "date_trunc", "date_part", "extract", "age", "make_date", "to_char", "to_date", "to_number",
             "justify_days", "justify_interval", "now");
@@ -111,16 +111,24 @@ public class StatementAnalysis {
             UNION ALL
             SELECT 'function', p.oid::bigint, p.oid::regprocedure::text, NULL,
                    p.pronamespace = 'pg_catalog'::regnamespace AND (p.proname = ANY ($4)
-                       OR EXISTS (SELECT 1 FROM pg_catalog.pg_cast k WHERE k.castfunc = p.oid
-                                  AND 'xml'::regtype NOT IN (k.castsource, k.casttarget))
-                       OR EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
-                                  WHERE o.oprcode = p.oid AND o.oprnamespace = 'pg_catalog'::regnamespace)
-                       OR EXISTS (SELECT 1 FROM pg_catalog.pg_amproc a WHERE a.amproc = p.oid))
+                       OR NOT p.oid::bigint = ANY ($5) AND p.proname <> ALL ($6) AND (
+                           EXISTS (SELECT 1 FROM pg_catalog.pg_cast k WHERE k.castfunc = p.oid
+                                   AND 'xml'::regtype NOT IN (k.castsource, k.casttarget))
+                           OR EXISTS (SELECT 1 FROM pg_catalog.pg_operator o
+                                      WHERE o.oprcode = p.oid AND o.oprnamespace = 'pg_catalog'::regnamespace)
+                           OR EXISTS (SELECT 1 FROM pg_catalog.pg_amproc a WHERE a.amproc = p.oid)))
             FROM pg_catalog.pg_proc p WHERE p.oid::bigint = ANY ($2)
             UNION ALL
             SELECT 'operator', o.oid::bigint, o.oid::regoperator::text, NULL,
-                   o.oprnamespace = 'pg_catalog'::regnamespace
+                   o.oprnamespace = 'pg_catalog'::regnamespace AND o.oprcode::text <> ALL ($6)
             FROM pg_catalog.pg_operator o WHERE o.oid::bigint = ANY ($3)""";
+
+    /**
+     * Built-in operator functions refused although operators are otherwise allowed: they build huge numbers from small
+     * ones, and PostgreSQL's arithmetic on such numbers does not check for cancellation.
+     */
+    static final List<String> REFUSED_OPERATOR_FUNCTIONS = List.of("numeric_power", "numeric_exp", "numeric_ln",
+            "numeric_log", "numeric_fac");
 
     private static final Pattern UNKNOWN_RELATION = Pattern.compile("relation \"([^\"]+)\" does not exist");
     private static final Pattern UNKNOWN_COLUMN = Pattern.compile("column \"?([^\" ]+)\"? does not exist");
@@ -128,6 +136,8 @@ public class StatementAnalysis {
     static final int MESSAGE_CHARS = 300;
     /** The largest expanded expression a run may evaluate ({@link ExpandedSize}). */
     static final long MAX_EXPANDED_SIZE = 20_000;
+    /** The longest statement analysed; longer is a shortfall. */
+    static final int MAX_STATEMENT_CHARS = 10_000;
 
     /** One output column of a statement that may run. */
     record Column(String name, String type, boolean fixedWidth) {
@@ -159,6 +169,12 @@ public class StatementAnalysis {
 
     public Result analyse(String tenantId, String statement, SchemaInventory inventory) {
         String body = PlanStatementRunner.body(statement);
+        if (body.length() > MAX_STATEMENT_CHARS) {
+            String objection = "It is %d characters long; plan mode reads statements of up to %d (a constant in it is"
+                    + " part of what bounds the values a run can build).".formatted(body.length(), MAX_STATEMENT_CHARS);
+            return new Result(new Guard(false, "Not run here. " + objection),
+                    new Validation(List.of(), List.of(), List.of(), LIMITS, objection), List.of());
+        }
         return sessions.analysing(tenantId, sql -> analyse(sql, body, inventory))
                 .await().atMost(config.runTimeout().plusSeconds(2));
     }
@@ -262,7 +278,8 @@ public class StatementAnalysis {
                 // Before PostgreSQL 16 a rule's tree also names its own relation (OLD and NEW).
                 relations.remove(self);
                 return sql.preparedQuery(OBJECTS).execute(Tuple.of(ids(relations), ids(functions), ids(operators),
-                        FUNCTIONS.toArray(String[]::new)))
+                        FUNCTIONS.toArray(String[]::new), ids(tree.namedCalls()),
+                        REFUSED_OPERATOR_FUNCTIONS.toArray(String[]::new)))
                         .map(objects -> new Reading(tree, relations, functions, operators, refused, objects));
             });
         });

@@ -122,7 +122,13 @@ class StatementAnalysisTest {
             "SELECT repeat(name, 100000000) FROM wallets|repeat",
             // A small call that builds a value of a gigabyte, and that PostgreSQL does not interrupt.
             "SELECT lpad(name, 250000000, 'x') AS padded FROM wallets|lpad",
-            "SELECT rpad(name, 250000000, 'x') AS padded FROM wallets|rpad"})
+            "SELECT rpad(name, 250000000, 'x') AS padded FROM wallets|rpad",
+            "SELECT replace(replace(name, 'e', 'eeeeeeee'), 'e', 'eeeeeeee') AS r FROM wallets|replace",
+            // A cast function called by name is no cast: bpchar pads to any length.
+            "SELECT length(pg_catalog.bpchar(name::bpchar, 1000000000, false)) AS n FROM wallets|bpchar",
+            // Numbers of 130,000 digits, on which PostgreSQL's division does not check for cancellation.
+            "SELECT 10::numeric ^ 130000 AS n|numeric_power",
+            "SELECT power(10::numeric, 130000) AS n|power"})
     void aFunctionOffTheAllowListIsNeverRunHoweverItIsNamed(String sql, String function) {
         StatementAnalysis.Result result = analyse(sql);
 
@@ -241,9 +247,35 @@ class StatementAnalysisTest {
         StatementAnalysis.Result joined = analyse("SELECT x.v || x.v AS v FROM (SELECT s.v || s.v AS v FROM"
                 + " (SELECT w.name || w.name AS v FROM (wallets w JOIN transactions t ON t.wallet_id = w.id)) s) x");
 
+        // The same chain inside a sub-select of an expression, through whole-row references, or fanned out by a
+        // function in FROM: the planner copies each as well.
+        String chain = "SELECT name AS v FROM wallets";
+        String wholeRows = "SELECT name AS v FROM wallets";
+        for (int level = 1; level <= 18; level++) {
+            chain = "SELECT s%d.v || s%d.v AS v FROM (%s) s%d".formatted(level, level, chain, level);
+            wholeRows = "SELECT concat(s%d, s%d) AS v FROM (%s) s%d".formatted(level, level, wholeRows, level);
+        }
+        assertThat(analyse("SELECT (SELECT length(x.v) FROM (" + chain + ") x) AS n").guard().reason())
+                .contains("nodes once PostgreSQL copies");
+        assertThat(analyse(wholeRows).guard().reason()).contains("nodes once PostgreSQL copies");
+        String twelve = "SELECT name AS v FROM wallets";
+        for (int level = 1; level <= 12; level++) {
+            twelve = "SELECT s%d.v || s%d.v AS v FROM (%s) s%d".formatted(level, level, twelve, level);
+        }
+        assertThat(analyse(twelve).runnable()).as("4,096 nodes").isTrue();
+        assertThat(analyse("SELECT f.v FROM (" + twelve + ") a, LATERAL concat(a.v, a.v, a.v, a.v, a.v, a.v) AS f(v)")
+                .guard().reason()).contains("nodes once PostgreSQL copies");
+
         assertThat(exploding.runnable()).isFalse();
         assertThat(exploding.guard().reason()).contains("nodes once PostgreSQL copies");
         assertThat(joined.runnable()).as(joined.guard().reason()).isTrue();
+    }
+
+    @Test
+    void aStatementLongerThanPlanModeReadsIsNotAStatement() {
+        String padded = "SELECT name FROM wallets WHERE name <> '" + "x".repeat(10_000) + "'";
+
+        assertThat(analyse(padded).validation().notParsed()).contains("characters long");
     }
 
     @Test
