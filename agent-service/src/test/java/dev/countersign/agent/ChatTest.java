@@ -24,7 +24,6 @@ import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.model.ModelReply;
@@ -80,7 +79,7 @@ class ChatTest {
     }
 
     @Test
-    void anExpenseIsProposedWithTheTokenOnlyInTheHttpReply() throws Exception {
+    void anExpenseIsProposedWithoutAnyConfirmTokenTheExecutorMintsThat() throws Exception {
         modelCalls("propose_expense",
                 "{\"wallet\":\"checking\",\"amount\":\"12.5\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"}");
 
@@ -90,19 +89,17 @@ class ChatTest {
                 .body("proposals[0].params.amount", equalTo("12.50"))
                 .body("proposals[0].params.walletId", equalTo(checking.toString()))
                 .extract().jsonPath();
-        String token = reply.getString("proposals[0].confirmToken");
         String actionId = reply.getString("proposals[0].actionId");
 
-        assertThat(Base64Length.of(token)).isEqualTo(16);
+        assertThat(reply.getMap("proposals[0]")).doesNotContainKeys("confirmToken", "confirmPath");
         var published = kafka.awaitAny(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId));
         assertThat(published).hasSize(1);
         JsonNode event = Json.mapper().readTree(published.get(0));
-        assertThat(event.get("tokenHash").asText()).isEqualTo(ConfirmTokens.hash(token));
+        assertThat(event.get("tokenHash").isNull()).isTrue();
         assertThat(event.get("paramsHash").asText()).isEqualTo(ParamsHash.of(event.get("params")));
         assertThat(event.get("tenantId").asText()).isEqualTo(tenant);
         assertThat(event.get("userId").asText()).isEqualTo("alice");
         assertThat(event.get("conversationId").asText()).isEqualTo("c-1");
-        assertThat(published.get(0)).doesNotContain(token);
         // The caller's own bearer token travels as evidence in a header, never in the event body.
         var record = kafka.awaitRecords(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId)).get(0);
         assertThat(new String(record.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
@@ -115,14 +112,13 @@ class ChatTest {
         assertThat(ContractFixtures.memberNames(event))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_PROPOSED));
 
-        assertThat(ScriptedModel.everythingTheModelSaw()).doesNotContain(token);
         assertThat(toolResults()).singleElement().asString().contains("NOT applied").contains(actionId);
 
-        // Nor in a later turn of the same conversation, which carries the earlier turn in its memory.
+        // A later turn of the same conversation carries the earlier turn in its memory.
         ScriptedModel.use(turn -> ModelReply.text("It is waiting for you."));
         chat("c-1", "is it done?").statusCode(200);
         assertThat(ScriptedModel.requests()).isNotEmpty();
-        assertThat(ScriptedModel.everythingTheModelSaw()).contains(actionId).doesNotContain(token);
+        assertThat(ScriptedModel.everythingTheModelSaw()).contains(actionId);
     }
 
     @Test
@@ -272,13 +268,5 @@ class ChatTest {
                 .body("$", empty());
         given().header("Authorization", "Bearer " + bearer).get("/api/wallets").then().statusCode(200)
                 .body("name", org.hamcrest.Matchers.contains("Checking", "Savings"));
-    }
-
-    /** The decoded length of a base64url token, in bytes. */
-    private static final class Base64Length {
-
-        static int of(String token) {
-            return java.util.Base64.getUrlDecoder().decode(token).length;
-        }
     }
 }

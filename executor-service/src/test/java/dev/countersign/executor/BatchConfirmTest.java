@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -48,15 +49,17 @@ class BatchConfirmTest {
         return proposals;
     }
 
-    private ValidatableResponse confirmBatch(List<ProposalMother> proposals, String... tokens) {
+    private ValidatableResponse confirmBatch(List<ProposalMother> proposals) {
+        return confirmBatch(proposals, alice);
+    }
+
+    private ValidatableResponse confirmBatch(List<ProposalMother> proposals, String bearer) {
         ObjectNode body = Json.mapper().createObjectNode();
         ArrayNode items = body.putArray("items");
-        for (int i = 0; i < proposals.size(); i++) {
-            items.addObject().put("actionId", proposals.get(i).actionId.toString())
-                    .put("token", i < tokens.length ? tokens[i] : proposals.get(i).token)
-                    .put("paramsHash", proposals.get(i).paramsHash());
+        for (ProposalMother proposal : proposals) {
+            items.addObject().put("actionId", proposal.actionId.toString()).put("paramsHash", proposal.paramsHash());
         }
-        return given().contentType("application/json").header("Authorization", "Bearer " + alice)
+        return given().contentType("application/json").header("Authorization", "Bearer " + bearer)
                 .body(Json.write(body)).post("/api/actions/confirm-batch").then();
     }
 
@@ -80,18 +83,27 @@ class BatchConfirmTest {
     }
 
     @Test
-    void oneWrongTokenStopsTheWholeBatch() throws Exception {
-        var proposals = staged(3, tenant.wallet());
+    void oneActionTheCallerMayNotDecideStopsTheWholeBatch() throws Exception {
+        // dave, no approver, asked for the first and the last; the middle one is alice's.
+        var proposals = List.of(new ProposalMother(tenant.id(), tenant.wallet(), "1.00").by("dave"),
+                new ProposalMother(tenant.id(), tenant.wallet(), "2.00"),
+                new ProposalMother(tenant.id(), tenant.wallet(), "3.00").by("dave"));
+        for (var proposal : proposals) {
+            proposal.stage(kafka);
+        }
+        String dave = TestProperties.executorBearerWithoutApproval(tenant.id(), "dave");
 
-        confirmBatch(proposals, proposals.get(0).token, "wrong", proposals.get(2).token).statusCode(409)
-                .contentType("application/problem+json").body("code", equalTo("batch_refused"))
+        confirmBatch(proposals, dave).statusCode(409).contentType("application/problem+json")
+                .body("code", equalTo("batch_refused"))
                 .body("violations", hasSize(1))
-                .body("violations[0].field", equalTo(proposals.get(1).actionId.toString()));
+                .body("violations[0].field", equalTo(proposals.get(1).actionId.toString()))
+                .body("violations[0].message", equalTo("forbidden"));
 
         assertThat(ledgerRows(proposals)).isZero();
         for (var proposal : proposals) {
             assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
         }
+        confirmBatch(List.of(proposals.get(0), proposals.get(2)), dave).statusCode(200);
     }
 
     @Test
@@ -115,9 +127,9 @@ class BatchConfirmTest {
         var proposals = staged(2, tenant.wallet());
         ObjectNode body = Json.mapper().createObjectNode();
         ArrayNode items = body.putArray("items");
-        items.addObject().put("actionId", proposals.get(0).actionId.toString()).put("token", proposals.get(0).token)
+        items.addObject().put("actionId", proposals.get(0).actionId.toString())
                 .put("paramsHash", proposals.get(0).paramsHash());
-        items.addObject().put("actionId", proposals.get(1).actionId.toString()).put("token", proposals.get(1).token);
+        items.addObject().put("actionId", proposals.get(1).actionId.toString());
 
         given().contentType("application/json").header("Authorization", "Bearer " + alice).body(Json.write(body))
                 .post("/api/actions/confirm-batch").then().statusCode(400).contentType("application/problem+json")

@@ -78,7 +78,7 @@ class ConversationLedgerTest {
         var proposal = new ProposalMother(withWallet, "12.50");
         String conversation = proposal.event.get("conversationId").asText();
         proposal.stage(kafka);
-        proposal.decide("confirm", withWallet.executorBearer("alice"), proposal.token).then().statusCode(200);
+        proposal.decide("confirm", withWallet.executorBearer("alice")).then().statusCode(200);
         var refused = new ProposalMother(withWallet, "-1");
         refused.send(kafka);
 

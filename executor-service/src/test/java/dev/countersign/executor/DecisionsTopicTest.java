@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -49,22 +50,51 @@ class DecisionsTopicTest {
     }
 
     @Test
-    void aConfirmRelayedByAnIntegrationExecutesOnceEvenWhenRedelivered() throws Exception {
+    void theTokenWhoseHashTheProposerSentDecidesNothingOnlyTheOneTheExecutorIssues() throws Exception {
         var proposal = staged();
-        ObjectNode confirm = proposal.decided("confirm", proposal.token);
+        // The agent (or whoever made the proposal) knows this token: it must not be a countersignature.
+        ObjectNode withProposersToken = proposal.decided("confirm", proposal.token);
 
-        send(confirm);
-        send(confirm);
-        send(proposal.decided("confirm", proposal.token));
+        send(withProposersToken);
+        awaitProcessed(withProposersToken);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> "proposed".equals(Db.status(proposal.actionId)));
 
+        String first = proposal.tokenFromExecutor();
+        String second = given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .post("/api/actions/{id}/reissue-token", proposal.actionId)
+                .then().statusCode(200).extract().jsonPath().getString("confirmToken");
+        ObjectNode withReplacedToken = proposal.decided("confirm", first);
+        send(withReplacedToken);
+        awaitProcessed(withReplacedToken);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+
+        send(proposal.decided("confirm", second));
         Db.awaitStatus(proposal.actionId, "executed");
-        Thread.sleep(1_000);
         assertThat(proposal.ledgerRows()).isEqualTo(1);
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .get("/api/actions/{id}/history", proposal.actionId)
+                .then().body("reason[1]", equalTo("confirm token reissued"))
+                .body("reason[2]", equalTo("confirm token reissued"));
+    }
+
+    @Test
+    void aConfirmRelayedByAnIntegrationExecutesOnceEvenWhenRedelivered() throws Exception {
+        var proposal = staged();
+        ObjectNode confirm = proposal.decided("confirm", proposal.tokenFromExecutor());
+
+        send(confirm);
+        send(confirm);
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> proposal.ledgerRows() == 1);
+        // The second "proposed" is the approver asking for the token (an HTTP call), then the relayed decision.
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .get("/api/actions/{id}/history", proposal.actionId)
                 .then().statusCode(200)
-                .body("to", contains("proposed", "confirmed", "executed"))
-                .body("channel", contains("agent", "slack", "slack"));
+                .body("to", contains("proposed", "proposed", "confirmed", "executed"))
+                .body("channel", contains("agent", "http", "slack", "slack"));
     }
 
     @Test
@@ -72,23 +102,24 @@ class DecisionsTopicTest {
         var proposal = staged();
         String marker = "unpinned-" + UUID.randomUUID();
 
-        send(proposal.decided("confirm", proposal.token).putNull("paramsHash").put("marker", marker));
-        send(proposal.decided("confirm", proposal.token).put("paramsHash", "yes").put("marker", marker));
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).putNull("paramsHash").put("marker", marker));
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("paramsHash", "yes").put("marker", marker));
 
         var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
                 found -> found.size() >= 2, Duration.ofSeconds(20));
-        assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(proposal.token));
+        assertThat(parked).hasSize(2)
+                .allSatisfy(value -> assertThat(value).doesNotContain(proposal.tokenFromExecutor()));
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
         assertThat(proposal.ledgerRows()).isZero();
 
-        send(proposal.decided("confirm", proposal.token));
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()));
         Db.awaitStatus(proposal.actionId, "executed");
     }
 
     @Test
     void aConfirmNamingOtherParametersRunsNothing() throws Exception {
         var proposal = staged();
-        ObjectNode other = proposal.decided("confirm", proposal.token).put("paramsHash", "0".repeat(64));
+        ObjectNode other = proposal.decided("confirm", proposal.tokenFromExecutor()).put("paramsHash", "0".repeat(64));
 
         send(other);
 
@@ -102,7 +133,7 @@ class DecisionsTopicTest {
         var proposal = staged();
 
         // A cancel may leave the parameters hash out.
-        send(proposal.decided("cancel", proposal.token).putNull("paramsHash"));
+        send(proposal.decided("cancel", proposal.tokenFromExecutor()).putNull("paramsHash"));
 
         Db.awaitStatus(proposal.actionId, "cancelled");
     }
@@ -122,14 +153,14 @@ class DecisionsTopicTest {
     void aChatDecisionInTheTurnThatProposedIsRefusedButALaterTurnIsNot() throws Exception {
         var proposal = staged();
         String proposingTurn = proposal.event.get("turnId").asText();
-        ObjectNode sameTurn = proposal.decided("confirm", proposal.token).put("channel", "chat")
+        ObjectNode sameTurn = proposal.decided("confirm", proposal.tokenFromExecutor()).put("channel", "chat")
                 .put("turnId", proposingTurn);
 
         send(sameTurn);
         awaitProcessed(sameTurn);
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
 
-        send(proposal.decided("confirm", proposal.token).put("channel", "chat")
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("channel", "chat")
                 .put("turnId", UUID.randomUUID().toString()));
         Db.awaitStatus(proposal.actionId, "executed");
     }
@@ -138,15 +169,15 @@ class DecisionsTopicTest {
     void aPoisonDecisionIsParkedAndDoesNotBlockTheNextOne() throws Exception {
         var proposal = staged();
         String marker = "poison-" + UUID.randomUUID();
-        ObjectNode poison = proposal.decided("approve-please", proposal.token).put("marker", marker);
+        ObjectNode poison = proposal.decided("approve-please", proposal.tokenFromExecutor()).put("marker", marker);
 
         send(poison);
-        send(proposal.decided("confirm", proposal.token));
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()));
 
         Db.awaitStatus(proposal.actionId, "executed");
         var parked = kafka.awaitAny(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker));
         assertThat(parked).hasSize(1);
-        assertThat(parked.get(0)).doesNotContain(proposal.token).contains("<redacted>");
+        assertThat(parked.get(0)).doesNotContain(proposal.tokenFromExecutor()).contains("<redacted>");
     }
 
     @Test
@@ -154,16 +185,18 @@ class DecisionsTopicTest {
         var proposal = staged();
         String marker = "rules-" + UUID.randomUUID();
 
-        send(proposal.decided("confirm", proposal.token).put("channel", "chat").putNull("turnId")
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("channel", "chat").putNull("turnId")
                 .put("marker", marker));
-        send(proposal.decided("confirm", proposal.token).put("channel", "http").put("marker", marker));
-        send(proposal.decided("confirm", proposal.token).put("userId", "mal\u0000lory").put("marker", marker));
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("channel", "http").put("marker", marker));
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("userId", "mal\u0000lory").put("marker",
+                marker));
         kafka.send(Topics.ACTIONS_DECISIONS, proposal.actionId.toString(),
-                "{\"marker\":\"" + marker + "\",\"token\":\"" + proposal.token + "\",");
+                "{\"marker\":\"" + marker + "\",\"token\":\"" + proposal.tokenFromExecutor() + "\",");
 
         var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
                 found -> found.size() >= 4, Duration.ofSeconds(20));
-        assertThat(parked).hasSize(4).allSatisfy(value -> assertThat(value).doesNotContain(proposal.token));
+        assertThat(parked).hasSize(4)
+                .allSatisfy(value -> assertThat(value).doesNotContain(proposal.tokenFromExecutor()));
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
     }
 
@@ -188,9 +221,9 @@ class DecisionsTopicTest {
     void kForgedApproverIdsOnTheTopicCountAsOneApprover() throws Exception {
         policy(2, true);
         var high = ProposalMother.staged(kafka, tenant, "900.00");
-        ObjectNode bob = high.decided("confirm", high.token).put("userId", "bob");
-        ObjectNode carol = high.decided("confirm", high.token).put("userId", "carol");
-        ObjectNode dave = high.decided("confirm", high.token).put("userId", "dave");
+        ObjectNode bob = high.decided("confirm", high.tokenFromExecutor()).put("userId", "bob");
+        ObjectNode carol = high.decided("confirm", high.tokenFromExecutor()).put("userId", "carol");
+        ObjectNode dave = high.decided("confirm", high.tokenFromExecutor()).put("userId", "dave");
 
         send(bob);
         send(carol);
@@ -208,12 +241,13 @@ class DecisionsTopicTest {
     void approversVerifiedByTheirOwnExecutorTokenCountOneEach() throws Exception {
         policy(2, true);
         var high = ProposalMother.staged(kafka, tenant, "900.00");
-        ObjectNode bob = high.decided("confirm", high.token).put("userId", "bob");
+        ObjectNode bob = high.decided("confirm", high.tokenFromExecutor()).put("userId", "bob");
 
         sendAsApprover(bob, tenant.executorBearer("bob"));
         awaitProcessed(bob);
         assertThat(Db.status(high.actionId)).isEqualTo("proposed");
-        sendAsApprover(high.decided("confirm", high.token).put("userId", "carol"), tenant.executorBearer("carol"));
+        sendAsApprover(high.decided("confirm", high.tokenFromExecutor()).put("userId", "carol"),
+                tenant.executorBearer("carol"));
 
         Db.awaitStatus(high.actionId, "executed");
         assertThat(approvals(high)).containsExactly("bob", "carol");
@@ -228,12 +262,14 @@ class DecisionsTopicTest {
         String bobsToken = tenant.executorBearer("bob");
         String agentToken = dev.countersign.devsupport.testing.TestProperties.agentBearer(tenant.id(), "carol");
 
-        sendAsApprover(high.decided("confirm", high.token).put("userId", "carol").put("marker", marker), bobsToken);
-        sendAsApprover(high.decided("confirm", high.token).put("userId", "carol").put("marker", marker), agentToken);
+        sendAsApprover(high.decided("confirm", high.tokenFromExecutor()).put("userId", "carol").put("marker", marker),
+                bobsToken);
+        sendAsApprover(high.decided("confirm", high.tokenFromExecutor()).put("userId", "carol").put("marker", marker),
+                agentToken);
 
         var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
                 found -> found.size() >= 2, Duration.ofSeconds(20));
-        assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(high.token)
+        assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(high.tokenFromExecutor())
                 .doesNotContain(bobsToken).doesNotContain(agentToken));
         assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", high.actionId)).isZero();
         assertThat(Db.status(high.actionId)).isEqualTo("proposed");
@@ -243,14 +279,14 @@ class DecisionsTopicTest {
     void aPersonWhoConfirmedOverHttpDoesNotCountAgainThroughAnUnverifiedDecision() throws Exception {
         policy(2, true);
         var high = ProposalMother.staged(kafka, tenant, "900.00");
-        high.decide("confirm", tenant.executorBearer("bob"), high.token).then().statusCode(202);
+        high.decide("confirm", tenant.executorBearer("bob")).then().statusCode(202);
         // The same bob "again", relayed without an approver token: recorded, never counted under k = 2.
-        ObjectNode relayed = high.decided("confirm", high.token).put("userId", "bob");
+        ObjectNode relayed = high.decided("confirm", high.tokenFromExecutor()).put("userId", "bob");
         send(relayed);
         awaitProcessed(relayed);
         assertThat(Db.status(high.actionId)).isEqualTo("proposed");
         assertThat(approvals(high)).containsExactly("bob", "integration:unverified");
-        high.decide("confirm", tenant.executorBearer("carol"), high.token).then().statusCode(200);
+        high.decide("confirm", tenant.executorBearer("carol")).then().statusCode(200);
         assertThat(Db.status(high.actionId)).isEqualTo("executed");
     }
 
@@ -262,11 +298,11 @@ class DecisionsTopicTest {
                 dev.countersign.contracts.Audiences.INTEGRATION, Duration.ofMinutes(5)));
         proposal.stage(kafka);
         // The integration holds the token it minted; its own decision, with no approver token, is no person.
-        ObjectNode own = proposal.decided("confirm", proposal.token).put("userId", "alice");
+        ObjectNode own = proposal.decided("confirm", proposal.tokenFromExecutor()).put("userId", "alice");
         send(own);
         awaitProcessed(own);
         assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
-        proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then().statusCode(200);
+        proposal.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         assertThat(Db.status(proposal.actionId)).isEqualTo("executed");
     }
 }

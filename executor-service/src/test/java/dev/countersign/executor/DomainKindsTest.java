@@ -50,7 +50,7 @@ class DomainKindsTest {
     }
 
     private io.restassured.response.ValidatableResponse confirm(ProposalMother proposal) {
-        return proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then();
+        return proposal.decide("confirm", tenant.executorBearer("alice")).then();
     }
 
     @Test

@@ -120,7 +120,7 @@ class ExternalWritesTest {
     }
 
     private Response confirm(ProposalMother proposal) {
-        return proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token);
+        return proposal.decide("confirm", tenant.executorBearer("alice"));
     }
 
     private ValidatableResponse view(ProposalMother proposal) {
@@ -162,7 +162,7 @@ class ExternalWritesTest {
         UUID refund = supportCase("requestor@example.org");
         var relayed = mail(refund);
         var batched = mail(refund);
-        ObjectNode decision = relayed.decided("confirm", relayed.token);
+        ObjectNode decision = relayed.decided("confirm", relayed.tokenFromExecutor());
         kafka.send(Topics.ACTIONS_DECISIONS, relayed.actionId.toString(), Json.write(decision));
         kafka.send(Topics.ACTIONS_DECISIONS, relayed.actionId.toString(), Json.write(decision)); // redelivered
 
@@ -170,8 +170,8 @@ class ExternalWritesTest {
         assertThat(smtp.withMessageId(messageIdOf(relayed))).hasSize(1);
 
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
-                .body(Json.write(Map.of("items", List.of(Map.of("actionId", batched.actionId, "token",
-                        batched.token, "paramsHash", batched.paramsHash())))))
+                .body(Json.write(Map.of("items", List.of(Map.of("actionId", batched.actionId, "paramsHash",
+                        batched.paramsHash())))))
                 .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
         view(batched).body("status", equalTo("proposed"));
         assertThat(smtp.withMessageId(messageIdOf(batched))).isEmpty();

@@ -107,6 +107,6 @@ class IdempotencyKeyTest {
     }
 
     private io.restassured.response.Response decide(ProposalMother proposal, String decision) {
-        return proposal.decide(decision, alice, proposal.token);
+        return proposal.decide(decision, alice);
     }
 }

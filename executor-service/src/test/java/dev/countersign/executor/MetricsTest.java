@@ -44,7 +44,7 @@ class MetricsTest {
 
         var proposal = ProposalMother.staged(kafka, tenant, "12.50");
         awaitMetric(proposed + 1, "countersign_actions_total", EXPENSE, "tier=\"low\"", "status=\"proposed\"");
-        proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then().statusCode(200);
+        proposal.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         awaitMetric(executed + 1, "countersign_actions_total", EXPENSE, "tier=\"low\"", "status=\"executed\"");
         awaitMetric(latencies + 1, "countersign_action_confirm_to_executed_seconds_count", EXPENSE);
 

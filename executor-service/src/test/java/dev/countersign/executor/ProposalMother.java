@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.KafkaHeaders;
+import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
@@ -26,7 +27,9 @@ import io.restassured.response.Response;
 final class ProposalMother {
 
     final UUID actionId = UUID.randomUUID();
+    /** The token whose hash the proposal carries: honoured only for a service principal's proposal. */
     final String token = "tok-" + UUID.randomUUID();
+    private String issuedToken;
     final ObjectNode event = (ObjectNode) ContractFixtures.tree(ContractFixtures.ACTION_PROPOSED);
     /** The evidence header sent with it: the requester's agent token unless a test chose other (null: none). */
     String evidence;
@@ -135,19 +138,35 @@ final class ProposalMother {
     }
 
     /**
-     * {@code POST /api/actions/{id}/confirm} (with the proposal's {@code paramsHash}) or {@code cancel} with
-     * {@code token}, as {@code bearer} (no Authorization header when null).
+     * {@code POST /api/actions/{id}/confirm} (with the proposal's {@code paramsHash}) or {@code cancel}, as
+     * {@code bearer} (no Authorization header when null): the signed-in person is the authority, no token.
      */
-    Response decide(String decision, String bearer, String token) {
-        // A confirm names what the person was shown (required); a cancel needs only the token.
-        Map<String, String> body = "confirm".equals(decision)
-                ? Map.of("token", token, "paramsHash", paramsHash())
-                : Map.of("token", token);
+    Response decide(String decision, String bearer) {
+        // A confirm names what the person was shown (required); a cancel needs nothing.
+        Map<String, String> body = "confirm".equals(decision) ? Map.of("paramsHash", paramsHash()) : Map.of();
         var request = given().contentType("application/json").body(Json.write(body));
         if (bearer != null) {
             request.header("Authorization", "Bearer " + bearer);
         }
         return request.post("/api/actions/{id}/" + decision, actionId);
+    }
+
+    /**
+     * The confirm token a decision on the topic needs. For a person's proposal the executor minted it and an approver
+     * (the fixture's alice) asks for it, as an integration deciding by event does (recorded in the history once); a
+     * service principal's proposal keeps the token whose hash it sent.
+     */
+    String tokenFromExecutor() {
+        if (Requesters.isService(event.get("userId").asText())) {
+            return token;
+        }
+        if (issuedToken == null) {
+            issuedToken = given().header("Authorization",
+                    "Bearer " + TestProperties.executorBearer(event.get("tenantId").asText(), "alice"))
+                    .post("/api/actions/{id}/reissue-token", actionId)
+                    .then().statusCode(200).extract().jsonPath().getString("confirmToken");
+        }
+        return issuedToken;
     }
 
     /** The ledger rows this action wrote (0 or 1). */

@@ -44,7 +44,7 @@ class SeparationOfDutiesTest {
     }
 
     private Response confirm(ProposalMother proposal, String user) {
-        return proposal.decide("confirm", as(user), proposal.token);
+        return proposal.decide("confirm", as(user));
     }
 
     private int ledgerRows(ProposalMother proposal) throws Exception {
@@ -98,8 +98,8 @@ class SeparationOfDutiesTest {
         var high = staged("900.00");
 
         given().contentType("application/json").header("Authorization", "Bearer " + as("bob"))
-                .body("{\"items\":[{\"actionId\":\"" + high.actionId + "\",\"token\":\"" + high.token
-                        + "\",\"paramsHash\":\"" + high.paramsHash() + "\"}]}")
+                .body("{\"items\":[{\"actionId\":\"" + high.actionId + "\",\"paramsHash\":\"" + high.paramsHash()
+                        + "\"}]}")
                 .post("/api/actions/confirm-batch").then().statusCode(409).body("code", equalTo("batch_refused"));
 
         assertThat(ledgerRows(high)).isZero();

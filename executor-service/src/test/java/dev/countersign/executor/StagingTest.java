@@ -44,17 +44,22 @@ class StagingTest {
     }
 
     @Test
-    void aProposalIsStoredAsProposedWithOnlyTheTokenHash() throws Exception {
-        var proposal = new ProposalMother(tenant, "12.50");
+    void aPersonsProposalIsStoredWithATokenTheExecutorMintedNotTheOneItsProposerSent() throws Exception {
+        var withHash = new ProposalMother(tenant, "12.50");
+        var withoutHash = new ProposalMother(tenant, "13.50");
+        withoutHash.event.remove("tokenHash");
 
-        proposal.send(kafka);
+        withHash.send(kafka);
+        withoutHash.send(kafka);
 
-        Db.awaitStatus(proposal.actionId, "proposed");
-        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND token_hash = ?", proposal.actionId,
-                proposal.event.get("tokenHash").asText())).isEqualTo(1);
-        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND (params::text LIKE ? OR summary LIKE ?"
-                + " OR token_hash = ?)", proposal.actionId, "%" + proposal.token + "%", "%" + proposal.token + "%",
-                proposal.token)).isZero();
+        Db.awaitStatus(withHash.actionId, "proposed");
+        Db.awaitStatus(withoutHash.actionId, "proposed");
+        String stored = Db.text("SELECT token_hash FROM actions WHERE id = ?", withHash.actionId);
+        assertThat(stored).matches("[0-9a-f]{64}").isNotEqualTo(withHash.event.get("tokenHash").asText());
+        assertThat(Db.text("SELECT token_hash FROM actions WHERE id = ?", withoutHash.actionId))
+                .matches("[0-9a-f]{64}").isNotEqualTo(stored);
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ? AND (params::text LIKE ? OR summary LIKE ?)",
+                withHash.actionId, "%" + withHash.token + "%", "%" + withHash.token + "%")).isZero();
     }
 
     @Test

@@ -69,7 +69,7 @@ class TracingTest {
         assertThat(Db.text("SELECT trace_parent FROM actions WHERE id = ?", proposal.actionId))
                 .as("the staged action remembers the proposal's trace").contains(traceId);
 
-        proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then().statusCode(200);
+        proposal.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
 
         SpanData execution = spans.await(executionOf(proposal.actionId));
         assertThat(execution.getTraceId()).isEqualTo(traceId);
@@ -95,7 +95,7 @@ class TracingTest {
         ObjectNode body = Json.mapper().createObjectNode();
         ArrayNode items = body.putArray("items");
         proposals.forEach(proposal -> items.addObject().put("actionId", proposal.actionId.toString())
-                .put("token", proposal.token).put("paramsHash", proposal.paramsHash()));
+                .put("paramsHash", proposal.paramsHash()));
         given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .body(Json.write(body)).post("/api/actions/confirm-batch").then().statusCode(200);
 
@@ -144,19 +144,17 @@ class TracingTest {
         assertThat(line.getMdc("traceId")).isEqualTo(rejectedTrace);
 
         var confirmed = ProposalMother.staged(kafka, tenant, "12.50");
-        confirmed.decide("confirm", tenant.executorBearer("alice"), confirmed.token).then().statusCode(200);
-        confirmed.decide("confirm", tenant.executorBearer("alice"), confirmed.token).then().statusCode(409);
-        confirmed.decide("confirm", tenant.executorBearer("alice"), "tok-wrong-" + UUID.randomUUID()).then()
-                .statusCode(404);
+        confirmed.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
+        confirmed.decide("confirm", tenant.executorBearer("alice")).then().statusCode(409);
         // The decisions topic carries raw tokens in its payloads: a poison decision (parked) and a good one.
         String traceId = randomHex(32);
         var viaTopic = new ProposalMother(tenant, "4.00");
         viaTopic.sendTraced(kafka, traceId);
         Db.awaitStatus(viaTopic.actionId, "proposed");
         kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(),
-                Json.write(viaTopic.decided("approve-please", viaTopic.token)));
+                Json.write(viaTopic.decided("approve-please", viaTopic.tokenFromExecutor())));
         kafka.send(Topics.ACTIONS_DECISIONS, viaTopic.actionId.toString(),
-                Json.write(viaTopic.decided("confirm", viaTopic.token)));
+                Json.write(viaTopic.decided("confirm", viaTopic.tokenFromExecutor())));
         Db.awaitStatus(viaTopic.actionId, "executed");
 
         SpanData execution = spans.await(executionOf(viaTopic.actionId));
@@ -165,9 +163,9 @@ class TracingTest {
                 .anySatisfy(link -> assertThat(link.getTraceId()).isNotEqualTo(traceId));
         assertThat(logs.all()).as("captured lines").isNotEmpty()
                 .allSatisfy(record -> assertThat(CapturedLogs.rendered(record))
-                        .doesNotContain(confirmed.token, viaTopic.token));
+                        .doesNotContain(viaTopic.tokenFromExecutor()));
         assertThat(spans.matching(span -> true)).allSatisfy(span -> assertThat(span.toString())
-                .doesNotContain(confirmed.token, viaTopic.token));
+                .doesNotContain(viaTopic.tokenFromExecutor()));
     }
 
     private static Predicate<SpanData> executionOf(UUID actionId) {

@@ -123,7 +123,7 @@ class TrustAndUndoTest {
         for (int i = 1; i <= 10; i++) {
             // The 10th is still staged: only 9 were confirmed before it arrived.
             var proposal = arrive(rename("Checking " + i), "proposed");
-            proposal.decide("confirm", tenant.executorBearer("alice"), proposal.token).then().statusCode(200)
+            proposal.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200)
                     .body("status", equalTo("executed"));
             get("/api/actions/trust").statusCode(200).body("mediumConfirmedInARow", equalTo(i))
                     .body("mediumAutoApplies", equalTo(i >= 10));
@@ -183,9 +183,9 @@ class TrustAndUndoTest {
     @Test
     void cancellingAMediumProposalEndsTheRun() throws Exception {
         var first = arrive(rename("One"), "proposed");
-        first.decide("confirm", tenant.executorBearer("alice"), first.token).then().statusCode(200);
+        first.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         var second = arrive(rename("Two"), "proposed");
-        second.decide("cancel", tenant.executorBearer("alice"), second.token).then().statusCode(200);
+        second.decide("cancel", tenant.executorBearer("alice")).then().statusCode(200);
 
         get("/api/actions/trust").body("mediumConfirmedInARow", equalTo(0))
                 .body("resetBecause", equalTo("cancelled " + second.actionId));
@@ -197,7 +197,7 @@ class TrustAndUndoTest {
         var edit = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
                 params().put("transactionId", coffee.toString()).put("amount", "4.00").put("description", "tea")),
                 "proposed");
-        edit.decide("confirm", tenant.executorBearer("alice"), edit.token).then().statusCode(200);
+        edit.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         // The edit is recorded as the writer of the row's text (the agent's provenance rule reads it).
         assertThat(Db.text("SELECT text_action_id FROM transactions WHERE id = ?", coffee))
                 .isEqualTo(edit.actionId.toString());
@@ -226,7 +226,7 @@ class TrustAndUndoTest {
         UUID coffee = transaction("3.50");
         var delete = arrive(new ProposalMother(tenant, ActionCatalogue.DELETE_TRANSACTION,
                 params().put("transactionId", coffee.toString())), "proposed");
-        delete.decide("confirm", tenant.executorBearer("alice"), delete.token).then().statusCode(200);
+        delete.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         undo(delete).statusCode(200);
         assertThat(Db.count("SELECT count(*) FROM transactions WHERE id = ? AND deleted_at IS NULL", coffee))
                 .isEqualTo(1);
@@ -235,7 +235,7 @@ class TrustAndUndoTest {
     @Test
     void undoIsRefusedWhenTheRowChangedSinceAndNothingMoves() throws Exception {
         var renamed = arrive(rename("Bills"), "proposed");
-        renamed.decide("confirm", tenant.executorBearer("alice"), renamed.token).then().statusCode(200);
+        renamed.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         try (var owner = Db.owner()) {
             owner.createStatement().executeUpdate("UPDATE wallets SET name = 'Changed by hand' WHERE id = '%s'"
                     .formatted(tenant.wallet()));
@@ -265,7 +265,7 @@ class TrustAndUndoTest {
         UUID coffee = transaction("3.50");
         var delete = arrive(new ProposalMother(tenant, ActionCatalogue.DELETE_TRANSACTION,
                 params().put("transactionId", coffee.toString())), "proposed");
-        delete.decide("confirm", tenant.executorBearer("alice"), delete.token).then().statusCode(200);
+        delete.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         undo(delete, plainAlice).statusCode(403).body("code", equalTo("forbidden"));
 
         var old = arrive(new ProposalMother(tenant, "8.00"), "executed");

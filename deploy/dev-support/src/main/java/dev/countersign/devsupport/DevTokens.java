@@ -60,6 +60,11 @@ public final class DevTokens {
         return pem("PUBLIC KEY", keys.getPublic().getEncoded());
     }
 
+    /** The public key as the services' {@code OIDC_PUBLIC_KEY} takes it: base64 of its DER encoding, one line. */
+    public String publicKeyBase64() {
+        return java.util.Base64.getEncoder().encodeToString(keys.getPublic().getEncoded());
+    }
+
     public String privateKeyPem() {
         return pem("PRIVATE KEY", keys.getPrivate().getEncoded());
     }
@@ -122,7 +127,8 @@ public final class DevTokens {
                 "jti", UUID.randomUUID().toString()));
     }
 
-    private String sign(Map<String, Object> claims) {
+    /** Any claims, signed with this key: for tests of tokens a service must refuse (no iat, another issuer). */
+    public String sign(Map<String, Object> claims) {
         Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
         String signingInput = base64Url(Json.write(header)) + "." + base64Url(Json.write(claims));
         try {

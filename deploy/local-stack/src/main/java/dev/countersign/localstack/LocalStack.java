@@ -107,10 +107,10 @@ public final class LocalStack implements AutoCloseable {
             uiOrigins.add("http://127.0.0.1:" + (settings.agentPort() + instance));
         }
 
-        Path publicKey = settings.dataDirectory().resolve("dev-keys/public.pem");
         Map<String, String> common = new HashMap<>();
         common.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        common.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", publicKey.toAbsolutePath().toString());
+        common.put("OIDC_PUBLIC_KEY", tokens.publicKeyBase64());
+        common.put("MP_JWT_VERIFY_PUBLICKEY", tokens.publicKeyBase64());
         common.put("JWT_ISSUER", DevTokens.ISSUER);
         common.put("SWAGGER_UI", "true");
         common.putAll(settings.telemetry());

@@ -85,6 +85,16 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
+    /**
+     * The stored confirm token hash of an action of this tenant (null if there is none): a decision by a signed-in
+     * person goes through the same token-matched compare-and-swap as one by token, with the hash read here.
+     */
+    public Uni<String> tokenHash(SqlClient sql, UUID id, String tenantId) {
+        return sql.preparedQuery("SELECT token_hash FROM actions WHERE id = $1 AND tenant_id = $2")
+                .execute(Tuple.of(id, tenantId))
+                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
+    }
+
     /** Like {@link #find} but only if the token hash matches too: the no-oracle lookup behind confirm's answers. */
     public Uni<ActionRow> findWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
         return sql.preparedQuery("SELECT " + COLUMNS

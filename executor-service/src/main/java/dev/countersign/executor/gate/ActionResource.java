@@ -24,7 +24,6 @@ import dev.countersign.contracts.api.BatchConfirmRequest;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.api.ResolveRequest;
-import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
@@ -38,7 +37,11 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
-/** The person's side of the gate: look at a staged action and its history, confirm or cancel it with its token. */
+/**
+ * The person's side of the gate: look at the tenant's actions and their history, and decide them. The authority to
+ * decide is the signed-in caller (a bearer token for this service, or this service's own browser session): the action's
+ * requester or an approver of the tenant. No confirm token is needed here; the decisions topic still uses one.
+ */
 @Path("/api/actions")
 @Authenticated
 public class ActionResource {
@@ -121,9 +124,8 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> confirm(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        String token = token(request);
-        return decisions.confirm(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token)
-                .expecting(paramsHash(request.paramsHash())))
+        return decisions
+                .confirm(byCaller(actionId).expecting(paramsHash(request == null ? null : request.paramsHash())))
                 .map(ActionResource::confirmAnswer);
     }
 
@@ -196,7 +198,7 @@ public class ActionResource {
     }
 
     /**
-     * Cancel a proposal with its confirm token: it will never run. Same answers as confirm for wrong tokens. No
+     * Cancel a proposal: it will never run. Same answers as confirm for an unknown or foreign action. No
      * {@code paramsHash} needed: refusing to run something does not depend on what was shown.
      */
     @POST
@@ -204,13 +206,12 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ActionView> cancel(@PathParam("id") String id, ConfirmRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return decisions.cancel(DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), token(request)))
-                .map(ActionResource::answer);
+        return decisions.cancel(byCaller(actionId)).map(ActionResource::answer);
     }
 
     /**
      * Several proposed actions of the tenant confirmed together: executed in one transaction, all or none, each with
-     * its own token. On refusal nothing ran, and {@code violations} names each blocking action.
+     * its own checks. On refusal nothing ran, and {@code violations} names each blocking action.
      */
     @POST
     @Path("/confirm-batch")
@@ -219,7 +220,7 @@ public class ActionResource {
         if (request == null || request.items() == null || request.items().isEmpty()
                 || request.items().size() > BatchConfirmRequest.MAX_ITEMS) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"items\": [{\"actionId\": ..., \"token\": ..., \"paramsHash\": ...}]} with 1 to %d items."
+                    "Send {\"items\": [{\"actionId\": ..., \"paramsHash\": ...}]} with 1 to %d items."
                             .formatted(BatchConfirmRequest.MAX_ITEMS));
         }
         if (request.items().stream().anyMatch(item -> item == null || item.actionId() == null)
@@ -229,9 +230,10 @@ public class ActionResource {
         }
         String tenantId = user.tenantId();
         String userId = user.userId();
+        boolean approver = user.hasGroup(Groups.APPROVER);
         List<DecisionRequest> decisionRequests = request.items().stream()
-                .map(item -> DecisionRequest.overHttp(item.actionId(), tenantId, userId,
-                        token(new ConfirmRequest(item.token()))).expecting(paramsHash(item.paramsHash())))
+                .map(item -> DecisionRequest.overHttp(item.actionId(), tenantId, userId, approver)
+                        .expecting(paramsHash(item.paramsHash())))
                 .toList();
         return decisions.confirmBatch(decisionRequests)
                 .map(rows -> rows.stream().map(ActionRow::toView).toList())
@@ -241,8 +243,8 @@ public class ActionResource {
     }
 
     /**
-     * A fresh confirm token for a proposal still waiting (a reloaded UI lost its card): approvers only; the old token
-     * stops working; recorded in the history.
+     * A fresh confirm token for a proposal still waiting, for an integration that decides by event (the decisions
+     * topic): approvers only; the old token stops working; recorded in the history.
      */
     @POST
     @Path("/{id}/reissue-token")
@@ -265,23 +267,20 @@ public class ActionResource {
         throw new ProblemException(ErrorCode.VALIDATION_FAILED, "limit must be a number from 1 to " + MAX_PAGE + ".");
     }
 
-    private static String token(ConfirmRequest request) {
-        if (request == null || !ConfirmTokens.isWellFormed(request.token())) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"token\": \"...\"} with the confirm token from the proposal card.");
-        }
-        return request.token();
+    /** A decision by the signed-in caller: entitled as the action's requester or as an approver of the tenant. */
+    private DecisionRequest byCaller(UUID actionId) {
+        return DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), user.hasGroup(Groups.APPROVER));
     }
 
     /**
      * A confirm must pin what the person saw: the card's {@code paramsHash}. Checked before anything is read or
-     * written, so a refused confirm changes nothing and its token still works.
+     * written, so a refused confirm changes nothing.
      */
     private static String paramsHash(String paramsHash) {
         if (!ParamsHash.isWellFormed(paramsHash)) {
             throw new ProblemException(ErrorCode.PARAMS_HASH_REQUIRED,
                     "Send the paramsHash of the action as you were shown it (64 lower-case hex digits, from the"
-                            + " proposal card or GET /api/actions/{id}) with the token; nothing changed.");
+                            + " action view, GET /api/actions/{id}); nothing changed.");
         }
         return paramsHash;
     }
@@ -304,6 +303,11 @@ public class ActionResource {
                     "Your tenant needs another approver than the requester for this action.",
                     refused.action().toView());
         }
+        if (outcome instanceof DecisionOutcome.NotEntitled notEntitled) {
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "Only the person who asked for this action, or an approver of your tenant, may decide it.",
+                    notEntitled.action().toView());
+        }
         if (outcome instanceof DecisionOutcome.SameTurn sameTurn) {
             throw new ProblemException(ErrorCode.SAME_TURN_CONFIRM,
                     "A decision from the chat cannot come in the turn that proposed the action; nothing changed.",
@@ -321,7 +325,6 @@ public class ActionResource {
                             .formatted(current.action().status().wireName()),
                     current.action().toView());
         }
-        throw new ProblemException(ErrorCode.ACTION_NOT_FOUND,
-                "No action with this id and token in your tenant. Check the id and the confirm token.");
+        throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
     }
 }

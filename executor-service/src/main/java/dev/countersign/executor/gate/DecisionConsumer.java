@@ -98,7 +98,8 @@ public class DecisionConsumer {
             verified = true;
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
-                decided.token(), decided.channel(), decided.eventId(), decided.turnId(), decided.paramsHash(),
+                new DecisionAuthority.Token(decided.token()), decided.channel(), decided.eventId(), decided.turnId(),
+                decided.paramsHash(),
                 verified);
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)

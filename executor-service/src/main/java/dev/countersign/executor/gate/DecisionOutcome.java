@@ -55,6 +55,10 @@ public sealed interface DecisionOutcome {
     record ApproverNotAllowed(ActionRow action) implements DecisionOutcome {
     }
 
+    /** A signed-in person who neither asked for this action nor approves in its tenant; nothing changed. */
+    record NotEntitled(ActionRow action) implements DecisionOutcome {
+    }
+
     /** Unknown id, another tenant's action, or a wrong token: deliberately one answer. */
     record NotFound() implements DecisionOutcome {
     }

@@ -5,6 +5,8 @@ import java.util.UUID;
 /**
  * A person's confirm or cancel, from HTTP or from the decisions topic.
  *
+ * @param authority
+ *            what entitles it: the signed-in person (HTTP) or the confirm token (the decisions topic)
  * @param channel
  *            recorded in the action's history ({@code http}, or the integration's channel)
  * @param eventId
@@ -17,8 +19,8 @@ import java.util.UUID;
  *            whether {@code userId} is verified (a bearer token over HTTP, an approver token on the topic); if not, it
  *            is only what an integration asserts
  */
-public record DecisionRequest(UUID actionId, String tenantId, String userId, String rawToken, String channel,
-        UUID eventId, UUID turnId, String expectedParamsHash, boolean verifiedUser) {
+public record DecisionRequest(UUID actionId, String tenantId, String userId, DecisionAuthority authority,
+        String channel, UUID eventId, UUID turnId, String expectedParamsHash, boolean verifiedUser) {
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
@@ -28,14 +30,15 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Str
      */
     public static final String UNVERIFIED_APPROVER = "integration:unverified";
 
-    public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, String rawToken) {
-        return new DecisionRequest(actionId, tenantId, userId, rawToken,
+    /** A decision by the signed-in person; {@code approver}: whether their groups include the approver role. */
+    public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, boolean approver) {
+        return new DecisionRequest(actionId, tenantId, userId, new DecisionAuthority.Person(approver),
                 dev.countersign.executor.action.TenantTransactions.HTTP, null, null, null, true);
     }
 
     /** The same request, naming the parameters hash the person was shown (null: not named). */
     public DecisionRequest expecting(String paramsHash) {
-        return new DecisionRequest(actionId, tenantId, userId, rawToken, channel, eventId, turnId, paramsHash,
+        return new DecisionRequest(actionId, tenantId, userId, authority, channel, eventId, turnId, paramsHash,
                 verifiedUser);
     }
 
@@ -45,10 +48,11 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Str
     }
 
     /**
-     * The same-turn rule: a decision relayed from the chat in the very turn that proposed the action is refused, so the
-     * agent cannot propose and confirm in one breath. What it does not prove: a decision relayed in a later turn is not
-     * proof that a person decided (the model could relay a "yes" nobody typed); the token is what the person holds, and
-     * the chat channel should only relay what the UI's confirm button sent.
+     * The same-turn rule, for integrations that relay decisions typed in a chat of their own (channel {@code chat} on
+     * the decisions topic): a decision relayed in the very turn that proposed the action is refused. It relies on the
+     * turn the integration declares, so it is a guard against a careless relay, not a boundary. The boundary against
+     * agent-service is elsewhere: the agent holds no confirm token (the executor mints a person's), no
+     * executor-audience token and no session on the executor's origin, so it cannot decide in any turn.
      */
     public boolean isSameTurnAs(UUID proposingTurn) {
         return CHAT.equals(channel) && turnId != null && turnId.equals(proposingTurn);
@@ -56,7 +60,7 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Str
 
     @Override
     public String toString() {
-        return "DecisionRequest[actionId=%s, tenantId=%s, userId=%s, channel=%s, rawToken=<redacted>]"
-                .formatted(actionId, tenantId, userId, channel);
+        return "DecisionRequest[actionId=%s, tenantId=%s, userId=%s, channel=%s, authority=%s]"
+                .formatted(actionId, tenantId, userId, channel, authority);
     }
 }

@@ -74,10 +74,10 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         requireParamsHash(request);
-        String tokenHash = ConfirmTokens.hash(request.rawToken());
         // The row is read once, locked: the checks below see what the compare-and-swap will see, and approvals of one
         // action take turns.
-        return decide(request, sql -> actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+        return decide(request, (sql, tokenHash) -> actions.lockWithToken(sql, request.actionId(), request.tenantId(),
+                tokenHash)
                 .flatMap(locked -> {
                     DecisionOutcome refused = refuseBeforeDeciding(request, locked);
                     return refused != null
@@ -99,14 +99,23 @@ public class DecisionService {
                 .invoke(actorMismatches::count);
     }
 
+    /** A person may decide what they asked for, or anything of their tenant as an approver; a token holder may. */
+    private static boolean entitled(DecisionRequest request, ActionRow action) {
+        return !(request.authority() instanceof DecisionAuthority.Person person)
+                || person.mayDecide(request.userId(), action.requestedBy());
+    }
+
     /**
-     * Refusals decided from what never changes about an action: the same-turn rule (see
+     * Refusals decided from what never changes about an action: who may decide it, the same-turn rule (see
      * {@link DecisionRequest#isSameTurnAs}) and parameters other than the stored ones. Only answered to a holder of the
      * right token ({@code action} is null otherwise); null if neither applies.
      */
     private static DecisionOutcome refuseBeforeDeciding(DecisionRequest request, ActionRow action) {
         if (action == null) {
             return null;
+        }
+        if (!entitled(request, action)) {
+            return new DecisionOutcome.NotEntitled(action);
         }
         if (request.isSameTurnAs(action.turnId())) {
             return new DecisionOutcome.SameTurn(action);
@@ -168,10 +177,16 @@ public class DecisionService {
     }
 
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
-        String tokenHash = ConfirmTokens.hash(request.rawToken());
+        return tokenHash(sql, request).flatMap(tokenHash -> confirmInBatch(sql, request, tokenHash));
+    }
+
+    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request, String tokenHash) {
         String id = request.actionId().toString();
         return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
                 .flatMap(locked -> {
+                    if (locked != null && !entitled(request, locked)) {
+                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.FORBIDDEN.code())));
+                    }
                     if (locked != null && !request.expectedParamsHash().equals(locked.paramsHash())) {
                         throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
                     }
@@ -188,7 +203,7 @@ public class DecisionService {
                         return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
                                 .<ActionRow>map(current -> {
                                     throw new BatchRefused(List.of(new Violation(id, current == null
-                                            ? "not found in your tenant with this token"
+                                            ? "not found in your tenant"
                                             : "is " + current.status().wireName() + ", not waiting for a decision")));
                                 });
                     }
@@ -206,16 +221,26 @@ public class DecisionService {
                 });
     }
 
-    /** Cancel with the one-time token: same no-oracle answers as confirm; publishes {@code ActionCancelled}. */
+    /**
+     * Cancel, by the requester or an approver, or with the token: same no-oracle answers as confirm; publishes
+     * {@code ActionCancelled}.
+     */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
-        String tokenHash = ConfirmTokens.hash(request.rawToken());
-        return decide(request, sql -> actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
+        return decide(request, (sql, tokenHash) -> actions.lockWithToken(sql, request.actionId(), request.tenantId(),
+                tokenHash).flatMap(
+                        locked -> locked != null && !entitled(request, locked)
+                                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(locked))
+                                : cancelLocked(sql, request, tokenHash)));
+    }
+
+    private Uni<DecisionOutcome> cancelLocked(SqlClient sql, DecisionRequest request, String tokenHash) {
+        return actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
                 .flatMap(cancelled -> cancelled != null
                         ? trust.cancelled(sql, cancelled)
                                 .flatMap(ignored -> outbox.append(sql,
                                         OutcomeEvents.cancelled(cancelled, request.userId()), cancelled))
                                 .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
-                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
+                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash));
     }
 
     /**
@@ -223,12 +248,26 @@ public class DecisionService {
      * relayed as an event is first recorded as processed (a redelivery decides nothing), then the decision runs.
      */
     private Uni<DecisionOutcome> decide(DecisionRequest request,
-            java.util.function.Function<SqlClient, Uni<DecisionOutcome>> decision) {
+            java.util.function.BiFunction<SqlClient, String, Uni<DecisionOutcome>> decision) {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
         return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
                 () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
-                        DecisionConsumer.CONSUMER, () -> decision.apply(sql), new DecisionOutcome.AlreadyDecided())))
+                        DecisionConsumer.CONSUMER, () -> tokenHash(sql, request).flatMap(tokenHash -> tokenHash == null
+                                ? Uni.createFrom().item(new DecisionOutcome.NotFound())
+                                : decision.apply(sql, tokenHash)),
+                        new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
+    }
+
+    /**
+     * The token hash the decision's compare-and-swap matches: the hash of the token it carries, or, for a signed-in
+     * person, the action's stored one (null if the tenant has no such action). Either way the same statements run.
+     */
+    private Uni<String> tokenHash(SqlClient sql, DecisionRequest request) {
+        if (request.authority() instanceof DecisionAuthority.Token token) {
+            return Uni.createFrom().item(ConfirmTokens.hash(token.rawToken()));
+        }
+        return actions.tokenHash(sql, request.actionId(), request.tenantId());
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */

@@ -11,6 +11,7 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
+import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
@@ -19,6 +20,7 @@ import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.events.ActionRejected;
+import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.NewAction;
@@ -164,7 +166,7 @@ public class StagingService {
                             proposal.conversationId(), proposal.turnId(), proposal.kind(),
                             validated.definition().tierFor(validated.normalised(),
                                     target.map(TargetSnapshot::fields).orElse(null), tiers),
-                            validated.normalised(), paramsHash, proposal.tokenHash(), validated.summary(),
+                            validated.normalised(), paramsHash, tokenHash(proposal), validated.summary(),
                             target.orElse(null), telemetry.currentTraceParent(), proposal.markedClean());
                     return store(sql, proposal, action, agentWrites);
                 });
@@ -237,6 +239,19 @@ public class StagingService {
         return asked.compareTo(max) < 0 ? asked : max;
     }
 
+    /**
+     * The confirm token hash stored with the action. A person's proposal gets a token this service mints and never
+     * shows (an approver may ask for a fresh one, {@code reissue-token}, to decide by event); whatever hash the
+     * proposer sent is ignored, so the agent, which proposes for people, never holds a token that decides. A service
+     * principal's proposal keeps its own hash: the integration decides it by event, with a verified person's approver
+     * token.
+     */
+    private static String tokenHash(ActionProposed proposal) {
+        return Requesters.isService(proposal.userId())
+                ? proposal.tokenHash()
+                : ConfirmTokens.hash(ConfirmTokens.newToken());
+    }
+
     private static String envelopeProblem(ActionProposed proposal) {
         if (!Identifiers.isPrintableId(proposal.tenantId())) {
             return "tenantId must be 1 to 128 printable characters";
@@ -247,8 +262,9 @@ public class StagingService {
         if (proposal.conversationId() != null && !Identifiers.isPrintableId(proposal.conversationId())) {
             return "conversationId must be 1 to 128 printable characters";
         }
-        if (!SHA256_HEX.matcher(proposal.tokenHash()).matches()) {
-            return "tokenHash must be 64 lower-case hex characters (SHA-256)";
+        if (Requesters.isService(proposal.userId())
+                && (proposal.tokenHash() == null || !SHA256_HEX.matcher(proposal.tokenHash()).matches())) {
+            return "tokenHash must be 64 lower-case hex characters (SHA-256) on a service principal's proposal";
         }
         return null;
     }

@@ -6,11 +6,8 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A staged write as the person sees it, with the one-time confirm token. This is the only place the raw token ever
- * appears: the model, the logs, Kafka and the database see its hash at most.
- *
- * @param confirmPath
- *            where to POST {@code {"token": confirmToken}} on executor-service
+ * A staged write as the chat shows it: read-only. The decision is made on executor-service's own page
+ * ({@code /decide/?action=<actionId>}), signed in there; no token or credential for deciding exists in the agent.
  */
 public record ProposalCard(
         UUID actionId,
@@ -18,12 +15,5 @@ public record ProposalCard(
         String summary,
         JsonNode params,
         String paramsHash,
-        String confirmToken,
-        Instant proposedAt,
-        String confirmPath) {
-
-    @Override
-    public String toString() {
-        return "ProposalCard[actionId=%s, kind=%s, confirmToken=<redacted>]".formatted(actionId, kind);
-    }
+        Instant proposedAt) {
 }

@@ -7,9 +7,12 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The agent asks for a write. It carries the confirm token only as its SHA-256: the raw token goes to the person's HTTP
- * reply and nowhere else.
+ * The agent (or an integration) asks for a write.
  *
+ * @param tokenHash
+ *            the SHA-256 of a confirm token, for a proposal an integration makes as a service principal
+ *            ({@code service:<client>}) and decides by event: required there. On a person's proposal it is ignored: the
+ *            executor mints that action's token itself, so the proposer never holds it (agent-service sends none).
  * @param requestedTtlSeconds
  *            how long the proposal may wait for a decision; the executor grants at most its own configured maximum.
  *            Null means the maximum.
@@ -50,6 +53,5 @@ public record ActionProposed(
         Objects.requireNonNull(userId, "userId");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(paramsHash, "paramsHash");
-        Objects.requireNonNull(tokenHash, "tokenHash");
     }
 }
