@@ -41,7 +41,6 @@ import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.TenantIsolation;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionExecuted;
-import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.LocalPostgres;
@@ -343,8 +342,8 @@ class ConfirmThroughputBenchmark {
             HttpRequest request = HttpRequest.newBuilder(URI.create(urlFormat.formatted(proposal.id())))
                     .header("Authorization", "Bearer " + bearer).header("Content-Type", "application/json")
                     .timeout(Duration.ofSeconds(60))
-                    .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("token", proposal.token(),
-                            "paramsHash", proposal.paramsHash()))))
+                    .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("paramsHash",
+                            proposal.paramsHash()))))
                     .build();
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
@@ -402,6 +401,7 @@ class ConfirmThroughputBenchmark {
         private final String tenant;
         private final Connection connection;
         private final PreparedStatement begin;
+        private final PreparedStatement storedTokenHash;
         private final PreparedStatement lock;
         private final PreparedStatement confirm;
         private final Statement savepoint;
@@ -432,6 +432,9 @@ class ConfirmThroughputBenchmark {
                     LocalPostgres.EXECUTOR_PASSWORD);
             connection.setAutoCommit(false);
             begin = BEGIN.prepare(connection);
+            // ActionRepository.tokenHash: a signed-in person's decision matches the stored hash
+            storedTokenHash = connection.prepareStatement(
+                    "SELECT token_hash FROM actions WHERE id = ? AND tenant_id = ?");
             lock = lockSql.prepare(connection);
             confirm = confirmSql.prepare(connection);
             savepoint = connection.createStatement();
@@ -453,7 +456,16 @@ class ConfirmThroughputBenchmark {
         }
 
         private boolean confirmAndExecute(ExpenseProposal proposal) throws SQLException {
-            String tokenHash = ConfirmTokens.hash(proposal.token());
+            // DecisionService.tokenHash (a decision by the signed-in person, as over HTTP)
+            storedTokenHash.setObject(1, proposal.id());
+            storedTokenHash.setString(2, tenant);
+            String tokenHash;
+            try (ResultSet stored = storedTokenHash.executeQuery()) {
+                if (!stored.next()) {
+                    return false;
+                }
+                tokenHash = stored.getString(1);
+            }
             // TenantTransactions.run -> begin: Actor(tenant, user, "http", no reason)
             BEGIN.bind(begin, tenant, USER, "http", "");
             begin.executeQuery().close();

@@ -10,18 +10,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
-import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 
 /**
  * One {@code ledger.transaction.create} proposal as the agent publishes it ({@code ProposeExpenseTool},
- * {@code ProposalPublisher}): parameters validated and normalised by the catalogue, their canonical hash, the SHA-256
- * of a fresh one-time token, a conversation and a turn; with the raw token only the card would hold.
+ * {@code ProposalPublisher}): parameters validated and normalised by the catalogue, their canonical hash, a
+ * conversation and a turn, and no confirm token (the executor mints that).
  *
  * @param event
  *            the {@code ActionProposed} JSON, to send keyed by {@code id}
  */
-record ExpenseProposal(UUID id, String token, String paramsHash, String event) {
+record ExpenseProposal(UUID id, String paramsHash, String event) {
 
     static ExpenseProposal of(String tenant, String user, UUID wallet, BigDecimal amount, String category,
             String description, String conversationId) {
@@ -36,10 +35,9 @@ record ExpenseProposal(UUID id, String token, String paramsHash, String event) {
             throw new IllegalStateException(params.violationsText());
         }
         UUID id = UUID.randomUUID();
-        String token = ConfirmTokens.newToken();
         String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
                 id, tenant, user, conversationId, UUID.randomUUID(), ActionCatalogue.CREATE_TRANSACTION,
-                params.normalised(), params.hash(), ConfirmTokens.hash(token), null, true));
-        return new ExpenseProposal(id, token, params.hash(), event);
+                params.normalised(), params.hash(), null, null, true));
+        return new ExpenseProposal(id, params.hash(), event);
     }
 }

@@ -346,17 +346,14 @@ class HostileModelIT {
     // --- attacks: tokens and tenants ---
 
     @Test
-    void theConfirmTokenNeverReachesTheModelAndTheAgentsTokenCannotDecide() throws Exception {
+    void theAgentHoldsNoConfirmTokenAndItsBearerTokenCannotDecide() throws Exception {
         model(ModelReply.toolCalls(expense("Checking", "5000.00")), ModelReply.text("Staged."));
         JsonNode reply = chat("token", "add rent");
         settled(reply);
         JsonNode card = reply.get("proposals").get(0);
-        String confirmToken = card.get("confirmToken").asText();
-        model(ModelReply.text("It is waiting."));
-        chat("token", "is it done?");
-        assertThat(stack.model().requests().toString()).doesNotContain(confirmToken);
+        assertThat(card.has("confirmToken")).isFalse();
         var withAgentToken = Http.post(stack.executorUrl() + "/api/actions/" + card.get("actionId").asText()
-                + "/confirm", alice, Map.of("token", confirmToken, "paramsHash", card.get("paramsHash").asText()));
+                + "/confirm", alice, Map.of("paramsHash", card.get("paramsHash").asText()));
         assertThat(withAgentToken.status()).isEqualTo(401);
         assertThat(status(card.get("actionId").asText())).isEqualTo("proposed");
     }
@@ -370,8 +367,7 @@ class HostileModelIT {
         String mallory = stack.tokens().mint("hm-other-" + UUID.randomUUID(), "mallory", Audiences.EXECUTOR,
                 Duration.ofHours(1));
         var answer = Http.post(stack.executorUrl() + "/api/actions/" + card.get("actionId").asText() + "/confirm",
-                mallory, Map.of("token", card.get("confirmToken").asText(), "paramsHash",
-                        card.get("paramsHash").asText()));
+                mallory, Map.of("paramsHash", card.get("paramsHash").asText()));
         assertThat(answer.status()).isEqualTo(404);
         assertThat(status(card.get("actionId").asText())).isEqualTo("proposed");
         assertThat(ledgerSum()).isEqualByComparingTo("0");
@@ -488,12 +484,13 @@ class HostileModelIT {
         JsonNode reply = chat("approvers", "add the laptop");
         settled(reply);
         JsonNode card = reply.get("proposals").get(0);
+        String confirmToken = tokenFromExecutor(card.get("actionId").asText());
         for (String approver : List.of("carol", "dave", "erin")) {
             kafka().send(Topics.ACTIONS_DECISIONS, card.get("actionId").asText(), Json.write(Json.mapper()
                     .createObjectNode().put("eventId", UUID.randomUUID().toString()).put("schemaVersion", 1)
                     .put("occurredAt", java.time.Instant.now().toString())
                     .put("actionId", card.get("actionId").asText()).put("tenantId", tenant).put("userId", approver)
-                    .put("decision", "confirm").put("token", card.get("confirmToken").asText()).put("channel", "slack")
+                    .put("decision", "confirm").put("token", confirmToken).put("channel", "slack")
                     .put("paramsHash", card.get("paramsHash").asText())));
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> count(
@@ -562,11 +559,11 @@ class HostileModelIT {
         JsonNode card = reply.get("proposals").get(0);
         String url = stack.executorUrl() + "/api/actions/" + card.get("actionId").asText() + "/confirm";
         String aliceAtExecutor = token("alice", Audiences.EXECUTOR);
-        var withoutHash = Http.post(url, aliceAtExecutor, Map.of("token", card.get("confirmToken").asText()));
+        var withoutHash = Http.post(url, aliceAtExecutor, Map.of());
         assertThat(withoutHash.status()).isEqualTo(400);
         assertThat(status(card.get("actionId").asText())).isEqualTo("proposed");
-        assertThat(Http.post(url, aliceAtExecutor, Map.of("token", card.get("confirmToken").asText(), "paramsHash",
-                card.get("paramsHash").asText())).status()).isEqualTo(200);
+        assertThat(Http.post(url, aliceAtExecutor, Map.of("paramsHash", card.get("paramsHash").asText())).status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -637,22 +634,32 @@ class HostileModelIT {
         return reply.get("proposals").get(0);
     }
 
+    /** The confirm token an approver (alice) asks the executor for, as an integration deciding by event does. */
+    private String tokenFromExecutor(String actionId) throws Exception {
+        var issued = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/reissue-token",
+                token("alice", Audiences.EXECUTOR), Map.of());
+        assertThat(issued.status()).as(issued.text()).isEqualTo(200);
+        return issued.body().get("confirmToken").asText();
+    }
+
     @Test
-    void aGuessedConfirmTokenChangesNothing() throws Exception {
+    void aGuessedConfirmTokenOnTheDecisionsTopicChangesNothing() throws Exception {
         JsonNode card = stagedHighExpense("guess");
-        var answer = Http.post(stack.executorUrl() + "/api/actions/" + card.get("actionId").asText() + "/confirm",
-                token("alice", Audiences.EXECUTOR), Map.of("token", "AAAAAAAAAAAAAAAAAAAAAA", "paramsHash",
-                        card.get("paramsHash").asText()));
-        assertThat(answer.status()).isEqualTo(404);
-        assertThat(status(card.get("actionId").asText())).isEqualTo("proposed");
+        kafka().send(Topics.ACTIONS_DECISIONS, card.get("actionId").asText(), Json.write(Json.mapper()
+                .createObjectNode().put("eventId", UUID.randomUUID().toString()).put("schemaVersion", 1)
+                .put("occurredAt", java.time.Instant.now().toString()).put("actionId", card.get("actionId").asText())
+                .put("tenantId", tenant).put("userId", "alice").put("decision", "confirm")
+                .put("token", "AAAAAAAAAAAAAAAAAAAAAA").put("channel", "slack")
+                .put("paramsHash", card.get("paramsHash").asText())));
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> "proposed".equals(status(card.get("actionId").asText())));
     }
 
     @Test
     void aReplayedConfirmationExecutesOnce() throws Exception {
         JsonNode card = stagedHighExpense("replay");
         String url = stack.executorUrl() + "/api/actions/" + card.get("actionId").asText() + "/confirm";
-        Map<String, String> body = Map.of("token", card.get("confirmToken").asText(), "paramsHash",
-                card.get("paramsHash").asText());
+        Map<String, String> body = Map.of("paramsHash", card.get("paramsHash").asText());
         String aliceAtExecutor = token("alice", Audiences.EXECUTOR);
         assertThat(Http.post(url, aliceAtExecutor, body).status()).isEqualTo(200);
         assertThat(Http.post(url, aliceAtExecutor, body).status()).isEqualTo(409);
@@ -662,15 +669,16 @@ class HostileModelIT {
     @Test
     void aDecisionEventWithoutTheParamsHashIsParkedAndChangesNothing() throws Exception {
         JsonNode card = stagedHighExpense("decision-no-hash");
+        String confirmToken = tokenFromExecutor(card.get("actionId").asText());
         String eventId = UUID.randomUUID().toString();
         kafka().send(Topics.ACTIONS_DECISIONS, card.get("actionId").asText(), Json.write(Json.mapper()
                 .createObjectNode().put("eventId", eventId).put("schemaVersion", 1)
                 .put("occurredAt", java.time.Instant.now().toString()).put("actionId", card.get("actionId").asText())
                 .put("tenantId", tenant).put("userId", "alice").put("decision", "confirm")
-                .put("token", card.get("confirmToken").asText()).put("channel", "slack")));
+                .put("token", confirmToken).put("channel", "slack")));
         var parked = kafka().awaitRecords(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(eventId));
         assertThat(parked).hasSize(1);
-        assertThat(parked.get(0).value()).doesNotContain(card.get("confirmToken").asText());
+        assertThat(parked.get(0).value()).doesNotContain(confirmToken);
         assertThat(status(card.get("actionId").asText())).isEqualTo("proposed");
     }
 

@@ -43,12 +43,10 @@ class TracingIT {
                 assertThat(reply.status()).as(reply.text()).isEqualTo(200);
                 JsonNode card = reply.body().get("proposals").get(0);
                 String actionId = card.get("actionId").asText();
-                String confirmToken = card.get("confirmToken").asText();
                 String action = stack.executorUrl() + "/api/actions/" + actionId;
                 await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(action, executorToken).status() == 200);
                 var confirmed = Http.post(action + "/confirm", executorToken,
-                        Map.of("token", confirmToken, "paramsHash",
-                                card.get("paramsHash").asText()));
+                        Map.of("paramsHash", card.get("paramsHash").asText()));
                 assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
 
                 var execution = awaitSpan(collector, span -> "executor-service".equals(span.service())
@@ -80,7 +78,7 @@ class TracingIT {
                 assertThat(written.path("mdc").path("tenantId").asText()).isEqualTo("globex");
                 assertThat(written.path("mdc").path("traceId").asText()).isEqualTo(trace);
 
-                List<String> secrets = List.of(confirmToken, agentToken, executorToken);
+                List<String> secrets = List.of(agentToken, executorToken);
                 for (String service : List.of("agent-service", "executor-service")) {
                     assertThat(Files.readString(settings.logDirectory().resolve(service + ".log")))
                             .as(service + " log").doesNotContain(secrets.toArray(String[]::new));

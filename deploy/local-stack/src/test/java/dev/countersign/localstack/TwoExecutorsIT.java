@@ -43,8 +43,7 @@ class TwoExecutorsIT {
                 var reply = Http.post(stack.agentUrl() + "/api/conversations/load-" + i + "/messages", agent,
                         Map.of("text", "add a " + (i + 1) + ".00 coffee expense to Operating"));
                 JsonNode card = reply.body().get("proposals").get(0);
-                cards.add(new String[]{card.get("actionId").asText(), card.get("confirmToken").asText(),
-                        card.get("paramsHash").asText()});
+                cards.add(new String[]{card.get("actionId").asText(), card.get("paramsHash").asText()});
             }
             for (String[] card : cards) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(stack.executorUrls().get(1)
@@ -55,7 +54,7 @@ class TwoExecutorsIT {
                 List<Callable<Http.Answer>> confirms = new ArrayList<>();
                 for (int i = 0; i < CONFIRMS_PER_ACTION; i++) {
                     String url = stack.executorUrls().get(i % 2) + "/api/actions/" + card[0] + "/confirm";
-                    confirms.add(() -> Http.post(url, executor, Map.of("token", card[1], "paramsHash", card[2])));
+                    confirms.add(() -> Http.post(url, executor, Map.of("paramsHash", card[1])));
                 }
                 int executed = 0;
                 int refused = 0;

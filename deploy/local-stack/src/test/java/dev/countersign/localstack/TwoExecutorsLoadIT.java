@@ -66,9 +66,19 @@ class TwoExecutorsLoadIT {
     private static final int DECISION_LEAD = 24;
     private static final Duration SETTLE = Duration.ofSeconds(120);
 
-    /** One staged expense: its raw token (the card's) and the decision event an integration would relay. */
-    private record Proposal(UUID id, String token, String paramsHash, BigDecimal amount, String event,
-            UUID decisionId, String decision) {
+    /**
+     * One staged expense and the decision event an integration would relay, with the confirm token an approver asked
+     * the executor for (null until staged).
+     */
+    private record Proposal(UUID id, String paramsHash, BigDecimal amount, String event, UUID decisionId,
+            String decision) {
+
+        /** The decision event, with the token the executor issued for this action. */
+        Proposal decidedWith(String tenant, String token) {
+            return new Proposal(id, paramsHash, amount, event, decisionId, Json.write(new ActionDecided(decisionId,
+                    ActionDecided.SCHEMA_VERSION, Instant.now(), id, tenant, "alice", ActionDecided.Decision.CONFIRM,
+                    token, CHANNEL, null, paramsHash)));
+        }
     }
 
     /** One HTTP confirm: status -1 is a broken or refused connection. */
@@ -97,8 +107,6 @@ class TwoExecutorsLoadIT {
             String alice = stack.tokens().mint(tenant, "alice", Audiences.EXECUTOR, Duration.ofHours(1));
             String evidence = AgentEvidence.of(stack, tenant, "alice");
             List<Proposal> proposals = proposals(tenant, wallet);
-            Map<UUID, Proposal> byId = proposals.stream()
-                    .collect(Collectors.toMap(Proposal::id, proposal -> proposal));
 
             // --- stage: the agent's events, published straight to the topic, keyed by the action id ---
             long stagingStarted = System.nanoTime();
@@ -120,6 +128,10 @@ class TwoExecutorsLoadIT {
                 assertThat(view.status()).as(view.text()).isEqualTo(200);
                 assertThat(view.body().get("status").asText()).isEqualTo("proposed");
             }
+            // The executor minted each action's confirm token: the integration's approver asks for it.
+            proposals = issueTokens(stack, tenant, alice, proposals);
+            Map<UUID, Proposal> byId = proposals.stream()
+                    .collect(Collectors.toMap(Proposal::id, proposal -> proposal));
 
             // --- confirm under load: two HTTP confirms (one per instance) and a twice-published decision per action ---
             Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
@@ -373,7 +385,7 @@ class TwoExecutorsLoadIT {
         long started = System.nanoTime();
         try {
             Http.Answer answer = Http.post(executorUrl + "/api/actions/" + proposal.id() + "/confirm", bearer,
-                    Map.of("token", proposal.token(), "paramsHash", proposal.paramsHash()));
+                    Map.of("paramsHash", proposal.paramsHash()));
             JsonNode view = answer.status() == 200
                     ? answer.body()
                     : answer.body() == null ? null : answer.body().get("action");
@@ -394,14 +406,23 @@ class TwoExecutorsLoadIT {
             BigDecimal amount = BigDecimal.valueOf(high ? 50_000 + i : 100 + i, 2);
             ExpenseProposal expense = ExpenseProposal.of(tenant, "alice", wallet, amount, high ? "rent" : "coffee",
                     "load " + i, "load-" + (i % 20));
-            UUID decisionId = UUID.randomUUID();
-            String decision = Json.write(new ActionDecided(decisionId, ActionDecided.SCHEMA_VERSION, Instant.now(),
-                    expense.id(), tenant, "alice", ActionDecided.Decision.CONFIRM, expense.token(), CHANNEL, null,
-                    expense.paramsHash()));
-            proposals.add(new Proposal(expense.id(), expense.token(), expense.paramsHash(), amount, expense.event(),
-                    decisionId, decision));
+            proposals.add(new Proposal(expense.id(), expense.paramsHash(), amount, expense.event(), UUID.randomUUID(),
+                    null));
         }
         return proposals;
+    }
+
+    /** Each staged action's confirm token, as an approver asks the executor for it, in its decision event. */
+    private static List<Proposal> issueTokens(LocalStack stack, String tenant, String approver,
+            List<Proposal> proposals) throws Exception {
+        List<Proposal> decided = new ArrayList<>();
+        for (Proposal proposal : proposals) {
+            var issued = Http.post(stack.executorUrl() + "/api/actions/" + proposal.id() + "/reissue-token", approver,
+                    Map.of());
+            assertThat(issued.status()).as(issued.text()).isEqualTo(200);
+            decided.add(proposal.decidedWith(tenant, issued.body().get("confirmToken").asText()));
+        }
+        return decided;
     }
 
     /** The entries whose count is not {@code expected}: a short failure message instead of a few hundred numbers. */
