@@ -63,8 +63,9 @@ import dev.countersign.contracts.json.Json;
  * {@link KeycloakCache}); every instance runs on its own copy of that database in its own directory, where Keycloak's
  * output goes too ({@code keycloak.log}). Measured on a 2-core machine with Temurin 25 (LocalKeycloakTest prints it):
  * the very first start about 50 s (unpack and {@code kc.sh build} 16 s, realm import and save 22 s, start 12 s); with a
- * changed realm file 34 s; a warm start from the saved database 11 to 12 s. About 285 MiB resident at ready, 0.45 s to
- * stop. Start it before a Quarkus application under test, not beside it: the start keeps a core busy.
+ * changed realm file 34 s; a warm start from the saved database 11 to 16 s. Two JVMs starting at once on an empty cache
+ * (one builds and imports, the other waits on the lock) were both ready after about 2 min. About 285 MiB resident at
+ * ready, 0.5 s to stop. Start it before a Quarkus application under test, not beside it: the start keeps a core busy.
  * <p>
  * Java: {@code -Dcountersign.keycloak.java.home} or {@code KEYCLOAK_JAVA_HOME} if set, else the Temurin 25 JDK at
  * {@code /usr/lib/jvm/temurin-25-jdk-amd64} when present, else the JVM running this code (Keycloak 26.5 supports 17, 21
