@@ -1,0 +1,267 @@
+package dev.countersign.devsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.json.Json;
+
+/** Starts the real Keycloak once and checks what the services will rely on. */
+class LocalKeycloakTest {
+
+    private static final Pattern LOGIN_FORM = Pattern
+            .compile("<form[^>]*id=\"kc-form-login\"[^>]*action=\"([^\"]+)\"");
+    private static final AtomicInteger CALLBACK_PORTS = new AtomicInteger(41000);
+
+    private static LocalKeycloak keycloak;
+
+    @BeforeAll
+    static void start() {
+        long started = System.nanoTime();
+        keycloak = LocalKeycloak.start(0, null);
+        System.out.printf("LocalKeycloak.start took %d ms, Keycloak JVM resident %d MiB (cache %s)%n",
+                (System.nanoTime() - started) / 1_000_000, keycloak.residentKilobytes() / 1024,
+                KeycloakCache.inUserCache().root());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (keycloak != null) {
+            long started = System.nanoTime();
+            keycloak.close();
+            System.out.printf("LocalKeycloak.close took %d ms%n", (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    @Test
+    void alicesPasswordGrantGivesHerIdTenantGroupsAndTheExecutorAudience() {
+        JsonNode claims = claims(keycloak.passwordGrant("alice", LocalKeycloak.password("alice")));
+
+        assertThat(claims.path("sub").asText()).isEqualTo("alice");
+        assertThat(claims.path("tenant").asText()).isEqualTo("acme");
+        assertThat(strings(claims.path("groups"))).contains(Groups.USER, Groups.APPROVER, Groups.ADMIN);
+        assertThat(strings(claims.path("aud"))).containsExactly(LocalKeycloak.EXECUTOR_CLIENT);
+        assertThat(claims.path("iss").asText()).isEqualTo(keycloak.issuer())
+                .isEqualTo("http://127.0.0.1:" + keycloak.port() + "/realms/countersign");
+        assertThat(claims.path("exp").asLong() - claims.path("iat").asLong()).isEqualTo(300);
+    }
+
+    @Test
+    void carolIsInTenantGlobex() {
+        JsonNode claims = claims(keycloak.passwordGrant("carol", LocalKeycloak.password("carol")));
+
+        assertThat(claims.path("sub").asText()).isEqualTo("carol");
+        assertThat(claims.path("tenant").asText()).isEqualTo("globex");
+    }
+
+    @Test
+    void daveIsAPlainUserWithoutTheApproverOrAdminGroup() {
+        JsonNode claims = claims(keycloak.passwordGrant("dave", LocalKeycloak.password("dave")));
+
+        assertThat(claims.path("tenant").asText()).isEqualTo("acme");
+        assertThat(strings(claims.path("groups"))).containsExactly(Groups.USER);
+    }
+
+    @Test
+    void aWrongPasswordIsRefused() {
+        assertThatThrownBy(() -> keycloak.passwordGrant("alice", "not-her-password"))
+                .hasMessageContaining("HTTP 401").hasMessageContaining("invalid_grant");
+    }
+
+    @Test
+    void theWebClientsRefuseThePasswordGrant() throws Exception {
+        for (String client : List.of(LocalKeycloak.EXECUTOR_CLIENT, LocalKeycloak.AGENT_CLIENT)) {
+            HttpResponse<String> response = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
+                    "grant_type", "password", "client_id", client, "client_secret", keycloak.clientSecret(client),
+                    "username", "alice", "password", LocalKeycloak.password("alice")));
+
+            assertThat(response.statusCode()).as(client).isIn(400, 401);
+            assertThat(response.body()).as(client).contains("unauthorized_client");
+        }
+    }
+
+    @Test
+    void anAuthorizationRequestWithoutAPkceChallengeIsRefused() throws Exception {
+        String callback = allowedCallback();
+
+        HttpResponse<String> response = browser().send(HttpRequest.newBuilder(authorizationUri(
+                LocalKeycloak.EXECUTOR_CLIENT, callback, null)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(302);
+        String location = response.headers().firstValue("Location").orElseThrow();
+        assertThat(location).startsWith(callback).contains("error=invalid_request").contains("code_challenge")
+                .doesNotContain("code=");
+    }
+
+    @Test
+    void aRedirectUriIsRefusedUntilItIsAllowedAfterStart() throws Exception {
+        int port = CALLBACK_PORTS.incrementAndGet();
+        String callback = "http://localhost:" + port + "/ui/callback";
+        URI authorization = authorizationUri(LocalKeycloak.AGENT_CLIENT, callback, challenge(verifier()));
+
+        HttpResponse<String> refused = browser().send(HttpRequest.newBuilder(authorization).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("Invalid parameter: redirect_uri");
+
+        keycloak.allowRedirectUri(LocalKeycloak.AGENT_CLIENT, callback);
+
+        HttpResponse<String> accepted = browser().send(HttpRequest.newBuilder(authorization).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(accepted.statusCode()).isEqualTo(200);
+        assertThat(accepted.body()).containsPattern(LOGIN_FORM);
+        // Exact URIs only: another port on the same host stays refused.
+        String otherPort = "http://localhost:" + (port + 500) + "/ui/callback";
+        assertThat(browser().send(HttpRequest.newBuilder(authorizationUri(LocalKeycloak.AGENT_CLIENT, otherPort,
+                challenge(verifier()))).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void theCodeFlowWithPkceGivesTheExecutorATokenForItsAudienceWithTheTenant() throws Exception {
+        String callback = allowedCallback();
+        String verifier = verifier();
+        HttpClient browser = browser();
+
+        HttpResponse<String> loginPage = browser.send(HttpRequest.newBuilder(authorizationUri(
+                LocalKeycloak.EXECUTOR_CLIENT, callback, challenge(verifier))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher form = LOGIN_FORM.matcher(loginPage.body());
+        assertThat(form.find()).as("login form in %s", loginPage.body()).isTrue();
+        // The login form needs the cookies of the page (java.net.CookieManager drops them for an IP-address host).
+        String cookies = String.join("; ", loginPage.headers().allValues("Set-Cookie").stream()
+                .map(cookie -> cookie.split(";", 2)[0]).toList());
+        HttpResponse<String> signedIn = browser.send(HttpRequest.newBuilder(URI.create(form.group(1)
+                .replace("&amp;", "&"))).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", cookies).POST(HttpRequest.BodyPublishers.ofString(formBody(Map.of("username", "bob",
+                        "password", LocalKeycloak.password("bob"), "credentialId", ""))))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.statusCode()).as(signedIn.body()).isEqualTo(302);
+        String code = query(signedIn.headers().firstValue("Location").orElseThrow()).get("code");
+        assertThat(code).isNotBlank();
+
+        HttpResponse<String> tokens = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
+                "grant_type", "authorization_code", "code", code, "redirect_uri", callback, "code_verifier", verifier,
+                "client_id", LocalKeycloak.EXECUTOR_CLIENT, "client_secret", LocalKeycloak.EXECUTOR_CLIENT_SECRET));
+
+        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+        JsonNode body = Json.mapper().readTree(tokens.body());
+        JsonNode access = claims(body.path("access_token").asText());
+        assertThat(strings(access.path("aud"))).containsExactly(LocalKeycloak.EXECUTOR_CLIENT);
+        assertThat(access.path("azp").asText()).isEqualTo(LocalKeycloak.EXECUTOR_CLIENT);
+        assertThat(access.path("sub").asText()).isEqualTo("bob");
+        assertThat(access.path("tenant").asText()).isEqualTo("acme");
+        assertThat(access.path("iss").asText()).isEqualTo(keycloak.issuer());
+        JsonNode id = claims(body.path("id_token").asText());
+        assertThat(id.path("tenant").asText()).isEqualTo("acme");
+        assertThat(strings(id.path("groups"))).contains(Groups.APPROVER);
+        assertThat(body.path("refresh_token").asText()).isNotBlank();
+    }
+
+    private static String allowedCallback() {
+        String callback = "http://localhost:" + CALLBACK_PORTS.incrementAndGet() + "/ui/callback";
+        keycloak.allowRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, callback);
+        return callback;
+    }
+
+    private static HttpClient browser() {
+        return HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    private static URI tokenEndpoint() {
+        return URI.create(keycloak.issuer() + "/protocol/openid-connect/token");
+    }
+
+    private static URI authorizationUri(String client, String redirectUri, String challenge) {
+        Map<String, String> query = new HashMap<>(Map.of("response_type", "code", "client_id", client,
+                "redirect_uri", redirectUri, "scope", "openid", "state", UUID.randomUUID().toString(), "nonce",
+                UUID.randomUUID().toString()));
+        if (challenge != null) {
+            query.put("code_challenge", challenge);
+            query.put("code_challenge_method", "S256");
+        }
+        return URI.create(keycloak.issuer() + "/protocol/openid-connect/auth?" + formBody(query));
+    }
+
+    private static HttpResponse<String> post(HttpClient client, URI uri, Map<String, String> fields)
+            throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(formBody(fields))).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String formBody(Map<String, String> fields) {
+        List<String> pairs = new ArrayList<>();
+        fields.forEach((name, value) -> pairs.add(encode(name) + "=" + encode(value)));
+        return String.join("&", pairs);
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, String> query(String uri) {
+        Map<String, String> parameters = new HashMap<>();
+        for (String pair : URI.create(uri).getRawQuery().split("&")) {
+            String[] parts = pair.split("=", 2);
+            parameters.put(parts[0], URLDecoder.decode(parts.length > 1 ? parts[1] : "",
+                    StandardCharsets.UTF_8));
+        }
+        return parameters;
+    }
+
+    private static String verifier() {
+        byte[] random = new byte[48];
+        new SecureRandom().nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    }
+
+    private static String challenge(String verifier) throws Exception {
+        byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+    }
+
+    private static JsonNode claims(String jwt) {
+        try {
+            return Json.mapper().readTree(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Not a JWT: " + jwt, e);
+        }
+    }
+
+    /** {@code aud} is a string for one audience and an array for several. */
+    private static List<String> strings(JsonNode node) {
+        List<String> values = new ArrayList<>();
+        if (node.isArray()) {
+            node.forEach(value -> values.add(value.asText()));
+        } else if (!node.isMissingNode()) {
+            values.add(node.asText());
+        }
+        return values;
+    }
+}
