@@ -1,5 +1,5 @@
-// HTTP to the two services. The agent gets the agent token, the executor the executor token; a decision (confirm,
-// cancel, undo) goes from this browser straight to executor-service, never through agent-service.
+// HTTP to agent-service, with the agent token only. This page never calls the service that writes and holds no token
+// for it: people decide on the decision page (/decide/, its own origin), which the chat's cards link to.
 
 const SESSION_KEY = 'countersign.session';
 
@@ -10,7 +10,7 @@ let onSignedOut = () => {};
 // on its signal (card polls and countdowns), so nothing of the old session keeps running or reports errors.
 let sessionController = new AbortController();
 
-/** A refusal from either service (problem+json), or a network failure (status 0). */
+/** A refusal from agent-service or the dev token endpoint (problem+json), or a network failure (status 0). */
 export class Problem extends Error {
   constructor(status, body) {
     super((body && (body.detail || body.title)) || `HTTP ${status}`);
@@ -21,25 +21,16 @@ export class Problem extends Error {
   }
 }
 
-/** What the person should do next, for every refusal they can meet. */
+/** What the person should do next, for every refusal they can meet on this page (decisions have their own page). */
 export function nextStep(problem) {
   switch (problem.code) {
     case 'network': return 'The service did not answer. Check that it is running, then try again.';
     case 'unauthenticated': return 'Your sign-in expired or was not accepted: sign in again.';
     case 'forbidden': return 'Your account is not allowed to do this: ask an administrator of your tenant.';
-    case 'approver_not_allowed': return 'Another approver must confirm this one: ask a colleague with the approver role.';
-    case 'action_not_found': return 'This card’s confirm token no longer works (re-issued elsewhere, or the action is gone). Reload the page to fetch the action again.';
-    case 'invalid_state_transition': return 'Someone or something decided first; the card now shows what happened.';
-    case 'params_hash_required': return 'This card did not say what you were shown, so nothing changed. Reload the page and confirm again.';
-    case 'params_mismatch': return 'What you were shown is not what is stored: nothing ran. Reload and review it again.';
-    case 'target_changed': return 'The row changed after the proposal was made, so nothing was written. Ask the agent for a fresh proposal.';
-    case 'target_not_found': return 'The row the action changes is gone; nothing was written.';
-    case 'undo_window_closed': return 'The undo window has closed; change it back with a new request to the agent.';
-    case 'not_undoable': return 'This kind of action cannot be undone here; ask the agent for a new change instead.';
+    case 'not_found': return 'Nothing with this id is yours; start a new conversation.';
     case 'validation_failed': return 'Correct the input and try again.';
     case 'upstream_unavailable': return 'The model or a service is unavailable right now: try again in a moment.';
-    case 'agent_writes_disabled': return 'An administrator switched agent writes off for your tenant (Trust and policy).';
-    case 'same_turn_confirm': return 'Confirm it yourself from this card.';
+    case 'agent_writes_disabled': return 'An administrator switched agent writes off for your tenant (on the decision page, under Trust and policy).';
     case 'internal_error': return 'Something failed on the server; try again, and quote the incident id if it persists.';
     default: return 'Try again; if it keeps failing, reload the page.';
   }
@@ -67,7 +58,15 @@ export function uiSettings() {
 export function currentSession() {
   if (session === null) {
     try {
-      session = JSON.parse(sessionStorage.getItem(SESSION_KEY));
+      const stored = JSON.parse(sessionStorage.getItem(SESSION_KEY));
+      // Only the fields this page uses: a session stored by an older version of the page held more tokens.
+      session = stored && stored.agentToken ? { agentToken: stored.agentToken, tenant: stored.tenant, user: stored.user,
+        expiresAt: stored.expiresAt } : null;
+      if (session) {
+        sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+      } else {
+        sessionStorage.removeItem(SESSION_KEY);
+      }
     } catch (e) {
       session = null;
     }
@@ -90,17 +89,13 @@ export function isSignedOut(problem) {
   return problem instanceof Problem && (problem.code === 'signed_out' || problem.status === 401);
 }
 
-/** Keeps the two bearer tokens for this tab only (sessionStorage): gone when the tab closes. */
-export function signIn(agentToken, executorToken) {
-  const claims = decodeClaims(executorToken) || {};
-  const agentClaims = decodeClaims(agentToken) || {};
+/** Keeps the agent's bearer token for this tab only (sessionStorage): gone when the tab closes. */
+export function signIn(agentToken) {
+  const claims = decodeClaims(agentToken) || {};
   session = {
     agentToken: agentToken.trim(),
-    executorToken: executorToken.trim(),
-    tenant: claims.tenant || agentClaims.tenant || '?',
-    user: claims.sub || agentClaims.sub || '?',
-    // For showing and hiding controls only; each service checks the token's groups itself.
-    groups: Array.isArray(claims.groups) ? claims.groups : [],
+    tenant: claims.tenant || '?',
+    user: claims.sub || '?',
     expiresAt: claims.exp ? claims.exp * 1000 : null,
   };
   if (sessionController.signal.aborted) {
@@ -131,7 +126,8 @@ export async function devSignIn(tenant, user) {
   if (!response.ok) {
     throw new Problem(response.status, body);
   }
-  return signIn(body.agentToken, body.executorToken);
+  // Only the agent's token: the decision page signs people in on its own origin.
+  return signIn(body.agentToken);
 }
 
 function decodeClaims(jwt) {
@@ -155,7 +151,7 @@ function tokenOf(name) {
   return current[name];
 }
 
-async function call(base, token, path, { method = 'GET', body, accept = 'application/json' } = {}) {
+async function call(token, path, { method = 'GET', body, accept = 'application/json' } = {}) {
   const signal = sessionController.signal;
   const headers = { Accept: accept, Authorization: `Bearer ${token}` };
   if (body !== undefined) {
@@ -163,14 +159,15 @@ async function call(base, token, path, { method = 'GET', body, accept = 'applica
   }
   let response;
   try {
-    response = await fetch(base + path,
+    // Same origin only: agent-service's own API.
+    response = await fetch(path,
       { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch (e) {
     throw signal.aborted ? signedOutProblem() : new Problem(0, null);
   }
   if (response.status === 401) {
     const problem = new Problem(401, await response.json().catch(() => null));
-    // Many requests of one session can fail at once (cards, inbox, wallets): only the first signs out.
+    // Many requests of one session can fail at once (card polls, wallets, a turn): only the first signs out.
     if (!signal.aborted) {
       signOut();
       onSignedOut(problem);
@@ -192,16 +189,16 @@ async function json(response) {
 }
 
 export async function agent(path, options) {
-  return (await json(await call('', tokenOf('agentToken'), path, options))).body;
+  return (await json(await call(tokenOf('agentToken'), path, options))).body;
 }
 
-export async function executor(path, options) {
-  return (await json(await call(settings.executorUrl, tokenOf('executorToken'), path, options))).body;
-}
-
-/** Like {@link executor}, but answers the HTTP status as well (202 means an approval was recorded). */
-export async function executorWithStatus(path, options) {
-  return json(await call(settings.executorUrl, tokenOf('executorToken'), path, options));
+/**
+ * Where a person reviews and decides an action: the decision page, on its own origin (a link, not a fetch).
+ * With {@code actionId} null, its list of pending decisions.
+ */
+export function decisionPageUrl(actionId) {
+  const query = actionId ? `action=${encodeURIComponent(actionId)}` : 'view=inbox';
+  return `${settings.executorUrl}/decide/?${query}`;
 }
 
 /**
@@ -209,7 +206,7 @@ export async function executorWithStatus(path, options) {
  * problem. EventSource cannot POST or send a bearer token, hence fetch and a small reader.
  */
 export async function streamMessage(conversationId, text, mode, onEvent) {
-  const response = await call('', tokenOf('agentToken'),
+  const response = await call(tokenOf('agentToken'),
     `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
     { method: 'POST', body: { text, mode }, accept: 'text/event-stream' });
   if (!response.ok) {

@@ -1,16 +1,17 @@
-// The Countersign web UI: sign-in, chat (act and plan), proposal cards, pending inbox, activity, trust and policy.
+// The Countersign chat: sign-in, conversations (act and plan), read-only proposal cards. Decisions (confirm, cancel,
+// undo), the pending inbox, activity and trust and policy live on the decision page (/decide/, its own origin), linked
+// to from here.
 
 import {
-  loadSettings, uiSettings, currentSession, signIn, signOut, devSignIn, whenSignedOut, agent, executor,
-  streamMessage, explain, Problem, isSignedOut,
+  loadSettings, uiSettings, currentSession, signIn, signOut, devSignIn, whenSignedOut, agent,
+  streamMessage, explain, Problem, isSignedOut, decisionPageUrl,
 } from './api.js';
 import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
-import { actionCard, historyTable, kindLabel, setWalletNames } from './cards.js';
+import { actionCard, setWalletNames, trackConversation } from './cards.js';
 import { planCard } from './plan.js';
 
 const $ = (id) => document.getElementById(id);
 let conversationId = null;
-let inboxTimer = null;
 // Bumped whenever another conversation is opened (or the session ends): a reply, card or load that started under an
 // older generation is dropped instead of landing in the conversation now shown.
 let generation = 0;
@@ -86,6 +87,7 @@ async function openConversation(id) {
   const mine = generation;
   const current = () => mine === generation;
   conversationId = id;
+  trackConversation(id);
   if (sending) {
     $('progress').textContent = 'The agent is still answering in another conversation; you can send when it is done.';
   }
@@ -159,6 +161,7 @@ async function send(event) {
       }
       conversationId = created;
       generation += 1;
+      trackConversation(created);
       history.replaceState(null, '', `#c=${encodeURIComponent(conversationId)}`);
       $('messages').replaceChildren();
     } catch (problem) {
@@ -190,7 +193,7 @@ async function send(event) {
       } else if (name === 'proposal') {
         shown.add(data.actionId);
         log.append(actionCard(data));
-        announce(`New proposal to decide: ${data.summary}`);
+        announce(`New proposal to review and decide on the decision page: ${data.summary}`);
       } else if (name === 'reply') {
         if (data.mode === 'plan' || data.verdict) {
           log.append(planCard(id, data.turnId, data.deliverable));
@@ -224,147 +227,16 @@ async function send(event) {
     sending = false;
     progress.textContent = '';
     $('send').disabled = false;
-    if (currentSession()) {
-      refreshInboxCount();
-    }
   }
-}
-
-// ---- pending inbox, activity, trust and policy ----
-
-async function refreshInboxCount() {
-  try {
-    const page = await executor('/api/actions?status=proposed&limit=100');
-    const count = page.items.length;
-    $('inbox-count').textContent = count ? `(${count}${page.nextCursor ? '+' : ''})` : '';
-    return page;
-  } catch (problem) {
-    return null;
-  }
-}
-
-async function showInbox() {
-  const inbox = $('inbox');
-  inbox.replaceChildren(h('p', { role: 'status' }, 'Loading…'));
-  const page = await refreshInboxCount();
-  if (!currentSession()) {
-    return;
-  }
-  if (page === null) {
-    inbox.replaceChildren(h('p', { class: 'card-error' }, 'Could not load pending decisions. Check that executor-service '
-      + 'is running, then press Refresh.'));
-    return;
-  }
-  inbox.replaceChildren(...(page.items.length === 0 ? [h('p', {}, 'Nothing waits for a decision.')]
-    : page.items.map((item) => h('div', { class: 'inbox-item' },
-      item.conversationId ? h('p', { class: 'hint' }, 'From conversation ',
-        h('button', { type: 'button', class: 'link', onclick: () => { switchView('chat'); openConversation(item.conversationId); } },
-          item.conversationId)) : null,
-      actionCard({ actionId: item.id, kind: item.kind, summary: item.summary, paramsHash: item.paramsHash })))));
-}
-
-async function showActivity() {
-  const area = $('activity');
-  area.replaceChildren(h('p', { role: 'status' }, 'Loading…'));
-  let page;
-  try {
-    page = await executor('/api/actions?limit=30');
-  } catch (problem) {
-    if (!isSignedOut(problem)) {
-      area.replaceChildren(h('p', { class: 'card-error' }, `Could not load the activity. ${explain(problem)}`));
-    }
-    return;
-  }
-  const detail = h('div', { class: 'activity-detail' });
-  area.replaceChildren(h('table', { class: 'activity-table' },
-    h('caption', {}, 'Newest first'),
-    h('thead', {}, h('tr', {}, ['Proposed', 'What', 'Summary', 'Tier', 'Status', 'By', '']
-      .map((name) => h('th', { scope: 'col' }, name)))),
-    h('tbody', {}, page.items.map((item) => h('tr', { 'data-action-id': item.id },
-      h('td', {}, formatTime(item.proposedAt)), h('td', {}, kindLabel(item.kind)), h('td', {}, item.summary),
-      h('td', {}, item.tier), h('td', {}, item.status + (item.autoApplied ? ' (applied on arrival)' : '')),
-      h('td', {}, item.requestedBy),
-      h('td', {}, h('button', { type: 'button', 'aria-label': `History of: ${item.summary}`,
-        onclick: async () => {
-          try {
-            detail.replaceChildren(h('h3', { tabindex: '-1' }, item.summary),
-              historyTable(await executor(`/api/actions/${item.id}/history`)));
-            detail.querySelector('h3').focus();
-          } catch (problem) {
-            if (!isSignedOut(problem)) {
-              detail.replaceChildren(h('p', { class: 'card-error' }, explain(problem)));
-            }
-          }
-        } }, 'History')))))), detail);
-}
-
-async function showSettings() {
-  const session = currentSession();
-  const admin = session.groups.includes('admin');
-  $('admin-hint').textContent = admin ? 'You are an administrator of your tenant: changes apply to everyone in it and are audited.'
-    : 'Only administrators can change these settings; ask one of your tenant if they need to change.';
-  for (const form of ['agent-writes-form', 'external-sends-form', 'approvals-form']) {
-    $(form).querySelectorAll('input, button').forEach((control) => { control.disabled = !admin; });
-  }
-  try {
-    const trust = await executor('/api/actions/trust');
-    $('trust').textContent = `${trust.mediumConfirmedInARow} of ${trust.needed} medium-impact actions confirmed in a row. `
-      + (trust.mediumAutoApplies ? 'Medium-impact actions now apply on arrival (while agent writes are enabled).'
-        : 'Medium-impact actions wait for a person.')
-      + (trust.resetBecause ? ` Last reset: ${trust.resetBecause} (${formatTime(trust.resetAt)}).` : '');
-    const writes = await executor('/api/actions/policy/agent-writes');
-    const radio = $('agent-writes-form').querySelector(`input[value="${writes.mode}"]`);
-    if (radio) {
-      radio.checked = true;
-    }
-    const sends = await executor('/api/actions/policy/external-sends');
-    $('external-sends-form').elements.enabled.checked = sends.enabled;
-    const approvals = await executor('/api/actions/policy/approvals');
-    $('approvals-form').elements.highApprovals.value = approvals.highApprovals;
-    $('approvals-form').elements.highNeedsOtherApprover.checked = approvals.highNeedsOtherApprover;
-  } catch (problem) {
-    fail('Could not load trust and policy.', problem);
-  }
-}
-
-function policyForm(formId, path, bodyOf, saidOf) {
-  $(formId).addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearAlert();
-    try {
-      await executor(path, { method: 'PUT', body: bodyOf($(formId).elements) });
-      announce(saidOf($(formId).elements));
-    } catch (problem) {
-      fail('Not saved.', problem);
-    }
-  });
 }
 
 // ---- shell ----
-
-function switchView(name) {
-  for (const button of document.querySelectorAll('nav [data-view]')) {
-    button.setAttribute('aria-current', button.dataset.view === name ? 'page' : 'false');
-  }
-  for (const view of ['chat', 'inbox', 'activity', 'settings']) {
-    $(`view-${view}`).hidden = view !== name;
-  }
-  clearInterval(inboxTimer);
-  if (name === 'inbox') {
-    showInbox();
-    // Cards poll their own status; the count in the tab is refreshed, Refresh reloads the list.
-    inboxTimer = setInterval(refreshInboxCount, 10000);
-  } else if (name === 'activity') {
-    showActivity();
-  } else if (name === 'settings') {
-    showSettings();
-  }
-}
 
 function showSignIn(reason) {
   $('app').hidden = true;
   $('who').hidden = true;
   $('sign-out').hidden = true;
+  $('pending-link').hidden = true;
   $('signin').hidden = false;
   const dev = Boolean(uiSettings().devTokenUrl);
   $('dev-signin').hidden = !dev;
@@ -376,25 +248,22 @@ function showSignIn(reason) {
 }
 
 /**
- * Ends the session once (the sign-out button or the first 401): its requests and card timers stop with the session's
- * signal (api.js), the inbox poll stops, pasted tokens and the conversation leave the page, the sign-in form shows.
+ * Ends the session once (the sign-out button or the first 401): its requests and the cards' poll stop with the
+ * session's signal (api.js), the pasted token and the conversation leave the page, the sign-in form shows.
  */
 function endSession(reason, { keepConversationInUrl = false } = {}) {
   signOut();
   generation += 1;
-  clearInterval(inboxTimer);
-  inboxTimer = null;
+  trackConversation(null);
   clearAnnouncements();
   conversationId = null;
   $('agent-token').value = '';
-  $('executor-token').value = '';
   $('message').value = '';
   $('progress').textContent = '';
   $('chat-title').textContent = 'Conversation';
-  for (const area of ['messages', 'conversations', 'inbox', 'activity']) {
+  for (const area of ['messages', 'conversations']) {
     $(area).replaceChildren();
   }
-  $('inbox-count').textContent = '';
   if (!keepConversationInUrl) {
     history.replaceState(null, '', '#');
   }
@@ -409,9 +278,8 @@ async function showApp() {
   $('who').hidden = false;
   $('who').textContent = `Signed in as ${session.user} (tenant ${session.tenant})`;
   $('sign-out').hidden = false;
-  switchView('chat');
+  $('pending-link').hidden = false;
   renderConversationList();
-  refreshInboxCount();
   try {
     setWalletNames(await agent('/api/wallets'));
   } catch (problem) {
@@ -426,7 +294,7 @@ async function showApp() {
     await openConversation(first);
   } else {
     $('messages').replaceChildren(h('p', { class: 'hint' }, 'Ask the agent something, for example “add a 620 rent '
-      + 'expense to Checking”. It proposes; you confirm.'));
+      + 'expense to Checking”. It proposes; you review and decide on the decision page.'));
   }
 }
 
@@ -448,10 +316,9 @@ function wire() {
   $('bearer-signin').addEventListener('submit', async (event) => {
     event.preventDefault();
     clearAlert();
-    signIn($('agent-token').value, $('executor-token').value);
-    // The tokens now live in sessionStorage only; the form does not keep them.
+    signIn($('agent-token').value);
+    // The token now lives in sessionStorage only; the form does not keep it.
     $('agent-token').value = '';
-    $('executor-token').value = '';
     await showApp();
   });
   $('sign-out').addEventListener('click', () => endSession());
@@ -460,9 +327,6 @@ function wire() {
     event.preventDefault();
     $('main').focus();
   });
-  for (const button of document.querySelectorAll('nav [data-view]')) {
-    button.addEventListener('click', () => switchView(button.dataset.view));
-  }
   $('composer').addEventListener('submit', send);
   $('message').addEventListener('keydown', (event) => {
     // Enter sends, Shift+Enter starts a new line.
@@ -472,15 +336,6 @@ function wire() {
     }
   });
   $('new-conversation').addEventListener('click', newConversation);
-  $('inbox-refresh').addEventListener('click', showInbox);
-  $('activity-refresh').addEventListener('click', showActivity);
-  policyForm('agent-writes-form', '/api/actions/policy/agent-writes',
-    (form) => ({ mode: form.agentWrites.value }), (form) => `Agent writes saved: ${form.agentWrites.value}.`);
-  policyForm('external-sends-form', '/api/actions/policy/external-sends',
-    (form) => ({ enabled: form.enabled.checked }), (form) => `External sends ${form.enabled.checked ? 'allowed' : 'switched off'}.`);
-  policyForm('approvals-form', '/api/actions/policy/approvals',
-    (form) => ({ highApprovals: Number(form.highApprovals.value), highNeedsOtherApprover: form.highNeedsOtherApprover.checked }),
-    (form) => `Approval policy saved: ${form.highApprovals.value} approver(s).`);
   // api.js calls this once per session, on its first 401; later failures of that session stay silent.
   whenSignedOut(() => endSession('Your sign-in expired or was not accepted: sign in again.',
     { keepConversationInUrl: true }));
@@ -495,6 +350,8 @@ async function start() {
     return;
   }
   $('loading').hidden = true;
+  // A link to the decision page (navigation, not a fetch): the pending decisions of the tenant.
+  $('pending-link').href = decisionPageUrl(null);
   const session = currentSession();
   if (session && (!session.expiresAt || session.expiresAt > Date.now())) {
     await showApp();

@@ -1,3 +1,6 @@
+// A copy of the decision page's decide/dom.js (in the other service), kept identical: the chat and the decision page
+// live on two origins, which cannot share a file. Change both together.
+//
 // Builds elements from text only (never innerHTML), so nothing a model, a user or a service wrote can become markup.
 
 export function h(tag, attributes = {}, ...children) {

@@ -147,14 +147,24 @@ final class AgentFixtures {
     /** {@code proposedClean}: the agent's mark it arrived with (V16 {@code context_clean}). */
     UUID action(String user, String status, String summary, boolean windowClosed, boolean proposedClean)
             throws Exception {
+        return action(user, status, summary, windowClosed, proposedClean, null);
+    }
+
+    /** An action proposed in {@code conversationId} of {@code user} (null: in none, like an import's). */
+    UUID actionIn(String conversationId, String user, String status, String summary) throws Exception {
+        return action(user, status, summary, false, true, conversationId);
+    }
+
+    private UUID action(String user, String status, String summary, boolean windowClosed, boolean proposedClean,
+            String conversationId) throws Exception {
         UUID id = UUID.randomUUID();
         try (Connection owner = TestProperties.ownerConnection();
                 PreparedStatement insert = owner.prepareStatement(
                         """
                                 INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
-                                                     summary, proposed_at, expires_at, context_clean)
+                                                     summary, proposed_at, expires_at, context_clean, conversation_id)
                                 VALUES (?, ?, ?, 'ledger.wallet.rename', 'medium', 'proposed', '{}', repeat('a', 64),
-                                        repeat('b', 64), ?, now() - ?::interval, now() + ?::interval, ?)""");
+                                        repeat('b', 64), ?, now() - ?::interval, now() + ?::interval, ?, ?)""");
                 PreparedStatement decide = owner.prepareStatement("UPDATE actions SET status = ? WHERE id = ?")) {
             insert.setObject(1, id);
             insert.setString(2, tenant);
@@ -163,6 +173,7 @@ final class AgentFixtures {
             insert.setString(5, windowClosed ? "2 hours" : "0 seconds");
             insert.setString(6, windowClosed ? "-1 hour" : "1 hour");
             insert.setBoolean(7, proposedClean);
+            insert.setString(8, conversationId);
             insert.executeUpdate();
             if (!"proposed".equals(status)) {
                 decide.setString(1, status);

@@ -7,6 +7,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.agent.ledger.TenantReads;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -17,6 +18,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class ActionReader {
 
     public static final int MAX_ACTIONS = 20;
+    /** More than a conversation's shown turns propose in practice; older ones are left out, newest kept. */
+    public static final int MAX_CONVERSATION_ACTIONS = 200;
 
     private final TenantReads reads;
 
@@ -36,11 +39,28 @@ public class ActionReader {
                 WHERE tenant_id = $1 AND requested_by = $2 AND (NOT $3 OR (status = 'proposed' AND expires_at > now()))
                 ORDER BY status = 'proposed' DESC, proposed_at DESC
                 LIMIT $4""",
-                Tuple.of(tenantId, userId, pendingOnly, MAX_ACTIONS),
-                row -> new ActionLine(row.getUUID("id"), row.getString("kind"), row.getString("tier"),
-                        row.getString("status"), row.getString("summary"),
-                        row.getOffsetDateTime("proposed_at").toInstant(),
-                        row.getOffsetDateTime("expires_at").toInstant(), row.getBoolean("context_clean")));
+                Tuple.of(tenantId, userId, pendingOnly, MAX_ACTIONS), ActionReader::line);
+    }
+
+    /**
+     * The actions proposed in one conversation of the user, newest first, at most {@link #MAX_CONVERSATION_ACTIONS}:
+     * what the chat's read-only cards show. The caller checks the conversation is the user's; the query names the user
+     * as well, so another user's actions in a conversation of the same id never show.
+     */
+    public List<ActionLine> conversationActions(String tenantId, String userId, String conversationId) {
+        return reads.list(tenantId, """
+                SELECT id, kind, tier, status, summary, proposed_at, expires_at, context_clean
+                FROM actions
+                WHERE tenant_id = $1 AND requested_by = $2 AND conversation_id = $3
+                ORDER BY proposed_at DESC
+                LIMIT $4""",
+                Tuple.of(tenantId, userId, conversationId, MAX_CONVERSATION_ACTIONS), ActionReader::line);
+    }
+
+    private static ActionLine line(Row row) {
+        return new ActionLine(row.getUUID("id"), row.getString("kind"), row.getString("tier"),
+                row.getString("status"), row.getString("summary"), row.getOffsetDateTime("proposed_at").toInstant(),
+                row.getOffsetDateTime("expires_at").toInstant(), row.getBoolean("context_clean"));
     }
 
     /**

@@ -7,7 +7,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * {@code GET /api/ui/config}: where the web UI sends decisions and how it signs in. Public: it names URLs the page
+ * {@code GET /api/ui/config}: where the web UI links for decisions and how it signs in. Public: it names URLs the page
  * needs before anyone has signed in, and no secret.
  */
 @Path("/api/ui/config")

@@ -1,0 +1,60 @@
+package dev.countersign.agent.chat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import dev.countersign.agent.actions.ActionReader;
+import dev.countersign.agent.conversation.ConversationLedger;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.ProblemException;
+import io.quarkus.security.Authenticated;
+
+/**
+ * {@code GET /api/conversations/{id}/actions}: the status of each action proposed in the caller's conversation, for the
+ * chat's read-only cards. Read with the agent's read-only role; deciding happens on executor-service's own page, which
+ * the cards link to. A conversation whose first turn is not recorded yet is not found, like {@code GET
+ * /api/conversations/{id}}: the page keeps asking while its cards wait.
+ */
+@Path("/api/conversations/{id}/actions")
+@Authenticated
+public class ConversationActionsResource {
+
+    /** One card's state; the summary is the executor's, stored with the action. */
+    public record ConversationAction(UUID actionId, String kind, String status, String summary, Instant proposedAt,
+            Instant expiresAt) {
+    }
+
+    private final ConversationLedger ledger;
+    private final ActionReader actions;
+    private final CurrentUser user;
+
+    public ConversationActionsResource(ConversationLedger ledger, ActionReader actions, CurrentUser user) {
+        this.ledger = ledger;
+        this.actions = actions;
+        this.user = user;
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public List<ConversationAction> list(@PathParam("id") String conversationId) {
+        // The same check as reading the conversation: the key names the caller's tenant and user, so another user's
+        // conversation (or another tenant's) has no turns under it and is not found.
+        ConversationKey conversation = ConversationResource.key(user, conversationId);
+        if (ledger.turns(conversation, 1).isEmpty()) {
+            throw new ProblemException(ErrorCode.NOT_FOUND, "You have no conversation with this id.");
+        }
+        return actions.conversationActions(conversation.tenantId(), conversation.userId(),
+                conversation.conversationId()).stream()
+                .map(line -> new ConversationAction(line.id(), line.kind(), line.status(), line.summary(),
+                        line.proposedAt(), line.expiresAt()))
+                .toList();
+    }
+}

@@ -1,0 +1,521 @@
+// Action cards of the decision page: what the executor staged (its summary, tier and diff, never the model's words),
+// the decision window, Confirm and Cancel, live status by polling, Undo while allowed, the approvals so far, the held
+// reason, the history, and an administrator's resolution of an external action whose outcome is unknown.
+
+import { get, post, explain, currentSession, inGroup, sessionSignal, isSessionEnded } from './api.js';
+import { h, announce, uniqueId, formatTime } from './dom.js';
+
+const KINDS = {
+  'ledger.transaction.create': 'Add a transaction',
+  'ledger.transaction.edit': 'Edit a transaction',
+  'ledger.transaction.delete': 'Delete a transaction',
+  'ledger.wallet.rename': 'Rename a wallet',
+  'training.plan.draft': 'Draft a training plan',
+  'training.plan.revise': 'Revise a training plan draft',
+  'mail.send': 'Send an e-mail (leaves the system)',
+  'ticket.create': 'Open a ticket (leaves the system)',
+};
+const UNDOABLE = new Set(['ledger.transaction.create', 'ledger.transaction.edit', 'ledger.transaction.delete',
+  'ledger.wallet.rename']);
+const WAITING = new Set(['proposed', 'confirmed', 'executing']);
+const POLL_MS = 1500;
+const MAX_NOTE = 500;
+
+// How many approvers a HIGH action needs (GET /api/actions/policy/approvals), read once and after a change.
+let approvalPolicy = null;
+
+export function setApprovalPolicy(policy) {
+  approvalPolicy = policy;
+}
+
+export function kindLabel(kind) {
+  return KINDS[kind] || kind;
+}
+
+function tierText(tier) {
+  switch ((tier || '').toUpperCase()) {
+    case 'HIGH': return 'HIGH impact';
+    case 'MEDIUM': return 'MEDIUM impact';
+    case 'LOW': return 'LOW impact';
+    default: return 'Impact not known yet';
+  }
+}
+
+function resultReason(result) {
+  if (!result) {
+    return '';
+  }
+  if (typeof result === 'string') {
+    return result;
+  }
+  return result.detail || result.reason || result.error || result.message || JSON.stringify(result);
+}
+
+function valueText(value) {
+  if (value === null || value === undefined) {
+    return '—';
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function countdown(expiresAt) {
+  const left = Math.max(0, Math.floor((new Date(expiresAt).getTime() - Date.now()) / 1000));
+  const minutes = Math.floor(left / 60);
+  const seconds = String(left % 60).padStart(2, '0');
+  return { left, text: `${minutes}:${seconds}` };
+}
+
+function isHigh(view) {
+  return view && (view.tier || '').toUpperCase() === 'HIGH';
+}
+
+function approvalsText(approvals) {
+  if (!approvals || approvals.approvers.length === 0) {
+    return null;
+  }
+  const of = approvals.required ? ` of ${approvals.required}` : '';
+  return `Waiting for more approvals: ${approvals.approvers.length}${of} so far (${approvals.approvers.join(', ')}).`;
+}
+
+function statusText(view, approvals) {
+  if (!view) {
+    return 'Loading…';
+  }
+  switch (view.status) {
+    case 'proposed':
+      return approvalsText(approvals) || ('Waiting for a decision. Nothing has been written.'
+        + (view.heldReason ? ` Not applied automatically: ${view.heldReason}.` : ''));
+    case 'confirmed':
+    case 'executing': return `Confirmed by ${view.confirmedBy}; running…`;
+    case 'executed': return view.autoApplied
+      ? 'Executed: applied on arrival by the tier rules (no person confirmed it).'
+      : `Executed: confirmed by ${view.confirmedBy}${view.executedAt ? ' at ' + formatTime(view.executedAt) : ''}.`;
+    case 'failed': return `Failed: ${resultReason(view.result)}. Nothing was written.`;
+    case 'cancelled': return 'Cancelled: nothing was written.';
+    case 'expired': return 'Expired: nobody decided in time, nothing was written. Ask the agent again if you still want it.';
+    case 'undone': return `Undone by ${view.undoneBy}${view.undoneAt ? ' at ' + formatTime(view.undoneAt) : ''}.`;
+    case 'needs_review': return 'Outcome unknown: an administrator must check the vendor and resolve it.';
+    default: return view.status;
+  }
+}
+
+/**
+ * A card for one action, drawn from {@code GET /api/actions/{id}}: Confirm sends the paramsHash of exactly the view it
+ * shows, never one from the link or a list. {@code hint} ({kind, summary}) fills the headline until the view arrives.
+ * {@code onView} is told each view the card shows.
+ */
+export function actionCard(id, { hint = {}, focus = false, onView = () => {} } = {}) {
+  const titleId = uniqueId('card-title');
+  let view = null;
+  let approvals = null;
+  let busy = false;
+  let pollTimer = null;
+  let tickTimer = null;
+  let lastStatus = null;
+  let warnedMinute = false;
+  let detailsKey = null;
+  let expiryKey = null;
+  let countdownText = null;
+  let scrolled = !focus;
+  const signal = sessionSignal();
+
+  // The headline names what it does: the executor's summary (ids alone never make a headline).
+  const title = h('h3', { id: titleId, class: 'summary', tabindex: '-1', text: hint.summary || 'Loading the action…' });
+  const kind = h('span', { class: 'kind', text: hint.kind ? kindLabel(hint.kind) : '' });
+  const tier = h('span', { class: 'tier', text: tierText(null) });
+  // Focus lands here after a decision (tabindex -1: reachable by script, not in the tab order).
+  const status = h('p', { class: 'status', 'data-role': 'status', tabindex: '-1' });
+  const mayNot = h('p', { class: 'hint', hidden: true },
+    'Only the person who asked, or an approver of your tenant, may decide this.');
+  const approvedHint = h('p', { class: 'hint', hidden: true },
+    'You approved it; another approver must confirm it. You may still cancel it.');
+  const held = h('p', { class: 'held', hidden: true });
+  const expiry = h('p', { class: 'expiry', hidden: true });
+  const details = h('div', { class: 'details' });
+  const error = h('p', { class: 'card-error', role: 'alert', hidden: true });
+  const confirmButton = h('button', { type: 'button', class: 'confirm', 'aria-describedby': titleId,
+    onclick: () => decide('confirm') }, 'Confirm');
+  const cancelButton = h('button', { type: 'button', class: 'cancel', 'aria-describedby': titleId,
+    onclick: () => decide('cancel') }, 'Cancel');
+  const undoButton = h('button', { type: 'button', class: 'undo', 'aria-describedby': titleId, hidden: true,
+    onclick: undo }, 'Undo');
+  const historyButton = h('button', { type: 'button', class: 'history-toggle', 'aria-expanded': 'false',
+    'aria-describedby': titleId, onclick: toggleHistory }, 'Show history');
+  const history = h('div', { class: 'history', hidden: true });
+  const resolveForm = resolutionForm();
+  const card = h('article', { class: 'card', 'aria-labelledby': titleId, 'data-action-id': id,
+    'data-status': 'loading' },
+  h('header', { class: 'card-head' }, title, h('span', { class: 'labels' }, kind, tier)),
+  status, held, expiry, details, error, mayNot, approvedHint,
+  h('div', { class: 'buttons', role: 'group', 'aria-label': 'Decision' },
+    confirmButton, cancelButton, undoButton, historyButton),
+  resolveForm, history);
+
+  function setError(message) {
+    // The same error again (every poll) is left alone, so the alert is not announced again.
+    if ((message || '') === error.textContent && error.hidden === !message) {
+      return;
+    }
+    error.textContent = message || '';
+    error.hidden = !message;
+  }
+
+  function isRequester() {
+    const session = currentSession();
+    return Boolean(view && session && view.requestedBy === session.user);
+  }
+
+  /** After a decision: focus Undo when it appeared, else the card's status (unless the session ended meanwhile). */
+  function focusAfterDecision() {
+    if (signal.aborted || !card.isConnected) {
+      return;
+    }
+    (undoButton.hidden ? status : undoButton).focus();
+  }
+
+  function render() {
+    const state = view ? view.status : 'loading';
+    card.dataset.status = state;
+    if (view) {
+      title.textContent = view.summary || kindLabel(view.kind);
+      kind.textContent = kindLabel(view.kind);
+      tier.textContent = tierText(view.tier);
+      tier.className = `tier tier-${(view.tier || '').toLowerCase()}`;
+      // Rebuilt only when what it shows changed, so a screen reader is not handed the same table every poll.
+      const key = JSON.stringify([view.diff, view.params, view.targetBefore, view.requestedBy, view.proposedAt,
+        view.status, view.result, view.conversationId]);
+      if (key !== detailsKey) {
+        detailsKey = key;
+        renderDetails();
+      }
+    }
+    const statusNow = statusText(view, approvals);
+    if (status.textContent !== statusNow) {
+      status.textContent = statusNow;
+    }
+    const open = view !== null && view.status === 'proposed';
+    held.hidden = !(open && view.heldReason && approvalsText(approvals));
+    held.textContent = open && view.heldReason ? `Not applied automatically: ${view.heldReason}.` : '';
+    const windowLeft = open && view.expiresAt ? countdown(view.expiresAt).left > 0 : open;
+    const mayDecide = open && (isRequester() || inGroup('approver'));
+    const session = currentSession();
+    const approvedAlready = Boolean(approvals && session && approvals.approvers.includes(session.user));
+    confirmButton.hidden = !mayDecide || approvedAlready;
+    cancelButton.hidden = !mayDecide;
+    mayNot.hidden = !(open && !mayDecide);
+    approvedHint.hidden = !(mayDecide && approvedAlready);
+    confirmButton.disabled = busy || !windowLeft;
+    cancelButton.disabled = busy || !windowLeft;
+    undoButton.hidden = !(view && view.status === 'executed' && UNDOABLE.has(view.kind)
+      && (isRequester() || inGroup('admin')));
+    undoButton.disabled = busy;
+    resolveForm.hidden = !(view && view.status === 'needs_review' && inGroup('admin'));
+    resolveForm.querySelectorAll('input, textarea, button').forEach((control) => { control.disabled = busy; });
+    renderExpiry();
+    if (lastStatus !== state && lastStatus !== null && lastStatus !== 'loading') {
+      announce(`${title.textContent}: ${statusNow}`);
+    }
+    lastStatus = state;
+    if (view && !scrolled && card.isConnected) {
+      scrolled = true;
+      card.scrollIntoView({ block: 'start' });
+    }
+  }
+
+  function renderExpiry() {
+    if (!view || view.status !== 'proposed' || !view.expiresAt) {
+      expiry.hidden = true;
+      expiryKey = null;
+      countdownText = null;
+      return;
+    }
+    const { left, text } = countdown(view.expiresAt);
+    const key = `${view.expiresAt}|${left > 0}`;
+    expiry.hidden = false;
+    if (key !== expiryKey) {
+      expiryKey = key;
+      countdownText = left > 0 ? document.createTextNode(text) : null;
+      expiry.replaceChildren(left > 0
+        ? h('span', {}, 'Decision window closes in ', h('time', { datetime: view.expiresAt, class: 'countdown' },
+          countdownText), ` (at ${formatTime(view.expiresAt)}).`)
+        : 'Decision window closed: it can no longer be confirmed and will be marked expired.');
+    } else if (countdownText && countdownText.data !== text) {
+      countdownText.data = text;
+    }
+    expiry.classList.toggle('urgent', left <= 60);
+    if (left <= 60 && left > 0 && !warnedMinute) {
+      warnedMinute = true;
+      announce(`Less than a minute left to decide: ${view.summary}`);
+    }
+  }
+
+  /** Every second: only the countdown's text changes, unless the window just closed. */
+  function tick() {
+    if (view && view.status === 'proposed' && view.expiresAt) {
+      const closed = countdown(view.expiresAt).left <= 0;
+      if (closed !== (expiryKey || '').endsWith('|false')) {
+        render();
+      } else {
+        renderExpiry();
+      }
+    }
+  }
+
+  function renderDetails() {
+    const parts = [];
+    if (view.diff && view.diff.length > 0) {
+      parts.push(h('table', { class: 'diff' },
+        h('caption', {}, 'What changes (computed by the executor)'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Field'), h('th', { scope: 'col' }, 'Now'),
+          h('th', { scope: 'col' }, 'After'))),
+        h('tbody', {}, view.diff.map((change) => h('tr', {},
+          h('th', { scope: 'row' }, change.field),
+          h('td', { class: 'before' }, h('del', {}, valueText(change.before))),
+          h('td', { class: 'after' }, h('ins', {}, valueText(change.after))))))));
+    } else if (view.params) {
+      parts.push(h('table', { class: 'diff' },
+        h('caption', {}, view.targetBefore ? 'What it does' : 'What it adds (nothing exists before)'),
+        h('tbody', {}, Object.entries(view.params).map(([name, value]) => h('tr', {},
+          h('th', { scope: 'row' }, name), h('td', {}, valueText(value)))))));
+    }
+    if (view.targetBefore && typeof view.targetBefore === 'object' && !(view.diff && view.diff.length > 0)) {
+      // A delete (or another kind without an edit diff): the row as it was when the action was staged.
+      parts.push(h('table', { class: 'diff target' },
+        h('caption', {}, 'The row it acts on, as it was when proposed'),
+        h('tbody', {}, Object.entries(view.targetBefore).map(([name, value]) => h('tr', {},
+          h('th', { scope: 'row' }, name), h('td', {}, valueText(value)))))));
+    }
+    const facts = [['Requested by', view.requestedBy], ['Proposed', formatTime(view.proposedAt)]];
+    if (view.status === 'executed' && view.result) {
+      facts.push(['Result', valueText(view.result)]);
+    }
+    parts.push(h('dl', { class: 'facts' }, facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])));
+    details.replaceChildren(...parts);
+  }
+
+  /** The approvers so far of a proposed HIGH action; the number needed comes from the tenant's approval policy. */
+  async function refreshApprovals() {
+    if (!(view && view.status === 'proposed' && isHigh(view))) {
+      approvals = null;
+      return;
+    }
+    const approvers = await get(`/api/actions/${encodeURIComponent(id)}/approvals`);
+    approvals = { approvers, required: approvalPolicy ? approvalPolicy.highApprovals : null };
+  }
+
+  async function refresh() {
+    try {
+      view = await get(`/api/actions/${encodeURIComponent(id)}`);
+      await refreshApprovals();
+      setError(null);
+      onView(view);
+    } catch (problem) {
+      if (isSessionEnded(problem)) {
+        stop();
+        return;
+      }
+      setError(explain(problem));
+    }
+    render();
+  }
+
+  function schedule() {
+    clearTimeout(pollTimer);
+    if (signal.aborted || !card.isConnected) {
+      stop();
+      return;
+    }
+    if (view && WAITING.has(view.status)) {
+      pollTimer = setTimeout(async () => {
+        await refresh();
+        schedule();
+      }, POLL_MS);
+    }
+  }
+
+  function stop() {
+    clearTimeout(pollTimer);
+    clearInterval(tickTimer);
+  }
+
+  /** What the executor answered a decision: an ActionView, or (202) an ApprovalProgress holding one. */
+  function took(answer) {
+    if (answer.body && Array.isArray(answer.body.approvers)) {
+      approvals = { approvers: answer.body.approvers, required: answer.body.required };
+      view = answer.body.action;
+    } else {
+      view = answer.body;
+      approvals = null;
+    }
+    onView(view);
+  }
+
+  async function decide(what) {
+    if (busy || !view) {
+      return;
+    }
+    busy = true;
+    setError(null);
+    render();
+    status.textContent = what === 'confirm' ? 'Confirming…' : 'Cancelling…';
+    try {
+      // Confirm names the hash of exactly the view this card shows, as the executor sent it: the executor runs
+      // nothing if the stored action differs (params_mismatch). Cancel needs none: refusing depends on nothing shown.
+      const body = what === 'confirm' ? { paramsHash: view.paramsHash } : {};
+      took(await post(`/api/actions/${encodeURIComponent(id)}/${what}`, body));
+      announce(what === 'confirm' ? `Confirmed: ${statusText(view, approvals)}` : 'Cancelled: nothing was written.');
+    } catch (problem) {
+      if (isSessionEnded(problem)) {
+        stop();
+        return;
+      }
+      if (problem.action) {
+        view = problem.action;
+      }
+      setError(explain(problem));
+      announce(`Could not ${what}: ${explain(problem)}`);
+    } finally {
+      busy = false;
+      if (!signal.aborted) {
+        render();
+        schedule();
+        focusAfterDecision();
+      }
+    }
+  }
+
+  async function undo() {
+    if (busy) {
+      return;
+    }
+    busy = true;
+    setError(null);
+    render();
+    status.textContent = 'Undoing…';
+    try {
+      took(await post(`/api/actions/${encodeURIComponent(id)}/undo`, {}));
+    } catch (problem) {
+      if (isSessionEnded(problem)) {
+        stop();
+        return;
+      }
+      if (problem.action) {
+        view = problem.action;
+      }
+      setError(explain(problem));
+      announce(`Could not undo: ${explain(problem)}`);
+    } finally {
+      busy = false;
+      if (!signal.aborted) {
+        render();
+        focusAfterDecision();
+      }
+    }
+  }
+
+  /** An administrator's finding for an external action in needs_review: the vendor did act, or did not. */
+  function resolutionForm() {
+    const noteId = uniqueId('resolve-note');
+    const legendId = uniqueId('resolve-legend');
+    const form = h('form', { class: 'resolve', hidden: true, 'aria-labelledby': legendId },
+      h('fieldset', {},
+        h('legend', { id: legendId }, 'Resolve (administrators): what did the vendor do?'),
+        h('label', {}, h('input', { type: 'radio', name: 'outcome', value: 'executed', required: true }),
+          'It acted: mark the action executed'),
+        h('label', {}, h('input', { type: 'radio', name: 'outcome', value: 'failed' }),
+          'It did not act: mark the action failed')),
+      h('label', { for: noteId }, 'What you checked at the vendor'),
+      h('textarea', { id: noteId, name: 'note', rows: '2', maxlength: String(MAX_NOTE), required: true }),
+      h('button', { type: 'submit' }, 'Record the outcome'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (busy) {
+        return;
+      }
+      const outcome = form.elements.outcome.value;
+      const note = form.elements.note.value.trim();
+      if (!outcome || !note) {
+        setError('Choose what the vendor did and say what you checked.');
+        return;
+      }
+      busy = true;
+      setError(null);
+      render();
+      try {
+        const answer = await post(`/api/actions/${encodeURIComponent(id)}/resolve`, { outcome, note });
+        took(answer);
+        form.reset();
+        announce(`Resolved: ${statusText(view, approvals)}`);
+      } catch (problem) {
+        if (isSessionEnded(problem)) {
+          stop();
+          return;
+        }
+        setError(explain(problem));
+        announce(`Not resolved: ${explain(problem)}`);
+      } finally {
+        busy = false;
+        if (!signal.aborted) {
+          render();
+          focusAfterDecision();
+        }
+      }
+    });
+    return form;
+  }
+
+  async function toggleHistory() {
+    const open = historyButton.getAttribute('aria-expanded') === 'true';
+    if (open) {
+      history.hidden = true;
+      historyButton.setAttribute('aria-expanded', 'false');
+      historyButton.textContent = 'Show history';
+      return;
+    }
+    try {
+      history.replaceChildren(historyTable(await get(`/api/actions/${encodeURIComponent(id)}/history`)));
+      history.hidden = false;
+      historyButton.setAttribute('aria-expanded', 'true');
+      historyButton.textContent = 'Hide history';
+    } catch (problem) {
+      if (!isSessionEnded(problem)) {
+        setError(explain(problem));
+      }
+    }
+  }
+
+  render();
+  if (signal.aborted) {
+    return card;
+  }
+  signal.addEventListener('abort', stop, { once: true });
+  let wasConnected = false;
+  tickTimer = setInterval(() => {
+    // Stops with the session, and when the card leaves the page (a list refreshed).
+    if (signal.aborted || (wasConnected && !card.isConnected)) {
+      stop();
+      return;
+    }
+    if (card.isConnected) {
+      wasConnected = true;
+      tick();
+    }
+  }, 1000);
+  // The first load starts once the card is on the page (the caller appends it in this task).
+  setTimeout(() => refresh().then(schedule), 0);
+  if (focus) {
+    setTimeout(() => title.focus(), 0);
+  }
+  return card;
+}
+
+/** Every state an action entered: when, from, to, who, through which channel, why. */
+export function historyTable(entries) {
+  return h('table', { class: 'history-table' },
+    h('caption', {}, 'History (appended by the database)'),
+    h('thead', {}, h('tr', {}, ['When', 'From', 'To', 'Who', 'Channel', 'Reason']
+      .map((name) => h('th', { scope: 'col' }, name)))),
+    h('tbody', {}, entries.map((entry) => h('tr', {},
+      h('td', {}, formatTime(entry.at)), h('td', {}, entry.from || '—'), h('td', {}, entry.to),
+      h('td', {}, entry.actor || '—'), h('td', {}, entry.channel || '—'), h('td', {}, entry.reason || '')))));
+}
