@@ -10,6 +10,11 @@ public enum ErrorCode {
     UNAUTHENTICATED("unauthenticated", 401),
     /** Authenticated, but not allowed to do this. */
     FORBIDDEN("forbidden", 403),
+    /**
+     * A change sent with a browser session (no bearer token) without this session's CSRF token, from another origin, or
+     * not as JSON: nothing changed. Reload the page and try again.
+     */
+    CSRF_REFUSED("csrf_refused", 403),
     /** Unknown id, another tenant's action or a wrong confirm token: deliberately indistinguishable. */
     ACTION_NOT_FOUND("action_not_found", 404),
     /** Unknown wallet or another tenant's wallet. */

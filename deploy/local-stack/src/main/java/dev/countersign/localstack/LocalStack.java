@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.LocalKafka;
+import dev.countersign.devsupport.LocalKeycloak;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.external.LocalSmtp;
 import dev.countersign.devsupport.external.TicketStub;
@@ -42,6 +43,7 @@ public final class LocalStack implements AutoCloseable {
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private ModelServer model;
     private DevTokens tokens;
+    private LocalKeycloak keycloak;
     private LocalPostgres postgres;
     private String bootstrapServers;
     private DevTokenServer tokenServer;
@@ -100,7 +102,13 @@ public final class LocalStack implements AutoCloseable {
         tickets = TicketStub.start(settings.ticketPort());
         started.push(tickets);
 
-        // The web UI is served by agent-service and calls the executor and the dev token endpoint from the browser.
+        if (settings.identityProvider()) {
+            say("Keycloak (sign-in for the decision page; first start unpacks it, about a minute)");
+            keycloak = LocalKeycloak.start(settings.keycloakPort(), settings.dataDirectory().resolve("keycloak"));
+            started.push(keycloak);
+        }
+
+        // The chat is served by agent-service and asks the dev token endpoint for its token from the browser.
         List<String> uiOrigins = new ArrayList<>();
         for (int instance = 0; instance < settings.agentInstances(); instance++) {
             uiOrigins.add("http://localhost:" + (settings.agentPort() + instance));
@@ -136,7 +144,7 @@ public final class LocalStack implements AutoCloseable {
             executor.put("MAIL_PORT", String.valueOf(smtp.port()));
             executor.put("MAIL_START_TLS", "DISABLED");
             executor.put("TICKET_URL", tickets.url());
-            executor.put("EXECUTOR_CORS_ORIGINS", String.join(",", uiOrigins));
+            executor.putAll(decisionPage(port));
             executor.putAll(settings.executorTuning());
             executorEnvironments.put(instance, executor);
             startExecutor(instance);
@@ -172,6 +180,30 @@ public final class LocalStack implements AutoCloseable {
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), tokens, uiOrigins);
         started.push(tokenServer);
+    }
+
+    /**
+     * How executor instance on {@code port} serves the decision page: signed in through the local Keycloak, with its
+     * callback and post-logout addresses registered there; off without Keycloak.
+     */
+    private Map<String, String> decisionPage(int port) {
+        if (keycloak == null) {
+            return Map.of("DECISION_PAGE_ENABLED", "false");
+        }
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            String origin = "http://%s:%d".formatted(host, port);
+            keycloak.allowRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, origin + "/decide/callback");
+            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, origin + "/signed-out.html");
+        }
+        Map<String, String> page = new HashMap<>();
+        page.put("DECISION_PAGE_ENABLED", "true");
+        page.put("OIDC_WEB_AUTH_SERVER_URL", keycloak.issuer());
+        page.put("EXECUTOR_OIDC_CLIENT_SECRET", LocalKeycloak.EXECUTOR_CLIENT_SECRET);
+        // Dev-only secrets of the local stack (the packaged jar runs the prod profile, which has no defaults).
+        page.put("EXECUTOR_SESSION_SECRET", "local-stack-session-secret-dev-only-0123456789");
+        page.put("EXECUTOR_CSRF_SECRET", "local-stack-csrf-secret-dev-only-0123456789");
+        page.put("DECISION_PAGE_CHAT_URL", agentUrl());
+        return page;
     }
 
     private void startExecutor(int instance) {
@@ -222,6 +254,11 @@ public final class LocalStack implements AutoCloseable {
 
     public DevTokens tokens() {
         return tokens;
+    }
+
+    /** The stack's Keycloak, or null when it runs without one ({@link StackSettings#identityProvider()}). */
+    public LocalKeycloak keycloak() {
+        return keycloak;
     }
 
     public String agentUrl() {

@@ -26,6 +26,9 @@ import java.util.Map;
  *            a real model endpoint (null: start the offline demo model)
  * @param telemetry
  *            observability settings passed to both services when set: an OTLP collector for traces, JSON logs
+ * @param keycloakPort
+ *            the local Keycloak (the identity provider people sign in with on the decision page); 0: no Keycloak, and
+ *            the decision page is off (an API-only stack: bearer tokens from the dev token endpoint still work)
  */
 public record StackSettings(
         Path repositoryRoot,
@@ -50,7 +53,8 @@ public record StackSettings(
         int smtpPort,
         int ticketPort,
         Map<String, String> executorTuning,
-        Map<String, String> telemetry) {
+        Map<String, String> telemetry,
+        int keycloakPort) {
 
     /** Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls). */
     static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
@@ -90,7 +94,13 @@ public record StackSettings(
                 port(env, "SMTP_PORT", 2525),
                 port(env, "TICKET_PORT", 8077),
                 tuning,
-                setOnes(env, TELEMETRY));
+                setOnes(env, TELEMETRY),
+                port(env, "KEYCLOAK_PORT", 8180));
+    }
+
+    /** Whether the stack runs Keycloak and with it the executor's decision page. */
+    public boolean identityProvider() {
+        return keycloakPort > 0;
     }
 
     /** Whether the services send traces (to {@code OTEL_EXPORTER_OTLP_ENDPOINT}). */

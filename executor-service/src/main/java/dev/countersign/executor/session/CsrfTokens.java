@@ -1,0 +1,69 @@
+package dev.countersign.executor.session;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Base64;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * The CSRF token of a browser session: an HMAC of the signed-in person and their identity provider session, under a
+ * secret of this service's. Stateless (every instance computes the same token), stable across token refreshes (it binds
+ * the ID token's {@code sid}, else {@code auth_time}, else {@code iat}), different for every sign-in.
+ * <p>
+ * Limit: it is one token per sign-in, not per request; it guards against requests another origin makes the browser send
+ * (with the Origin check and the JSON content type in {@link SessionCsrfFilter}), not against script running on this
+ * origin, which can read it like the page does.
+ */
+@ApplicationScoped
+public class CsrfTokens {
+
+    private final SessionConfig config;
+
+    public CsrfTokens(SessionConfig config) {
+        this.config = config;
+    }
+
+    /** The token for the session whose ID token is {@code idToken}. */
+    public String tokenFor(JsonWebToken idToken) {
+        String binding = firstPresent(idToken, "sid", "auth_time", "iat");
+        String tenant = String.valueOf((Object) idToken.getClaim("tenant"));
+        return hmac(String.join("\n", "countersign-csrf-v1", tenant, idToken.getSubject(), binding));
+    }
+
+    /** Whether {@code presented} is the token of this session (constant-time comparison). */
+    public boolean matches(JsonWebToken idToken, String presented) {
+        if (presented == null || presented.isEmpty()) {
+            return false;
+        }
+        return MessageDigest.isEqual(tokenFor(idToken).getBytes(StandardCharsets.US_ASCII),
+                presented.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static String firstPresent(JsonWebToken token, String... claims) {
+        for (String claim : claims) {
+            Object value = token.getClaim(claim);
+            if (value != null) {
+                return claim + "=" + value;
+            }
+        }
+        throw new IllegalStateException("The ID token has none of " + String.join(", ", claims));
+    }
+
+    private String hmac(String message) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(config.csrfSecret().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString(mac.doFinal(message.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
