@@ -1,5 +1,6 @@
 package dev.countersign.executor;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
@@ -51,6 +52,29 @@ class DomainKindsTest {
 
     private io.restassured.response.ValidatableResponse confirm(ProposalMother proposal) {
         return proposal.decide("confirm", tenant.executorBearer("alice")).then();
+    }
+
+    @Test
+    void aPersonsViewNamesWalletsAndTransactionsWhileTheStoredSummaryKeepsIds() throws Exception {
+        UUID coffee = transaction("3.50", "coffee", "flat white");
+        var expense = new ProposalMother(tenant, "12.50").stage(kafka);
+        var rename = staged(ActionCatalogue.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
+                .put("name", "Everyday"));
+        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+                .put("amount", "4.00"));
+        String alice = tenant.executorBearer("alice");
+
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}", expense.actionId).then()
+                .body("headline", org.hamcrest.Matchers.endsWith(" to Checking"))
+                .body("summary", org.hamcrest.Matchers.endsWith(" to wallet " + tenant.wallet()));
+        given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}", rename.actionId).then()
+                .body("headline", equalTo("Rename Checking to \"Everyday\""))
+                .body("summary", equalTo("Rename wallet " + tenant.wallet() + " to \"Everyday\""));
+        given().header("Authorization", "Bearer " + alice).queryParam("kind", ActionCatalogue.EDIT_TRANSACTION)
+                .get("/api/actions").then()
+                .body("items[0].headline", equalTo("Change the 3.50 coffee expense of 2026-11-01: amount to \"4.00\""))
+                .body("items[0].summary", equalTo("Change transaction " + coffee + ": amount to \"4.00\""));
+        assertThat(Db.text("SELECT summary FROM actions WHERE id = ?", edit.actionId)).contains(coffee.toString());
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ActionView;
 import dev.countersign.contracts.api.FieldChange;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
 
 /**
  * One row of {@code actions}, without its token hash (which never leaves the SQL that checks it).
@@ -61,9 +62,19 @@ public record ActionRow(
         return value == null ? null : parse.apply(value);
     }
 
+    /** The view, its headline naming rows by id. */
     public ActionView toView() {
+        return toView(PageNames.none());
+    }
+
+    /** The view, its headline naming rows as a person's page does. */
+    public ActionView toView(PageNames names) {
+        String headline = ActionCatalogue.find(kind)
+                .map(definition -> definition.describe(params, names.forAction(targetBefore)))
+                .orElse(summary);
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
-                FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason);
+                FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason,
+                headline);
     }
 }

@@ -28,6 +28,7 @@ import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.PageNames;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.policy.ApprovalRepository;
 import dev.countersign.web.CurrentUser;
@@ -89,12 +90,13 @@ public class ActionResource {
                 after == null ? null : after.id());
         // One row more than asked tells whether another page exists.
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> actions.list(sql, tenantId, filter, limit + 1)).map(rows -> {
-            boolean more = rows.size() > limit;
-            List<ActionRow> page = more ? rows.subList(0, limit) : rows;
-            return new ActionPage(page.stream().map(ActionRow::toView).toList(),
-                    more ? PageCursor.after(page.get(page.size() - 1)).encode() : null);
-        });
+        return transactions.read(tenantId, sql -> actions.list(sql, tenantId, filter, limit + 1)
+                .flatMap(rows -> PageNames.load(sql, tenantId).map(names -> {
+                    boolean more = rows.size() > limit;
+                    List<ActionRow> page = more ? rows.subList(0, limit) : rows;
+                    return new ActionPage(page.stream().map(row -> row.toView(names)).toList(),
+                            more ? PageCursor.after(page.get(page.size() - 1)).encode() : null);
+                })));
     }
 
     @GET
@@ -102,7 +104,8 @@ public class ActionResource {
     public Uni<ActionView> get(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> findOrNotFound(sql, actionId, tenantId)).map(ActionRow::toView);
+        return transactions.read(tenantId, sql -> findOrNotFound(sql, actionId, tenantId)
+                .flatMap(row -> PageNames.load(sql, tenantId).map(row::toView)));
     }
 
     /** Every state the action entered, with who and through which channel; 404 like {@link #get}. */

@@ -24,6 +24,9 @@ import dev.countersign.contracts.Tier;
  *            confirmed by the tier rules on arrival (LOW, or MEDIUM for a user who earned trust), not by a person
  * @param undoneBy
  *            who undid the executed action (null unless {@code status} is {@code undone})
+ * @param headline
+ *            what the action does, naming wallets, transactions and plans by what they are called (on a person's page;
+ *            {@code summary} names them by id, as stored)
  * @param heldReason
  *            why it waits for a person although its tier could have applied it on arrival (auto-apply budget spent, or
  *            a turn that read text its user did not write); null otherwise
@@ -50,5 +53,6 @@ public record ActionView(
         boolean autoApplied,
         String undoneBy,
         Instant undoneAt,
-        String heldReason) {
+        String heldReason,
+        String headline) {
 }

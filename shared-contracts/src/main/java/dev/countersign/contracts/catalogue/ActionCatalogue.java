@@ -60,12 +60,12 @@ public final class ActionCatalogue {
                 Set.of(),
                 (params, before, policy) -> new BigDecimal(params.get("amount").asText())
                         .compareTo(policy.highImpactThreshold()) >= 0 ? Tier.HIGH : Tier.LOW,
-                params -> "Add an expense of %s (%s%s) on %s to wallet %s".formatted(
+                (params, names) -> "Add an expense of %s (%s%s) on %s to %s".formatted(
                         params.get("amount").asText(),
                         params.get("category").asText(),
                         params.hasNonNull("description") ? ": " + params.get("description").asText() : "",
                         params.get("occurredOn").asText(),
-                        params.get("walletId").asText())));
+                        names.wallet(params.get("walletId").asText()))));
         register(new ActionDefinition(
                 RENAME_WALLET,
                 "ledger",
@@ -75,8 +75,8 @@ public final class ActionCatalogue {
                         requiredText("name", 60, "The new name.")),
                 Set.of("name"),
                 (params, before, policy) -> Tier.MEDIUM,
-                params -> "Rename wallet %s to \"%s\"".formatted(
-                        params.get("walletId").asText(), params.get("name").asText())));
+                (params, names) -> "Rename %s to \"%s\"".formatted(
+                        names.wallet(params.get("walletId").asText()), params.get("name").asText())));
         register(new ActionDefinition(
                 EDIT_TRANSACTION,
                 "ledger",
@@ -93,7 +93,7 @@ public final class ActionCatalogue {
                 (params, before, policy) -> atOrAbove(params, "amount", policy) || atOrAbove(before, "amount", policy)
                         ? Tier.HIGH
                         : Tier.MEDIUM,
-                params -> "Change transaction %s: %s".formatted(params.get("transactionId").asText(),
+                (params, names) -> "Change %s: %s".formatted(names.transaction(params.get("transactionId").asText()),
                         changes(params, "amount", "category", "description", "occurredOn"))));
         register(new ActionDefinition(
                 DELETE_TRANSACTION,
@@ -102,7 +102,7 @@ public final class ActionCatalogue {
                 List.of(required("transactionId", ParamType.UUID, "The transaction to delete.")),
                 Set.of(),
                 (params, before, policy) -> Tier.HIGH,
-                params -> "Delete transaction " + params.get("transactionId").asText()));
+                (params, names) -> "Delete " + names.transaction(params.get("transactionId").asText())));
         register(new ActionDefinition(
                 DRAFT_PLAN,
                 "training",
@@ -114,7 +114,7 @@ public final class ActionCatalogue {
                         requiredLines("schedule", 2000, "The workouts, one per line, e.g. 'Mon: 5 km easy run'.")),
                 Set.of(),
                 (params, before, policy) -> Tier.LOW,
-                params -> "Draft training plan \"%s\" from %s".formatted(params.get("name").asText(),
+                (params, names) -> "Draft training plan \"%s\" from %s".formatted(params.get("name").asText(),
                         params.get("startsOn").asText())));
         register(new ActionDefinition(
                 REVISE_PLAN,
@@ -128,7 +128,7 @@ public final class ActionCatalogue {
                         optionalLines("schedule", 2000, "The new workouts, one per line.")),
                 Set.of("name", "goal", "startsOn", "schedule"),
                 (params, before, policy) -> Tier.LOW,
-                params -> "Revise draft plan %s: %s".formatted(params.get("planId").asText(),
+                (params, names) -> "Revise draft %s: %s".formatted(names.plan(params.get("planId").asText()),
                         changes(params, "name", "goal", "startsOn", "schedule"))));
         register(new ActionDefinition(
                 SEND_MAIL,
@@ -140,7 +140,7 @@ public final class ActionCatalogue {
                         requiredLines("body", 5000, "The message text.")),
                 Set.of(),
                 (params, before, policy) -> Tier.HIGH,
-                params -> "E-mail the requestor of case %s: \"%s\"".formatted(params.get("caseId").asText(),
+                (params, names) -> "E-mail the requestor of case %s: \"%s\"".formatted(params.get("caseId").asText(),
                         params.get("subject").asText())));
         register(new ActionDefinition(
                 CREATE_TICKET,
@@ -151,7 +151,7 @@ public final class ActionCatalogue {
                         requiredLines("description", 5000, "What the ticket is about.")),
                 Set.of(),
                 (params, before, policy) -> Tier.HIGH,
-                params -> "Create a ticket: \"%s\"".formatted(params.get("title").asText())));
+                (params, names) -> "Create a ticket: \"%s\"".formatted(params.get("title").asText())));
     }
 
     /**

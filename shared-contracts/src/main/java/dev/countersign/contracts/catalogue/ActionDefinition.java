@@ -3,7 +3,7 @@ package dev.countersign.contracts.catalogue;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -24,7 +24,7 @@ public record ActionDefinition(
         List<ParamSpec> params,
         Set<String> editableFields,
         TierRule tierRule,
-        Function<JsonNode, String> describer) {
+        BiFunction<JsonNode, Names, String> describer) {
 
     public Optional<ParamSpec> param(String name) {
         return params.stream().filter(p -> p.name().equals(name)).findFirst();
@@ -44,7 +44,13 @@ public record ActionDefinition(
         return ActionCatalogue.EXTERNAL_DOMAIN.equals(domain);
     }
 
+    /** What the action does, in words, naming rows by id (the stored summary). */
     public String describe(JsonNode normalisedParams) {
-        return describer.apply(normalisedParams);
+        return describe(normalisedParams, Names.IDS);
+    }
+
+    /** What the action does, in words, naming rows as {@code names} says. */
+    public String describe(JsonNode normalisedParams, Names names) {
+        return describer.apply(normalisedParams, names);
     }
 }
