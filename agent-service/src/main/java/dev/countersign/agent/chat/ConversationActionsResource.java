@@ -13,6 +13,8 @@ import jakarta.ws.rs.core.MediaType;
 import dev.countersign.agent.actions.ActionReader;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
@@ -27,7 +29,10 @@ import io.quarkus.security.Authenticated;
 @Authenticated
 public class ConversationActionsResource {
 
-    /** One card's state; the summary is the executor's, stored with the action. */
+    /** The status of a proposal the executor refused at staging (no action was stored). */
+    static final String REJECTED = "rejected";
+
+    /** One card's state; the summary is the executor's, stored with the action (or its refusal, in words). */
     public record ConversationAction(UUID actionId, String kind, String status, String summary, Instant proposedAt,
             Instant expiresAt) {
     }
@@ -51,10 +56,29 @@ public class ConversationActionsResource {
         if (ledger.turns(conversation, 1).isEmpty()) {
             throw new ProblemException(ErrorCode.NOT_FOUND, "You have no conversation with this id.");
         }
-        return actions.conversationActions(conversation.tenantId(), conversation.userId(),
-                conversation.conversationId()).stream()
+        List<ConversationAction> cards = new java.util.ArrayList<>(actions.conversationActions(
+                conversation.tenantId(), conversation.userId(), conversation.conversationId()).stream()
                 .map(line -> new ConversationAction(line.id(), line.kind(), line.status(), line.summary(),
                         line.proposedAt(), line.expiresAt()))
+                .toList());
+        cards.addAll(rejected(conversation, cards));
+        return cards;
+    }
+
+    /**
+     * Proposals the executor refused at staging: never stored as actions, so only their {@code ActionRejected} outcome
+     * in the conversation's ledger says what became of them. Their card shows {@code rejected} and the refusal in words
+     * the catalogue knows (never the proposer's free text), instead of waiting as if pending.
+     */
+    private List<ConversationAction> rejected(ConversationKey conversation, List<ConversationAction> stored) {
+        java.util.Set<UUID> known = stored.stream().map(ConversationAction::actionId)
+                .collect(java.util.stream.Collectors.toSet());
+        return ledger.outcomes(conversation, ActionReader.MAX_CONVERSATION_ACTIONS).stream()
+                .filter(outcome -> outcome instanceof ActionRejected && !known.contains(outcome.actionId()))
+                .map(outcome -> (ActionRejected) outcome)
+                .map(rejection -> new ConversationAction(rejection.actionId(),
+                        ActionCatalogue.find(rejection.kind()).map(definition -> definition.kind()).orElse("unknown"),
+                        REJECTED, rejection.describe(), rejection.occurredAt(), null))
                 .toList();
     }
 }
