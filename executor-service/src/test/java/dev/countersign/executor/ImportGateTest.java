@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -255,6 +256,64 @@ class ImportGateTest {
         String high = imported("2026-11-02,900.00,rent\n").get(0);
         Db.refusedAsApplication(tenant.id(), "23514", "UPDATE transactions SET amount = 1.00, unconfirmed = false,"
                 + " import_confirmed_by = 'alice' WHERE id = '" + high + "'");
+    }
+
+    private ValidatableResponse reject(String bearer, List<String> ids) {
+        return given().header("Authorization", "Bearer " + bearer).contentType("application/json")
+                .body(Json.write(Map.of("transactionIds", ids))).post("/api/actions/imports/reject").then();
+    }
+
+    @Test
+    void rejectedRowsLeaveTheBooksAndTheReviewListNamingWhoByTheImporterOrAnApproverOnly() throws Exception {
+        List<String> ids = imported("2026-11-02,3.20,coffee\n2026-11-03,4.10,lunch\n2026-11-04,5.00,cinema\n");
+        String dave = TestProperties.executorBearerWithoutApproval(tenant.id(), "dave");
+
+        // A colleague who neither imported them nor approves: refused, nothing rejected.
+        reject(dave, ids).statusCode(403).contentType("application/problem+json").body("code", equalTo("forbidden"))
+                .body("violations", hasSize(3));
+        assertThat(rows("unconfirmed AND deleted_at IS NULL")).isEqualTo(3);
+
+        // The importer, without the approver role, rejects two; an approver the third.
+        String aliceWithoutApproval = TestProperties.executorBearerWithoutApproval(tenant.id(), "alice");
+        reject(aliceWithoutApproval, ids.subList(0, 2)).statusCode(200).body(equalTo("2"));
+        reject(tenant.executorBearer("bob"), ids).statusCode(200).body(equalTo("1"));
+
+        assertThat(rows("deleted_at IS NOT NULL AND unconfirmed AND import_rejected_by IS NOT NULL")).isEqualTo(3);
+        given().header("Authorization", "Bearer " + tenant.executorBearer("bob")).get("/api/actions/imports").then()
+                .statusCode(200).body("$", hasSize(0));
+        assertThat(trail("event = 'rejected' AND actor = 'alice'")).isEqualTo(2);
+        assertThat(trail("event = 'rejected' AND actor = 'bob'")).isEqualTo(1);
+        // Rejected is final: confirming finds nothing waiting.
+        confirm("bob", ids).statusCode(200).body(equalTo("0"));
+        assertThat(rows("NOT unconfirmed")).isZero();
+    }
+
+    @Test
+    void theDatabaseLetsAnUnconfirmedRowGoOnlyByConfirmingOrRejectingItAndNeverConfirmsARejectedOne()
+            throws Exception {
+        List<String> ids = imported("2026-11-02,3.20,coffee\n2026-11-03,4.10,lunch\n");
+        String pending = ids.get(0);
+        String rejected = ids.get(1);
+        reject(tenant.executorBearer("alice"), List.of(rejected)).statusCode(200);
+
+        Db.refusedAsApplication(tenant.id(), "23514",
+                // removed without naming who rejected it
+                "UPDATE transactions SET deleted_at = now() WHERE id = '" + pending + "'",
+                // a rejecter named without removing it
+                "UPDATE transactions SET import_rejected_by = 'bob' WHERE id = '" + pending + "'",
+                // imported already rejected
+                "INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, occurred_on, unconfirmed,"
+                        + " imported_by, import_rejected_by) VALUES (gen_random_uuid(), '" + tenant.id() + "', '"
+                        + tenant.wallet() + "', 5.00, 'coffee', current_date, true, 'alice', 'alice')",
+                // who rejected rewritten, the rejected row confirmed, or brought back
+                "UPDATE transactions SET import_rejected_by = 'mallory' WHERE id = '" + rejected + "'",
+                "UPDATE transactions SET unconfirmed = false, import_confirmed_by = 'bob' WHERE id = '" + rejected
+                        + "'",
+                "UPDATE transactions SET deleted_at = NULL WHERE id = '" + rejected + "'",
+                // a rejection that also changes the amount
+                "UPDATE transactions SET deleted_at = now(), import_rejected_by = 'alice', amount = 1.00 WHERE id = '"
+                        + pending + "'");
+        assertThat(rows("id = '" + pending + "' AND unconfirmed AND deleted_at IS NULL")).isEqualTo(1);
     }
 
     @Test

@@ -12,6 +12,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.ConfirmImportRequest;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.executor.action.TenantTransactions;
@@ -97,13 +98,29 @@ public class ImportResource {
     @Path("/confirm")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Integer> confirm(ConfirmImportRequest request) {
+        return imports.confirm(actingUser(), transactionIds(request));
+    }
+
+    private static List<UUID> transactionIds(ConfirmImportRequest request) {
         if (request == null || request.transactionIds() == null || request.transactionIds().isEmpty()
                 || request.transactionIds().size() > ImportResult.MAX_LINES
                 || request.transactionIds().stream().anyMatch(java.util.Objects::isNull)) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"transactionIds\": [...]} with 1 to %d ids.".formatted(ImportResult.MAX_LINES));
         }
-        return imports.confirm(actingUser(), request.transactionIds());
+        return request.transactionIds();
+    }
+
+    /**
+     * Rejects imported rows still waiting for a person: they leave the books and the trail names who rejected them.
+     * Their importer or an approver of the tenant may (403 {@code forbidden} otherwise, nothing rejected). Answers how
+     * many were still waiting.
+     */
+    @POST
+    @Path("/reject")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Integer> reject(ConfirmImportRequest request) {
+        return imports.reject(actingUser(), transactionIds(request), user.hasGroup(Groups.APPROVER));
     }
 
     private Actor actingUser() {

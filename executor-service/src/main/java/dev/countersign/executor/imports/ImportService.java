@@ -182,6 +182,39 @@ public class ImportService {
                 .map(updated -> updated.rowCount());
     }
 
+    /**
+     * Rejects those of {@code ids} still waiting for a person: each leaves the books (removed, never confirmed), and
+     * the trail names who rejected it. Their importer or an approver of the tenant may; if any of them is neither the
+     * actor's import nor the actor an approver, nothing is rejected. Answers how many rows this request rejected.
+     */
+    public Uni<Integer> reject(Actor actor, List<UUID> ids, boolean approver) {
+        return transactions.run(actor, sql -> sql.preparedQuery(LOCK_PENDING)
+                .execute(Tuple.of(actor.tenantId(), ids.toArray(UUID[]::new)))
+                .flatMap(pending -> {
+                    List<UUID> rows = new ArrayList<>();
+                    List<Violation> refused = new ArrayList<>();
+                    for (Row row : pending) {
+                        rows.add(row.getUUID("id"));
+                        if (!approver && !actor.userId().equals(row.getString("imported_by"))) {
+                            refused.add(new Violation("transaction " + row.getUUID("id"),
+                                    "imported by someone else; an approver may reject it"));
+                        }
+                    }
+                    if (!refused.isEmpty()) {
+                        throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
+                                + " of your tenant, may reject it. Nothing was rejected.", refused);
+                    }
+                    if (rows.isEmpty()) {
+                        return Uni.createFrom().item(0);
+                    }
+                    return sql.preparedQuery("""
+                            UPDATE transactions SET deleted_at = now(), import_rejected_by = $3
+                            WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed AND deleted_at IS NULL""")
+                            .execute(Tuple.of(actor.tenantId(), rows.toArray(UUID[]::new), actor.userId()))
+                            .map(updated -> updated.rowCount());
+                }));
+    }
+
     /** The tenant's imported rows still waiting for a person, by date, with their tier now and their approvers. */
     public Uni<List<PendingImport>> pending(String tenantId, int limit) {
         return transactions.read(tenantId, sql -> policies.tiers(sql, tenantId).flatMap(tiers -> sql
