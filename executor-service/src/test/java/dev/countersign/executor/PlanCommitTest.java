@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -49,6 +50,21 @@ class PlanCommitTest {
         assertThat(status(first)).isEqualTo("archived");
         assertThat(status(second)).isEqualTo("active");
         assertThat(status(bobs)).isEqualTo("active");
+    }
+
+    @Test
+    void theCallerSeesTheirActivePlanFirstThenTheirDraftsNeverArchivedOnesNorAnotherUsers() throws Exception {
+        UUID draft = tenant.plan("alice", "draft");
+        UUID active = tenant.plan("alice", "active");
+        tenant.plan("alice", "archived");
+        tenant.plan("bob", "draft");
+
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).get("/api/actions/plans").then()
+                .statusCode(200).body("id", org.hamcrest.Matchers.contains(active.toString(), draft.toString()))
+                .body("status", org.hamcrest.Matchers.contains("active", "draft"))
+                .body("[0].name", equalTo("Base"));
+        given().header("Authorization", "Bearer " + TestProperties.executorBearer("other-" + UUID.randomUUID(),
+                "alice")).get("/api/actions/plans").then().statusCode(200).body("$", org.hamcrest.Matchers.empty());
     }
 
     @Test

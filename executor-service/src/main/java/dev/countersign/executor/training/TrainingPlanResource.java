@@ -1,13 +1,16 @@
 package dev.countersign.executor.training;
 
+import java.util.List;
 import java.util.UUID;
 
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.PlanCommitted;
+import dev.countersign.contracts.api.TrainingPlanView;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.web.CurrentUser;
@@ -19,23 +22,44 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Committing a training plan: the user makes one of their drafts their active plan, and the plan active before is
- * archived, in one transaction. A user action only: no action kind and no agent tool can do this. The user's current
- * plans are locked first, so two commits of the same user run one after the other (the last one wins); the database
- * allows at most one active plan per user whatever happens.
+ * The caller's training plans, and committing one: the user makes one of their drafts their active plan, and the plan
+ * active before is archived, in one transaction. A user action only: no action kind and no agent tool can do this. The
+ * user's current plans are locked first, so two commits of the same user run one after the other (the last one wins);
+ * the database allows at most one active plan per user whatever happens.
  */
 @Path("/api/actions/plans")
 @Authenticated
-public class PlanCommitResource {
+public class TrainingPlanResource {
 
     private static final String NOT_FOUND = "You have no training plan with this id.";
 
     private final TenantTransactions transactions;
     private final CurrentUser user;
 
-    public PlanCommitResource(TenantTransactions transactions, CurrentUser user) {
+    public TrainingPlanResource(TenantTransactions transactions, CurrentUser user) {
         this.transactions = transactions;
         this.user = user;
+    }
+
+    /**
+     * The caller's drafts and their active plan (not archived ones), the active one first: what the decision page
+     * offers to commit, and what a commit would archive.
+     */
+    @GET
+    public Uni<List<TrainingPlanView>> plans() {
+        String tenantId = user.tenantId();
+        return transactions.read(tenantId, sql -> sql.preparedQuery("""
+                SELECT id, name, goal, starts_on, schedule, status FROM training_plans
+                WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
+                ORDER BY status = 'active' DESC, created_at DESC, id LIMIT 100""")
+                .execute(Tuple.of(tenantId, user.userId()))
+                .map(rows -> {
+                    List<TrainingPlanView> plans = new java.util.ArrayList<>();
+                    rows.forEach(row -> plans.add(new TrainingPlanView(row.getUUID("id"), row.getString("name"),
+                            row.getString("goal"), row.getLocalDate("starts_on"), row.getString("schedule"),
+                            row.getString("status"))));
+                    return plans;
+                }));
     }
 
     @POST
