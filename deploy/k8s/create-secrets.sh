@@ -2,8 +2,11 @@
 # Creates what the manifests reference but must never be committed, in namespace $1 (default: countersign):
 #   Secrets countersign-db-owner, countersign-db-executor, countersign-db-agent, countersign-db-plan (random passwords,
 #   basic-auth, read by CloudNativePG's managed roles and by the pod that uses each role), countersign-model (OPENAI_API_KEY from the
-#   environment, read by agent-service only), and the ConfigMap countersign-jwt-public-key (the identity provider's
-#   public key, a PEM file named by JWT_PUBLIC_KEY_PEM). Existing objects are left as they are: this never rotates.
+#   environment, read by agent-service only), countersign-executor-oidc (the decision page's client secret at the
+#   identity provider, EXECUTOR_OIDC_CLIENT_SECRET from the environment) and countersign-executor-session (two random
+#   keys: the session cookie's and the CSRF tokens'), both read by executor-service only. Existing objects are left as
+#   they are: this never rotates (to rotate the session keys, which signs everyone out of the decision page, delete
+#   countersign-executor-session, run this again and restart executor-service).
 # Secret values go to kubectl on standard input, never on a command line.
 set -euo pipefail
 ns="${1:-countersign}"
@@ -50,10 +53,30 @@ else
   echo "OPENAI_API_KEY is not set: secret/countersign-model not created (agent-service will not start without it)" >&2
 fi
 
-if exists configmap countersign-jwt-public-key; then
-  echo "configmap/countersign-jwt-public-key exists, kept"
-elif [ -n "${JWT_PUBLIC_KEY_PEM:-}" ]; then
-  kubectl -n "$ns" create configmap countersign-jwt-public-key --from-file=publicKey.pem="$JWT_PUBLIC_KEY_PEM"
+if exists secret countersign-executor-oidc; then
+  echo "secret/countersign-executor-oidc exists, kept"
+elif [ -n "${EXECUTOR_OIDC_CLIENT_SECRET:-}" ]; then
+  # Through standard input as a file, so that no character of the secret can change the YAML.
+  printf '%s' "$EXECUTOR_OIDC_CLIENT_SECRET" |
+    kubectl -n "$ns" create secret generic countersign-executor-oidc --from-file=client-secret=/dev/stdin
 else
-  echo "JWT_PUBLIC_KEY_PEM is not set: configmap/countersign-jwt-public-key not created" >&2
+  echo "EXECUTOR_OIDC_CLIENT_SECRET is not set: secret/countersign-executor-oidc not created (executor-service will not start without it)" >&2
+fi
+
+# 64 hex characters each (32 random bytes): above the 32 characters the executor requires, the same for every replica.
+if exists secret countersign-executor-session; then
+  echo "secret/countersign-executor-session exists, kept"
+else
+  session_secret="$(openssl rand -hex 32)"
+  csrf_secret="$(openssl rand -hex 32)"
+  kubectl -n "$ns" apply -f - <<YAML
+apiVersion: v1
+kind: Secret
+metadata:
+  name: countersign-executor-session
+type: Opaque
+stringData:
+  session-secret: $session_secret
+  csrf-secret: $csrf_secret
+YAML
 fi

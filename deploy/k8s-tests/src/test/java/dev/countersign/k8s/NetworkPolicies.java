@@ -173,6 +173,12 @@ final class NetworkPolicies {
         return (ipv4(parts[0]) & mask) == (ipv4(ip) & mask);
     }
 
+    /** The first host address of an IPv4 block: an address the block's rule allows. */
+    static String firstHost(String cidr) {
+        long address = ipv4(cidr.split("/")[0]) + 1;
+        return "%d.%d.%d.%d".formatted(address >> 24 & 0xFF, address >> 16 & 0xFF, address >> 8 & 0xFF, address & 0xFF);
+    }
+
     private static long ipv4(String address) {
         long value = 0;
         for (String octet : address.split("\\.")) {

@@ -3,6 +3,7 @@ package dev.countersign.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -13,9 +14,10 @@ import org.junit.jupiter.params.provider.FieldSource;
 import dev.countersign.k8s.NetworkPolicies.Peer;
 
 /**
- * The network fences, evaluated on sample pods: the agent reaches Kafka, PostgreSQL, the model endpoint, DNS and the
- * trace collector only, never the executor; the executor is reached from the ingress controller (and Prometheus) only;
- * the monitoring namespace reaches each service's http port and nothing else.
+ * The network fences, evaluated on sample pods: the agent reaches Kafka, PostgreSQL, the model endpoint, the identity
+ * provider, DNS and the trace collector only, never the executor; the executor reaches Kafka, PostgreSQL, the identity
+ * provider, DNS and the collector, and is reached from the ingress controller (and Prometheus) only; the monitoring
+ * namespace reaches each service's management port and nothing else.
  */
 @ParameterizedClass(name = "overlay {0}")
 @FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
@@ -96,20 +98,40 @@ class NetworkPolicyTest {
         throw new AssertionError(service + " has no port named " + name);
     }
 
-    /** The model endpoint: the first address of the CIDR the agent's egress allows on 443. */
+    /** The model endpoint: an address of the CIDR the agent's own egress policy allows. */
     private Peer modelEndpoint() {
-        for (Map<String, Object> policy : policies.selecting(agent(POD_IPS.get(0)), "Egress")) {
-            for (Map<String, Object> rule : Node.maps(policy, "spec", "egress")) {
-                for (Map<String, Object> peer : Node.maps(rule, "to")) {
-                    String cidr = Node.str(peer, "ipBlock", "cidr");
-                    if (cidr != null) {
-                        String base = cidr.split("/")[0];
-                        return Peer.external(base.substring(0, base.lastIndexOf('.')) + ".10");
-                    }
+        return Peer.external(NetworkPolicies.firstHost(onlyCidr("agent-service-egress")));
+    }
+
+    /**
+     * The identity provider: an address of the CIDR its policy allows. NetworkPolicy cannot name the host the services'
+     * URLs name, so the tests take the policy's block as where that host resolves (the overlay keeps the two in step:
+     * overlays/prod/identity-provider.yaml).
+     */
+    private Peer identityProvider() {
+        return Peer.external(NetworkPolicies.firstHost(onlyCidr("allow-identity-provider")));
+    }
+
+    private String onlyCidr(String policy) {
+        List<String> cidrs = new ArrayList<>();
+        for (Map<String, Object> rule : Node.maps(manifests.get("NetworkPolicy", policy), "spec", "egress")) {
+            for (Map<String, Object> peer : Node.maps(rule, "to")) {
+                if (Node.str(peer, "ipBlock", "cidr") != null) {
+                    cidrs.add(Node.str(peer, "ipBlock", "cidr"));
                 }
             }
         }
-        throw new AssertionError("the agent has no egress rule for the model endpoint");
+        assertThat(cidrs).as("address blocks of %s", policy).hasSize(1);
+        return cidrs.get(0);
+    }
+
+    /** The identity provider's URL as a service's ConfigMap names it (its issuer URL). */
+    private URI identityProviderUrl(String service) {
+        return URI.create(Node.str(manifests.get("ConfigMap", service + "-config"), "data", "OIDC_AUTH_SERVER_URL"));
+    }
+
+    private static int httpsPort(URI url) {
+        return url.getPort() == -1 ? 443 : url.getPort();
     }
 
     @Test
@@ -137,6 +159,7 @@ class NetworkPolicyTest {
         assertThat(policies.egressAllowed(agent, dns(), 53, "UDP")).as("DNS").isTrue();
         assertThat(policies.egressAllowed(agent, collector("agent-service"), 4318, "TCP")).as("trace collector")
                 .isTrue();
+        assertThat(policies.egressAllowed(agent, identityProvider(), 443, "TCP")).as("identity provider").isTrue();
     }
 
     @Test
@@ -146,6 +169,8 @@ class NetworkPolicyTest {
         assertThat(policies.egressAllowed(agent, kafkaBroker(), 9090, "TCP")).as("KRaft controller port").isFalse();
         assertThat(policies.egressAllowed(agent, postgres(), 8000, "TCP")).as("CNPG instance manager").isFalse();
         assertThat(policies.egressAllowed(agent, modelEndpoint(), 80, "TCP")).as("model endpoint over plain HTTP")
+                .isFalse();
+        assertThat(policies.egressAllowed(agent, identityProvider(), 80, "TCP")).as("identity provider over plain HTTP")
                 .isFalse();
         assertThat(policies.egressAllowed(agent, Peer.external("8.8.8.8"), 443, "TCP")).as("the internet").isFalse();
         assertThat(
@@ -171,9 +196,12 @@ class NetworkPolicyTest {
                 .isFalse();
     }
 
+    /** The model endpoint's and the identity provider's rules: HTTPS only, to addresses that are no pod's. */
     @Test
-    void theModelEgressIsHttpsToAnAddressBlockOutsideTheCluster() {
-        for (Map<String, Object> policy : policies.selecting(agent(POD_IPS.get(0)), "Egress")) {
+    void everyEgressToAnAddressBlockIsHttpsOutsideTheCluster() {
+        List<Map<String, Object>> selecting = new ArrayList<>(policies.selecting(agent(POD_IPS.get(0)), "Egress"));
+        selecting.addAll(policies.selecting(executor(POD_IPS.get(0)), "Egress"));
+        for (Map<String, Object> policy : selecting) {
             for (Map<String, Object> rule : Node.maps(policy, "spec", "egress")) {
                 for (Map<String, Object> peer : Node.maps(rule, "to")) {
                     if (peer.containsKey("ipBlock")) {
@@ -191,7 +219,7 @@ class NetworkPolicyTest {
     }
 
     @Test
-    void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaPostgresAndTheCollector() {
+    void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaPostgresTheCollectorAndTheIdentityProvider() {
         Peer executor = executor(POD_IPS.get(0));
         assertThat(policies.connects(ingressController(), executor, 8081, "TCP")).isTrue();
         for (String service : List.of("agent-service", "executor-service")) {
@@ -212,6 +240,46 @@ class NetworkPolicyTest {
         assertThat(policies.egressAllowed(executor, collector("executor-service"), 4318, "TCP")).as("trace collector")
                 .isTrue();
         assertCollectorOnly(executor);
+        assertThat(policies.egressAllowed(executor, identityProvider(), 443, "TCP")).as("identity provider").isTrue();
+        assertThat(policies.egressAllowed(executor, identityProvider(), 80, "TCP"))
+                .as("identity provider over plain HTTP").isFalse();
+        assertThat(policies.egressAllowed(executor, modelEndpoint(), 443, "TCP"))
+                .as("the model endpoint: the executor's HTTPS egress is the identity provider's only").isFalse();
+        assertThat(policies.egressAllowed(executor, Peer.external("169.254.169.254"), 80, "TCP")).as("cloud metadata")
+                .isFalse();
+    }
+
+    /**
+     * Both services verify tokens with the identity provider's keys, fetched over HTTPS from the URLs their ConfigMaps
+     * name (quarkus-oidc's discovery at OIDC_AUTH_SERVER_URL, the executor's Kafka parser at its JWKS URL; the
+     * executor's sign-in also calls the provider's token and logout endpoints): those URLs are https, on one host and
+     * port, and the egress allows that port to the provider's addresses. The migration Job gets neither.
+     */
+    @Test
+    void bothServicesReachTheIdentityProviderOverHttpsOnThePortTheirUrlsName() {
+        URI issuer = identityProviderUrl("executor-service");
+        for (String service : List.of("agent-service", "executor-service")) {
+            Map<String, Object> data = Node.map(manifests.get("ConfigMap", service + "-config"), "data");
+            URI url = identityProviderUrl(service);
+            assertThat(url.getScheme()).as("%s OIDC_AUTH_SERVER_URL", service).isEqualTo("https");
+            assertThat(url).as("one identity provider for both services").isEqualTo(issuer);
+            assertThat(String.valueOf(data.get("JWT_ISSUER"))).as("%s: the issuer URL is where discovery is", service)
+                    .isEqualTo(url.toString());
+            assertThat(data).as("%s verifies with the provider's JWKS, not a mounted key", service)
+                    .doesNotContainKey("OIDC_PUBLIC_KEY");
+            Peer pod = Peer.pod(ns, manifests.podLabels(service), POD_IPS.get(0));
+            assertThat(policies.egressAllowed(pod, identityProvider(), httpsPort(url), "TCP"))
+                    .as("%s to %s", service, url).isTrue();
+        }
+        URI jwks = URI.create(Node.str(manifests.get("ConfigMap", "executor-service-config"), "data",
+                "MP_JWT_VERIFY_PUBLICKEY_LOCATION"));
+        assertThat(jwks.getScheme()).as("the Kafka evidence parser's JWKS URL").isEqualTo("https");
+        assertThat(jwks.getHost()).isEqualTo(issuer.getHost());
+        assertThat(httpsPort(jwks)).isEqualTo(httpsPort(issuer));
+        Map<String, String> migrateLabels = Node.strings(
+                Node.map(manifests.get("Job", "countersign-migrate"), "spec", "template", "metadata", "labels"));
+        assertThat(policies.egressAllowed(Peer.pod(ns, migrateLabels, "10.244.7.10"), identityProvider(),
+                httpsPort(issuer), "TCP")).as("the migration Job has no egress to the identity provider").isFalse();
     }
 
     @Test

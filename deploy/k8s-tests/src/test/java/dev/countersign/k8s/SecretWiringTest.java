@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Which pod may read which credential. The agent pod gets the reader role, the plan role, the model key and its own
- * Kafka user, never a writer's or the owner's credential; the owner's reaches only the migration Job.
+ * Kafka user, never a writer's or the owner's credential, nor the decision page's secrets; the owner's reaches only the
+ * migration Job.
  */
 @ParameterizedClass(name = "overlay {0}")
 @FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
@@ -28,6 +29,16 @@ class SecretWiringTest {
 
     /** Production verifies PostgreSQL's certificate: its pods also read the cluster CA's public ca.crt. */
     private static final String DB_CA = "countersign-db-ca";
+
+    /** The decision page's client secret at the identity provider, and its session and CSRF keys. */
+    private static final Map<String, List<String>> DECISION_PAGE_SECRETS = Map.of(
+            "EXECUTOR_OIDC_CLIENT_SECRET", List.of("countersign-executor-oidc", "client-secret"),
+            "EXECUTOR_SESSION_SECRET", List.of("countersign-executor-session", "session-secret"),
+            "EXECUTOR_CSRF_SECRET", List.of("countersign-executor-session", "csrf-secret"));
+
+    /** Secrets an operator writes (Strimzi: the cluster CA, one per KafkaUser; CloudNativePG: its CA). */
+    private static final Set<String> WRITTEN_BY_OPERATORS = Set.of(KAFKA_CA, "countersign-agent",
+            "countersign-executor", DB_CA);
 
     private final Manifests manifests;
     private final boolean prod;
@@ -56,7 +67,58 @@ class SecretWiringTest {
     @Test
     void executorPodReadsItsOwnCredentialsButNotTheOwnersNorTheModelKey() {
         assertThat(secretsOf(manifests.podSpec("Deployment", "executor-service"))).containsExactlyInAnyOrder(
-                withDbCa("countersign-db-executor", "countersign-executor", "countersign-executor-external", KAFKA_CA));
+                withDbCa("countersign-db-executor", "countersign-executor", "countersign-executor-external",
+                        "countersign-executor-oidc", "countersign-executor-session", KAFKA_CA));
+    }
+
+    /**
+     * The decision page's three secrets reach executor-service from required Secrets, by name and key, and nowhere as a
+     * literal value: no ConfigMap names them, the Deployment sets them only from a Secret, and no other pod reads those
+     * Secrets (the agent's and the Job's exact lists, above and below).
+     */
+    @Test
+    void theDecisionPagesSecretsReachTheExecutorFromRequiredSecretsOnly() {
+        DECISION_PAGE_SECRETS.forEach((variable, secret) -> {
+            Map<String, Object> ref = envSecretRef("executor-service", variable);
+            assertThat(ref).as(variable).containsEntry("name", secret.get(0)).containsEntry("key", secret.get(1));
+            assertThat(String.valueOf(ref.get("optional"))).as("%s optional", variable).isNotEqualTo("true");
+            for (Map<String, Object> configMap : manifests.ofKind("ConfigMap")) {
+                assertThat(Node.map(configMap, "data")).as("%s in ConfigMap %s", variable,
+                        Node.str(configMap, "metadata", "name")).doesNotContainKey(variable);
+            }
+        });
+        for (Map<String, Object> c : Node.containers(manifests.podSpec("Deployment", "executor-service"))) {
+            for (Map<String, Object> env : Node.maps(c, "env")) {
+                if (DECISION_PAGE_SECRETS.containsKey(Node.str(env, "name"))) {
+                    assertThat(env).as("env %s", Node.str(env, "name")).doesNotContainKey("value");
+                }
+            }
+        }
+        manifests.podSpecs().forEach((workload, pod) -> {
+            if (!workload.equals("Deployment/executor-service")) {
+                assertThat(secretsOf(pod)).as(workload).doesNotContain("countersign-executor-oidc",
+                        "countersign-executor-session");
+            }
+        });
+    }
+
+    /**
+     * create-secrets.sh makes every Secret a pod requires that no operator writes (a manifest's {@code name:}, a
+     * {@code kubectl create secret generic} or a {@code db_secret} line), so a fresh install following the README
+     * starts; a Secret it forgot would keep the pod from starting.
+     */
+    @Test
+    void createSecretsMakesEveryRequiredSecretNoOperatorWrites() throws IOException {
+        String script = Files.readString(Manifests.repoRoot().resolve("deploy/k8s/create-secrets.sh"));
+        manifests.podSpecs().forEach((workload, pod) -> {
+            for (String secret : requiredSecretsOf(pod)) {
+                if (!WRITTEN_BY_OPERATORS.contains(secret)) {
+                    assertThat(script).as("%s needs %s", workload, secret)
+                            .containsPattern(
+                                    "(?m)(^\\s*name: |create secret generic |^db_secret )" + secret + "(?![\\w-])");
+                }
+            }
+        });
     }
 
     @Test
@@ -68,6 +130,8 @@ class SecretWiringTest {
         });
         assertThat(secretsOf(manifests.podSpec("Job", "countersign-migrate")))
                 .containsExactlyInAnyOrder(withDbCa("countersign-db-owner"));
+        assertThat(secretsOf(manifests.podSpec("Job", "countersign-migrate"))).as("the decision page's secrets")
+                .doesNotContain("countersign-executor-oidc", "countersign-executor-session");
         assertThat(Node.str(manifests.get("ConfigMap", "executor-service-config"), "data",
                 "QUARKUS_FLYWAY_MIGRATE_AT_START"))
                 .as("the serving executor never migrates (it has no owner credentials)").isEqualTo("false");
@@ -107,23 +171,53 @@ class SecretWiringTest {
     @Test
     void everySecretTheProdProfileRequiresComesFromARequiredSecret() throws IOException {
         List<String[]> required = new ArrayList<>();
-        Pattern noDefault = Pattern.compile("(?m)^%prod\\.[^=\\s]+=\\$\\{([A-Z0-9_]+)}\\s*$");
         for (String service : List.of("agent-service", "executor-service")) {
-            Matcher m = noDefault.matcher(Files.readString(
-                    Manifests.repoRoot().resolve(service + "/src/main/resources/application.properties")));
-            while (m.find()) {
-                required.add(new String[]{service, m.group(1)});
+            for (String variable : requiredByProdProfile(service)) {
+                required.add(new String[]{service, variable});
             }
         }
         assertThat(required).extracting(w -> w[0] + " " + w[1]).contains("agent-service AGENT_DB_PASSWORD",
                 "agent-service AGENT_PLAN_DB_PASSWORD", "agent-service OPENAI_API_KEY",
-                "executor-service EXECUTOR_DB_PASSWORD");
+                "executor-service EXECUTOR_DB_PASSWORD", "executor-service EXECUTOR_OIDC_CLIENT_SECRET",
+                "executor-service EXECUTOR_SESSION_SECRET", "executor-service EXECUTOR_CSRF_SECRET");
         for (String[] wiring : required) {
             Map<String, Object> ref = envSecretRef(wiring[0], wiring[1]);
             assertThat(ref).as("%s %s from a Secret", wiring[0], wiring[1]).isNotEmpty();
             assertThat(String.valueOf(ref.get("optional"))).as("%s %s optional", wiring[0], wiring[1])
                     .isNotEqualTo("true");
         }
+    }
+
+    /**
+     * The migration Job runs the executor's image in the prod profile, which refuses to start without each variable it
+     * has no default for: the Job sets every one (a placeholder, or the owner's Secret) without reading the serving
+     * executor's Secrets, and turns the decision page off, which would need the identity provider it cannot reach.
+     */
+    @Test
+    void theMigrationJobSetsEveryVariableTheProdProfileRequiresWithoutTheServicesSecrets() throws IOException {
+        Map<String, Map<String, Object>> env = new java.util.HashMap<>();
+        for (Map<String, Object> c : Node.containers(manifests.podSpec("Job", "countersign-migrate"))) {
+            for (Map<String, Object> e : Node.maps(c, "env")) {
+                env.put(Node.str(e, "name"), e);
+            }
+        }
+        for (String variable : requiredByProdProfile("executor-service")) {
+            assertThat(env).as("the Job sets %s", variable).containsKey(variable);
+        }
+        assertThat(Node.str(env.get("DECISION_PAGE_ENABLED"), "value")).isEqualTo("false");
+        assertThat(env).as("no identity provider for a migration").doesNotContainKey("OIDC_AUTH_SERVER_URL");
+    }
+
+    /** The variables a service's prod profile has no default for: {@code %prod.x=${VARIABLE}}. */
+    private static Set<String> requiredByProdProfile(String service) throws IOException {
+        Set<String> required = new TreeSet<>();
+        Pattern noDefault = Pattern.compile("(?m)^%prod\\.[^=\\s]+=\\$\\{([A-Z0-9_]+)}\\s*$");
+        Matcher m = noDefault.matcher(Files.readString(
+                Manifests.repoRoot().resolve(service + "/src/main/resources/application.properties")));
+        while (m.find()) {
+            required.add(m.group(1));
+        }
+        return required;
     }
 
     private Map<String, Object> envSecretRef(String deployment, String variable) {
@@ -187,6 +281,30 @@ class SecretWiringTest {
         }
         for (Map<String, Object> pullSecret : Node.maps(pod, "imagePullSecrets")) {
             add(secrets, Node.str(pullSecret, "name"));
+        }
+        return secrets;
+    }
+
+    /** The Secrets a pod cannot start without: every reference not marked optional. */
+    static Set<String> requiredSecretsOf(Map<String, Object> pod) {
+        Set<String> secrets = new TreeSet<>();
+        for (Map<String, Object> c : Node.containers(pod)) {
+            for (Map<String, Object> env : Node.maps(c, "env")) {
+                Map<String, Object> ref = Node.map(env, "valueFrom", "secretKeyRef");
+                if (!"true".equals(String.valueOf(ref.get("optional")))) {
+                    add(secrets, Node.str(ref, "name"));
+                }
+            }
+            for (Map<String, Object> envFrom : Node.maps(c, "envFrom")) {
+                if (!"true".equals(Node.str(envFrom, "secretRef", "optional"))) {
+                    add(secrets, Node.str(envFrom, "secretRef", "name"));
+                }
+            }
+        }
+        for (Map<String, Object> volume : Node.maps(pod, "volumes")) {
+            if (!"true".equals(Node.str(volume, "secret", "optional"))) {
+                add(secrets, Node.str(volume, "secret", "secretName"));
+            }
         }
         return secrets;
     }
