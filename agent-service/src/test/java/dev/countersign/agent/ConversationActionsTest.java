@@ -68,13 +68,36 @@ class ConversationActionsTest {
                 .containsExactlyInAnyOrder(waiting.toString(), cancelled.toString());
         Map<String, Object> first = listed.stream().filter(item -> item.get("actionId").equals(waiting.toString()))
                 .findFirst().orElseThrow();
-        assertThat(first).containsOnlyKeys("actionId", "kind", "status", "summary", "proposedAt", "expiresAt")
+        assertThat(first).containsOnlyKeys("actionId", "kind", "status", "summary", "headline", "proposedAt",
+                "expiresAt")
                 .containsEntry("kind", "ledger.wallet.rename").containsEntry("status", "proposed")
                 .containsEntry("summary", "Rename Savings to Pot");
         assertThat(Instant.parse((String) first.get("expiresAt")))
                 .isAfter(Instant.parse((String) first.get("proposedAt")));
         assertThat(listed).filteredOn(item -> item.get("actionId").equals(cancelled.toString()))
                 .singleElement().extracting(item -> item.get("status")).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aCardsHeadlineNamesTheWalletWhileItsStoredSummaryKeepsTheId() throws Exception {
+        say(fixtures.bearer, "c-names");
+        UUID rename = UUID.randomUUID();
+        String summary = "Rename wallet " + fixtures.savings + " to \"Pot\"";
+        try (var owner = TestProperties.ownerConnection(); var insert = owner.prepareStatement("""
+                INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
+                                     summary, proposed_at, expires_at, context_clean, conversation_id)
+                VALUES (?, ?, 'alice', 'ledger.wallet.rename', 'medium', 'proposed', ?::jsonb, repeat('a', 64),
+                        repeat('b', 64), ?, now(), now() + interval '1 hour', true, 'c-names')""")) {
+            insert.setObject(1, rename);
+            insert.setString(2, fixtures.tenant);
+            insert.setString(3, "{\"walletId\":\"" + fixtures.savings + "\",\"name\":\"Pot\"}");
+            insert.setString(4, summary);
+            insert.executeUpdate();
+        }
+
+        actionsOf(fixtures.bearer, "c-names").statusCode(200)
+                .body("[0].headline", equalTo("Rename Savings to \"Pot\""))
+                .body("[0].summary", equalTo(summary));
     }
 
     @Test

@@ -1,12 +1,19 @@
 package dev.countersign.agent.actions;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.Names;
+import dev.countersign.contracts.json.Json;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -47,14 +54,51 @@ public class ActionReader {
      * what the chat's read-only cards show. The caller checks the conversation is the user's; the query names the user
      * as well, so another user's actions in a conversation of the same id never show.
      */
-    public List<ActionLine> conversationActions(String tenantId, String userId, String conversationId) {
+    public List<CardLine> conversationActions(String tenantId, String userId, String conversationId) {
+        Names names = pageNames(tenantId, userId, conversationId);
         return reads.list(tenantId, """
-                SELECT id, kind, tier, status, summary, proposed_at, expires_at, context_clean
+                SELECT id, kind, tier, status, summary, params::text AS params, proposed_at, expires_at, context_clean
                 FROM actions
                 WHERE tenant_id = $1 AND requested_by = $2 AND conversation_id = $3
                 ORDER BY proposed_at DESC
                 LIMIT $4""",
-                Tuple.of(tenantId, userId, conversationId, MAX_CONVERSATION_ACTIONS), ActionReader::line);
+                Tuple.of(tenantId, userId, conversationId, MAX_CONVERSATION_ACTIONS), row -> {
+                    ActionLine line = line(row);
+                    JsonNode params = Json.read(row.getString("params"), JsonNode.class);
+                    return new CardLine(line, ActionCatalogue.describe(line.kind(), params, names, line.summary()));
+                });
+    }
+
+    /**
+     * What the person's chat calls the tenant's wallets, transactions and plans, as they are now (for card headlines
+     * only: the model reads summaries, which keep ids): the tenant's wallets and current plans, and the transactions
+     * the conversation's actions name, in one statement.
+     */
+    private Names pageNames(String tenantId, String userId, String conversationId) {
+        Map<String, String> wallets = new HashMap<>();
+        Map<String, String> transactions = new HashMap<>();
+        Map<String, String> plans = new HashMap<>();
+        reads.list(tenantId, """
+                SELECT 'wallet' AS type, id::text AS id, name AS text, NULL AS amount, NULL AS occurred_on
+                FROM wallets WHERE tenant_id = $1
+                UNION ALL
+                SELECT 'plan', id::text, name, NULL, NULL FROM training_plans
+                WHERE tenant_id = $1 AND status <> 'archived'
+                UNION ALL
+                SELECT 'transaction', t.id::text, t.category, t.amount::text, t.occurred_on::text
+                FROM transactions t JOIN actions a ON a.tenant_id = t.tenant_id
+                     AND a.params ->> 'transactionId' = t.id::text
+                WHERE t.tenant_id = $1 AND a.requested_by = $2 AND a.conversation_id = $3""",
+                Tuple.of(tenantId, userId, conversationId), row -> {
+                    switch (row.getString("type")) {
+                        case "wallet" -> wallets.put(row.getString("id"), row.getString("text"));
+                        case "plan" -> plans.put(row.getString("id"), row.getString("text"));
+                        default -> transactions.put(row.getString("id"), Names.expense(row.getString("amount"),
+                                row.getString("text"), row.getString("occurred_on")));
+                    }
+                    return row;
+                });
+        return Names.of(wallets, transactions, plans);
     }
 
     private static ActionLine line(Row row) {
@@ -70,5 +114,9 @@ public class ActionReader {
      */
     public record ActionLine(UUID id, String kind, String tier, String status, String summary, Instant proposedAt,
             Instant expiresAt, boolean proposedClean) {
+    }
+
+    /** An action for the person's chat card: its line, and a headline naming what it changes. */
+    public record CardLine(ActionLine action, String headline) {
     }
 }

@@ -32,9 +32,12 @@ public class ConversationActionsResource {
     /** The status of a proposal the executor refused at staging (no action was stored). */
     static final String REJECTED = "rejected";
 
-    /** One card's state; the summary is the executor's, stored with the action (or its refusal, in words). */
-    public record ConversationAction(UUID actionId, String kind, String status, String summary, Instant proposedAt,
-            Instant expiresAt) {
+    /**
+     * One card's state: the summary is the executor's, stored with the action (or its refusal, in words); the headline
+     * says the same naming wallets, transactions and plans as they are called now.
+     */
+    public record ConversationAction(UUID actionId, String kind, String status, String summary, String headline,
+            Instant proposedAt, Instant expiresAt) {
     }
 
     private final ConversationLedger ledger;
@@ -58,8 +61,9 @@ public class ConversationActionsResource {
         }
         List<ConversationAction> cards = new java.util.ArrayList<>(actions.conversationActions(
                 conversation.tenantId(), conversation.userId(), conversation.conversationId()).stream()
-                .map(line -> new ConversationAction(line.id(), line.kind(), line.status(), line.summary(),
-                        line.proposedAt(), line.expiresAt()))
+                .map(card -> new ConversationAction(card.action().id(), card.action().kind(), card.action().status(),
+                        card.action().summary(), card.headline(), card.action().proposedAt(),
+                        card.action().expiresAt()))
                 .toList());
         cards.addAll(rejected(conversation, cards));
         return cards;
@@ -78,7 +82,7 @@ public class ConversationActionsResource {
                 .map(outcome -> (ActionRejected) outcome)
                 .map(rejection -> new ConversationAction(rejection.actionId(),
                         ActionCatalogue.find(rejection.kind()).map(definition -> definition.kind()).orElse("unknown"),
-                        REJECTED, rejection.describe(), rejection.occurredAt(), null))
+                        REJECTED, rejection.describe(), rejection.describe(), rejection.occurredAt(), null))
                 .toList();
     }
 }

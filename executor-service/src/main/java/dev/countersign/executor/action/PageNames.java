@@ -11,8 +11,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * What a person's page calls the rows an action names: a wallet by its current name, a transaction or a plan by what
- * the action's staged target showed ("the 12.50 coffee expense of 2026-11-29", "plan \"Base\""). Anything it cannot
- * name keeps its id. Only for people: the stored summary the model may read keeps ids ({@link Names#IDS}).
+ * the action's staged target showed ({@link Names#expense}, the plan's name). Anything it cannot name keeps its id.
+ * Only for people: the stored summary the model may read keeps ids ({@link Names#IDS}).
  */
 public final class PageNames {
 
@@ -37,31 +37,20 @@ public final class PageNames {
         return new PageNames(Map.of());
     }
 
-    /** The names for one action, whose staged target ({@code targetBefore}, may be null) names its row. */
-    Names forAction(JsonNode targetBefore) {
-        return new Names() {
-
-            @Override
-            public String wallet(String walletId) {
-                String name = walletNames.get(walletId);
-                return name == null ? Names.super.wallet(walletId) : name;
-            }
-
-            @Override
-            public String transaction(String transactionId) {
-                if (targetBefore == null || !targetBefore.hasNonNull("amount")) {
-                    return Names.super.transaction(transactionId);
-                }
-                return "the %s %s expense of %s".formatted(targetBefore.get("amount").asText(),
-                        targetBefore.path("category").asText(), targetBefore.path("occurredOn").asText());
-            }
-
-            @Override
-            public String plan(String planId) {
-                return targetBefore == null || !targetBefore.hasNonNull("name")
-                        ? Names.super.plan(planId)
-                        : "plan \"%s\"".formatted(targetBefore.get("name").asText());
-            }
-        };
+    /**
+     * The names for one action, whose parameters and staged target ({@code targetBefore}, may be null) name its row.
+     */
+    Names forAction(JsonNode params, JsonNode targetBefore) {
+        Map<String, String> transactions = Map.of();
+        Map<String, String> plans = Map.of();
+        if (targetBefore != null && params.hasNonNull("transactionId") && targetBefore.hasNonNull("amount")) {
+            transactions = Map.of(params.get("transactionId").asText(), Names.expense(
+                    targetBefore.get("amount").asText(), targetBefore.path("category").asText(),
+                    targetBefore.path("occurredOn").asText()));
+        }
+        if (targetBefore != null && params.hasNonNull("planId") && targetBefore.hasNonNull("name")) {
+            plans = Map.of(params.get("planId").asText(), targetBefore.get("name").asText());
+        }
+        return Names.of(walletNames, transactions, plans);
     }
 }

@@ -174,6 +174,15 @@ public final class ActionCatalogue {
         return String.join(", ", changes);
     }
 
+    /**
+     * What a stored action does, in words, naming rows as {@code names} says; {@code fallback} (its stored summary)
+     * when its kind or parameters are not ones this catalogue describes.
+     */
+    public static String describe(String kind, JsonNode params, Names names, String fallback) {
+        ValidatedParams validated = validate(kind, params);
+        return validated.isValid() ? validated.definition().describe(validated.normalised(), names) : fallback;
+    }
+
     private ActionCatalogue() {
     }
 
