@@ -280,12 +280,15 @@ async function showApp() {
   $('sign-out').hidden = false;
   $('pending-link').hidden = false;
   renderConversationList();
+  // The person may open or start a conversation while the wallets load (the buttons show at once): then that one
+  // stays open. Opening the hash's conversation afterwards would wipe a message they already sent there.
+  const before = generation;
   try {
     setWalletNames(await agent('/api/wallets'));
   } catch (problem) {
     // Cards then show wallet ids only; everything else works.
   }
-  if (!currentSession()) {
+  if (!currentSession() || generation !== before) {
     return;
   }
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('c');
