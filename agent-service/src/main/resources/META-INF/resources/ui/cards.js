@@ -65,6 +65,7 @@ function statusText(line, stale) {
     case 'expired': return 'Expired: nobody decided in time, nothing was written.';
     case 'undone': return 'Undone.';
     case 'needs_review': return 'Outcome unknown: an administrator must check the vendor and resolve it.';
+    case 'rejected': return `Rejected by the executor, nothing was staged or written. ${line.summary || ''}`.trim();
     default: return line.status;
   }
 }
@@ -72,7 +73,8 @@ function statusText(line, stale) {
 // ---- one poll per conversation: GET /api/conversations/{id}/actions, every POLL_MS while a card waits ----
 
 let trackedConversation = null;
-// actionId -> the card's update(line | null); a line is {actionId, kind, status, summary, proposedAt, expiresAt}.
+// actionId -> the card's update(line | null); a line is {actionId, kind, status, summary, headline, proposedAt,
+// expiresAt}; status "rejected": the executor refused the proposal at staging (summary says why, in its words).
 let tracked = new Map();
 let pollTimer = null;
 // Bumped with every conversation tracked: an answer for an earlier one is dropped.
@@ -170,8 +172,8 @@ export function actionCard(proposal) {
   function render() {
     const state = line ? line.status : 'staging';
     card.dataset.status = state;
-    if (line && line.summary) {
-      title.textContent = line.summary;
+    if (line && line.status !== 'rejected' && (line.headline || line.summary)) {
+      title.textContent = line.headline || line.summary;
     }
     const stale = !line && Date.now() - started > STAGING_PATIENCE_MS;
     const text = statusText(line, stale);
@@ -185,6 +187,8 @@ export function actionCard(proposal) {
         h('time', { datetime: line.expiresAt }, formatTime(line.expiresAt)), '.');
     }
     link.textContent = !line || open ? 'Review and decide' : 'Details and history';
+    // A rejected proposal was never stored: the decision page has nothing to show.
+    link.hidden = Boolean(line && line.status === 'rejected');
     if (lastStatus !== null && lastStatus !== state) {
       announce(`${title.textContent}: ${text}`);
     }

@@ -119,7 +119,15 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
   let scrolled = !focus;
   const signal = sessionSignal();
 
-  // The headline names what it does: the executor's summary (ids alone never make a headline).
+  // The headline names what it does, with wallets, transactions and plans by name (the view's headline; a decision's
+  // answer names them by id, so the last named headline is kept).
+  let namedHeadline = null;
+  const headlineOf = (v) => {
+    if (v.headline && v.headline !== v.summary) {
+      namedHeadline = v.headline;
+    }
+    return namedHeadline || v.headline || v.summary || kindLabel(v.kind);
+  };
   const title = h('h3', { id: titleId, class: 'summary', tabindex: '-1', text: hint.summary || 'Loading the action…' });
   const kind = h('span', { class: 'kind', text: hint.kind ? kindLabel(hint.kind) : '' });
   const tier = h('span', { class: 'tier', text: tierText(null) });
@@ -177,7 +185,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     const state = view ? view.status : 'loading';
     card.dataset.status = state;
     if (view) {
-      title.textContent = view.summary || kindLabel(view.kind);
+      title.textContent = headlineOf(view);
       kind.textContent = kindLabel(view.kind);
       tier.textContent = tierText(view.tier);
       tier.className = `tier tier-${(view.tier || '').toLowerCase()}`;
@@ -245,7 +253,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     expiry.classList.toggle('urgent', left <= 60);
     if (left <= 60 && left > 0 && !warnedMinute) {
       warnedMinute = true;
-      announce(`Less than a minute left to decide: ${view.summary}`);
+      announce(`Less than a minute left to decide: ${headlineOf(view)}`);
     }
   }
 
