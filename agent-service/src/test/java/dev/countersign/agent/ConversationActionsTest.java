@@ -96,7 +96,7 @@ class ConversationActionsTest {
         }
 
         actionsOf(fixtures.bearer, "c-names").statusCode(200)
-                .body("[0].headline", equalTo("Rename Savings to \"Pot\""))
+                .body("[0].headline", equalTo("Rename \"Savings\" to \"Pot\""))
                 .body("[0].summary", equalTo(summary));
     }
 

@@ -54,7 +54,7 @@ class ConfirmTest {
     }
 
     @Test
-    void confirmingWithTheTokenExecutesAndWritesTheLedgerRowOnce() throws Exception {
+    void confirmingExecutesAndWritesTheLedgerRowOnce() throws Exception {
         var proposal = staged("12.50");
 
         confirm(proposal, alice).then().statusCode(200)

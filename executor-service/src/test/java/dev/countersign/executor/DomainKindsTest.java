@@ -65,10 +65,10 @@ class DomainKindsTest {
         String alice = tenant.executorBearer("alice");
 
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}", expense.actionId).then()
-                .body("headline", org.hamcrest.Matchers.endsWith(" to Checking"))
+                .body("headline", org.hamcrest.Matchers.endsWith(" to \"Checking\""))
                 .body("summary", org.hamcrest.Matchers.endsWith(" to wallet " + tenant.wallet()));
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}", rename.actionId).then()
-                .body("headline", equalTo("Rename Checking to \"Everyday\""))
+                .body("headline", equalTo("Rename \"Checking\" to \"Everyday\""))
                 .body("summary", equalTo("Rename wallet " + tenant.wallet() + " to \"Everyday\""));
         given().header("Authorization", "Bearer " + alice).queryParam("kind", ActionCatalogue.EDIT_TRANSACTION)
                 .get("/api/actions").then()

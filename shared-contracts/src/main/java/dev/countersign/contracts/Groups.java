@@ -2,7 +2,7 @@ package dev.countersign.contracts;
 
 /**
  * Bearer token groups the executor checks (the {@code groups} claim). Any authenticated user of a tenant may read its
- * actions and decide with a card's token; the groups add the rest.
+ * actions and decide the ones they asked for; the groups add the rest (an approver decides any action of the tenant).
  */
 public final class Groups {
 

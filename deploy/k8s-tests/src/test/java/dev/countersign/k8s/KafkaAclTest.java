@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.FieldSource;
 import dev.countersign.contracts.Topics;
 
 /**
- * Who may read and write which topic. The agent mints confirm tokens, so it must not write (nor read) decisions; it
- * writes proposals and conversation events and reads nothing. Only the executor reads the decisions topic.
+ * Who may read and write which topic. The agent holds no confirm token and must not write (nor read) decisions either;
+ * it writes proposals and conversation events and reads nothing. Only the executor reads the decisions topic.
  */
 @ParameterizedClass(name = "overlay {0}")
 @FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -20,9 +21,15 @@ import dev.countersign.devsupport.JsonHttp;
 
 /**
  * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: bearer tokens for any demo
- * user, one for each service ({@code agentToken}, {@code executorToken}), as a UI would get from its identity provider.
- * It exists only in the local stack's launcher; neither service contains a way to mint tokens. The web UI signs in here
- * from the agent's origin, so that origin (and only it) gets CORS headers.
+ * user, one for each service ({@code agentToken}, {@code executorToken}), for the README's command-line walkthrough and
+ * the tests. It exists only in the local stack's launcher; neither service contains a way to mint tokens. The chat
+ * signs in here from the agent's origin, so that origin (and only it) gets CORS headers, and a request from a page (one
+ * that sends {@code Origin}) gets the agent token only: the decision page signs in with Keycloak.
+ * <p>
+ * Limit: it mints a token for any user to anything on this machine that asks without a browser, a compromised agent
+ * process included. The local stack runs every process on one machine as one user; the separation it shows holds
+ * against the agent's model and pages, not against a compromised process beside the executor (which could read the
+ * executor's memory too). Kubernetes keeps them apart (docs/security/decision-origin.md).
  */
 final class DevTokenServer implements AutoCloseable {
 
@@ -105,10 +112,15 @@ final class DevTokenServer implements AutoCloseable {
                                 + " \\\"user\\\": \\\"alice\\\"}\"}");
                 return;
             }
-            JsonHttp.send(exchange, 200, Json.write(Json.mapper().createObjectNode()
-                    .put("agentToken", tokens.mint(tenant, user, Audiences.AGENT, LIFETIME))
-                    .put("executorToken", tokens.mint(tenant, user, Audiences.EXECUTOR, LIFETIME))
-                    .put("tenant", tenant).put("user", user).put("expiresInSeconds", LIFETIME.toSeconds())));
+            ObjectNode answer = Json.mapper().createObjectNode()
+                    .put("agentToken", tokens.mint(tenant, user, Audiences.AGENT, LIFETIME));
+            // A browser page (it sends Origin) gets the chat's token only: no page, the agent's included, obtains a
+            // token that decides. Command-line clients and tests (no Origin) get the executor's too.
+            if (exchange.getRequestHeaders().getFirst("Origin") == null) {
+                answer.put("executorToken", tokens.mint(tenant, user, Audiences.EXECUTOR, LIFETIME));
+            }
+            JsonHttp.send(exchange, 200, Json.write(answer.put("tenant", tenant).put("user", user)
+                    .put("expiresInSeconds", LIFETIME.toSeconds())));
         }
     }
 

@@ -187,21 +187,23 @@ public final class LocalStack implements AutoCloseable {
      * callback and post-logout addresses registered there; off without Keycloak.
      */
     private Map<String, String> decisionPage(int port) {
+        Map<String, String> page = new HashMap<>();
+        // Dev-only secrets of the local stack: the packaged jar runs the prod profile, which has no defaults and asks
+        // for them even with the page off.
+        page.put("EXECUTOR_OIDC_CLIENT_SECRET", LocalKeycloak.EXECUTOR_CLIENT_SECRET);
+        page.put("EXECUTOR_SESSION_SECRET", "local-stack-session-secret-dev-only-0123456789");
+        page.put("EXECUTOR_CSRF_SECRET", "local-stack-csrf-secret-dev-only-0123456789");
         if (keycloak == null) {
-            return Map.of("DECISION_PAGE_ENABLED", "false");
+            page.put("DECISION_PAGE_ENABLED", "false");
+            return page;
         }
         for (String host : List.of("localhost", "127.0.0.1")) {
             String origin = "http://%s:%d".formatted(host, port);
             keycloak.allowRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, origin + "/decide/callback");
             keycloak.allowPostLogoutRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, origin + "/signed-out.html");
         }
-        Map<String, String> page = new HashMap<>();
         page.put("DECISION_PAGE_ENABLED", "true");
         page.put("OIDC_WEB_AUTH_SERVER_URL", keycloak.issuer());
-        page.put("EXECUTOR_OIDC_CLIENT_SECRET", LocalKeycloak.EXECUTOR_CLIENT_SECRET);
-        // Dev-only secrets of the local stack (the packaged jar runs the prod profile, which has no defaults).
-        page.put("EXECUTOR_SESSION_SECRET", "local-stack-session-secret-dev-only-0123456789");
-        page.put("EXECUTOR_CSRF_SECRET", "local-stack-csrf-secret-dev-only-0123456789");
         page.put("DECISION_PAGE_CHAT_URL", agentUrl());
         return page;
     }

@@ -2,11 +2,28 @@ package dev.countersign.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The dev token endpoint answers only requests addressed to this machine's loopback (no DNS rebinding). */
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DevTokens;
+
+/**
+ * The dev token endpoint answers only requests addressed to this machine's loopback (no DNS rebinding), and never gives
+ * a browser page a token that decides.
+ */
 class DevTokenServerTest {
+
+    private static final String CHAT = "http://localhost:8080";
 
     @ParameterizedTest
     @ValueSource(strings = {"localhost", "localhost:8079", "127.0.0.1:8079", "[::1]:8079"})
@@ -18,5 +35,31 @@ class DevTokenServerTest {
     @ValueSource(strings = {"attacker.example:8079", "localhost.attacker.example", "127.0.0.1.nip.io:8079", ""})
     void anyOtherHostIsRefused(String host) {
         assertThat(DevTokenServer.isLoopbackHost(host)).isFalse();
+    }
+
+    @Test
+    void aPageGetsTheChatsTokenOnlyACommandLineClientBoth() throws Exception {
+        try (var server = DevTokenServer.start(0, DevTokens.generate(), List.of(CHAT))) {
+            JsonNode fromThePage = token(server, CHAT);
+            JsonNode fromTheCommandLine = token(server, null);
+
+            assertThat(fromThePage.hasNonNull("agentToken")).isTrue();
+            assertThat(fromThePage.has("executorToken")).isFalse();
+            assertThat(fromTheCommandLine.hasNonNull("agentToken")).isTrue();
+            assertThat(fromTheCommandLine.hasNonNull("executorToken")).isTrue();
+        }
+    }
+
+    private static JsonNode token(DevTokenServer server, String origin) throws Exception {
+        var request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/dev/token"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tenant\":\"acme\",\"user\":\"alice\"}"));
+        if (origin != null) {
+            request.header("Origin", origin);
+        }
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Json.mapper().readTree(response.body());
     }
 }

@@ -261,7 +261,9 @@ public class DecisionService {
 
     /**
      * The token hash the decision's compare-and-swap matches: the hash of the token it carries, or, for a signed-in
-     * person, the action's stored one (null if the tenant has no such action). Either way the same statements run.
+     * person, the action's stored one (null if the tenant has no such action), read without a lock. Limit: a token
+     * reissued between that read and the row lock makes this person's decision find no action (404, nothing changed);
+     * deciding again works.
      */
     private Uni<String> tokenHash(SqlClient sql, DecisionRequest request) {
         if (request.authority() instanceof DecisionAuthority.Token token) {

@@ -12,6 +12,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import io.quarkus.runtime.Startup;
+
 /**
  * The CSRF token of a browser session: an HMAC of the signed-in person and their identity provider session, under a
  * secret of this service's. Stateless (every instance computes the same token), stable across token refreshes (it binds
@@ -22,11 +24,18 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * origin, which can read it like the page does.
  */
 @ApplicationScoped
+@Startup
 public class CsrfTokens {
+
+    static final int MIN_SECRET_LENGTH = 32;
 
     private final SessionConfig config;
 
     public CsrfTokens(SessionConfig config) {
+        if (config.csrfSecret().length() < MIN_SECRET_LENGTH) {
+            throw new IllegalStateException("EXECUTOR_CSRF_SECRET must be at least %d characters"
+                    .formatted(MIN_SECRET_LENGTH));
+        }
         this.config = config;
     }
 

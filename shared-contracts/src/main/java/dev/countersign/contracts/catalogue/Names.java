@@ -29,7 +29,7 @@ public interface Names {
      * Names from what a page knows, by id; an id it does not know keeps its id.
      *
      * @param wallets
-     *            wallet id to its name
+     *            wallet id to its name (shown quoted)
      * @param transactions
      *            transaction id to its words ({@link #expense})
      * @param plans
@@ -40,7 +40,9 @@ public interface Names {
 
             @Override
             public String wallet(String walletId) {
-                return wallets.getOrDefault(walletId, Names.super.wallet(walletId));
+                // Quoted: a name is text someone typed (a model, through a rename, too), never part of the sentence.
+                String name = wallets.get(walletId);
+                return name == null ? Names.super.wallet(walletId) : "\"%s\"".formatted(name);
             }
 
             @Override
