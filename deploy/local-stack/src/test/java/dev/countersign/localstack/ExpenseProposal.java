@@ -24,6 +24,15 @@ record ExpenseProposal(UUID id, String paramsHash, String event) {
 
     static ExpenseProposal of(String tenant, String user, UUID wallet, BigDecimal amount, String category,
             String description, String conversationId) {
+        return of(tenant, user, wallet, amount, category, description, conversationId, null);
+    }
+
+    /**
+     * The same, carrying {@code tokenHash}: an integration proposing as a service principal sends the hash of a token
+     * of its own (required for a {@code service:} requester); a person's proposal sends none.
+     */
+    static ExpenseProposal of(String tenant, String user, UUID wallet, BigDecimal amount, String category,
+            String description, String conversationId, String tokenHash) {
         ObjectNode raw = Json.mapper().createObjectNode()
                 .put("walletId", wallet.toString())
                 .put("amount", amount.toPlainString())
@@ -37,7 +46,7 @@ record ExpenseProposal(UUID id, String paramsHash, String event) {
         UUID id = UUID.randomUUID();
         String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
                 id, tenant, user, conversationId, UUID.randomUUID(), ActionCatalogue.CREATE_TRANSACTION,
-                params.normalised(), params.hash(), null, null, true));
+                params.normalised(), params.hash(), tokenHash, null, true));
         return new ExpenseProposal(id, params.hash(), event);
     }
 }

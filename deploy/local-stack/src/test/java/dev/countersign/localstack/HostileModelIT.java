@@ -449,7 +449,8 @@ class HostileModelIT {
 
     @Test
     void aProposalOfAnIntegrationIsRecordedAsItsPrincipalAndNeverAppliedAutomatically() throws Exception {
-        ExpenseProposal proposal = forged(tenant, "service:crm-bridge", checking);
+        ExpenseProposal proposal = ExpenseProposal.of(tenant, "service:crm-bridge", checking, new BigDecimal("5.00"),
+                "coffee", "forged", "c-forged", dev.countersign.contracts.json.ConfirmTokens.hash("crm-bridge-token"));
         kafka().send(Topics.ACTIONS_PROPOSED, proposal.id().toString(), proposal.event(), Map.of(
                 KafkaHeaders.EVIDENCE, stack.tokens().mintService(tenant, "crm-bridge", Audiences.INTEGRATION,
                         Duration.ofMinutes(10))));

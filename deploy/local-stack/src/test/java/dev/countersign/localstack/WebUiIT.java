@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
+import com.microsoft.playwright.APIResponse;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
@@ -37,6 +38,7 @@ import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.RequestOptions;
 
 import dev.countersign.devsupport.LocalKeycloak;
 
@@ -348,7 +350,23 @@ class WebUiIT {
         assertThat(actionStatus(actionId)).isEqualTo("proposed");
         assertThat(ledgerRows(actionId)).isZero();
 
-        // The same request with the session's token does confirm: the refusals above were the token's doing.
+        // The right token is not enough from a client that names no Origin, or that does not send JSON (a form's
+        // text/plain): the request carries the session cookie (the browser context's own), and still changes nothing.
+        String csrf = (String) page.evaluate("async () => (await (await fetch('/api/session')).json()).csrfToken");
+        String confirmUrl = stack.executorUrl() + "/api/actions/" + actionId + "/confirm";
+        String body = "{\"paramsHash\":\"" + paramsHash + "\"}";
+        APIResponse noOrigin = page.context().request().post(confirmUrl, RequestOptions.create()
+                .setHeader("Content-Type", "application/json").setHeader("X-CSRF-TOKEN", csrf).setData(body));
+        assertThat(noOrigin.status()).isEqualTo(403);
+        assertThat(noOrigin.text()).contains("csrf_refused");
+        APIResponse notJson = page.context().request().post(confirmUrl, RequestOptions.create()
+                .setHeader("Origin", stack.executorUrl()).setHeader("Content-Type", "text/plain")
+                .setHeader("X-CSRF-TOKEN", csrf).setData(body));
+        assertThat(notJson.status()).isEqualTo(403);
+        assertThat(notJson.text()).contains("csrf_refused");
+        assertThat(actionStatus(actionId)).isEqualTo("proposed");
+
+        // The same request with the session's token does confirm: the refusals above were the filter's doing.
         Map<?, ?> right = sessionPost(page, actionId, "confirm", true);
         assertThat(statusOf(right)).isEqualTo(200);
         assertThat(card).hasAttribute("data-status", "executed");
