@@ -14,9 +14,9 @@ final class Banner {
         return """
 
                 Countersign is running.
-                  web UI            %s/   (sign in as a demo user; chat, confirm, undo)
-                  agent-service     %s   (chat, wallets)
-                  executor-service  %s   (actions: view, confirm, cancel)
+                  chat              %s/   (agent-service: sign in as a demo user, ask, see the cards)
+                  decision page     %s/decide/   (executor-service: confirm, cancel, undo; %s)
+                  executor API      %s
                   model             %s
                   SMTP server       localhost:%d   (e-mails the executor sends are printed here)
                   ticket system     %s
@@ -30,7 +30,11 @@ final class Banner {
                   export EXECUTOR_TOKEN=%s
 
                 Walkthrough: see README.md ("Try it"). Ctrl-C stops everything; data survives a restart.
-                """.formatted(stack.agentUrl(), stack.agentUrl(), String.join(" ", stack.executorUrls()),
+                """.formatted(stack.agentUrl(), stack.executorUrl(), stack.keycloak() == null
+                ? "off: no Keycloak (KEYCLOAK_PORT=0)"
+                : "sign in at Keycloak " + stack.keycloak().issuer() + " as alice, bob, carol or dave,"
+                        + " password <user>-dev-only",
+                String.join(" ", stack.executorUrls()),
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
                 stack.smtp().port(), stack.tickets().url(),
                 settings.dataDirectory(), stack.tokenUrl(), agentToken, executorToken);
