@@ -13,8 +13,6 @@ import java.util.stream.Stream;
 /** Settings for a throw-away stack on free ports, and the free-port helpers the end-to-end tests share. */
 final class TestStacks {
 
-    private static final java.util.Random RANDOM = new java.security.SecureRandom();
-
     private TestStacks() {
     }
 
@@ -69,20 +67,10 @@ final class TestStacks {
         return Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize();
     }
 
-    /**
-     * A port free now, below Linux's ephemeral range (32768 and up): a service restarted on it after a kill must not
-     * find it taken by some client's outgoing connection meanwhile (seen once: "Port ... seems to be in use").
-     */
     static int freePort() throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = 20_000 + RANDOM.nextInt(12_000);
-            try (ServerSocket socket = new ServerSocket(port)) {
-                return port;
-            } catch (IOException taken) {
-                // try another
-            }
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
-        throw new IOException("no free port between 20000 and 32000");
     }
 
     /** A port p such that p and p + 1 are both free now. */
