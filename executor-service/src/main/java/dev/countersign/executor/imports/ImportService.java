@@ -19,6 +19,7 @@ import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
+import dev.countersign.executor.gate.DecisionAuthority;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -195,7 +196,8 @@ public class ImportService {
                     List<Violation> refused = new ArrayList<>();
                     for (Row row : pending) {
                         rows.add(row.getUUID("id"));
-                        if (!approver && !actor.userId().equals(row.getString("imported_by"))) {
+                        if (!new DecisionAuthority.Person(approver).mayDecide(actor.userId(),
+                                row.getString("imported_by"))) {
                             refused.add(new Violation("transaction " + row.getUUID("id"),
                                     "imported by someone else; an approver may reject it"));
                         }
