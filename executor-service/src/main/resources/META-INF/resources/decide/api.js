@@ -17,6 +17,7 @@ export class Problem extends Error {
     this.code = (body && body.code) || (status === 0 ? 'network' : 'http_' + status);
     this.detail = body && body.detail;
     this.action = body && body.action;
+    this.violations = (body && Array.isArray(body.violations)) ? body.violations : [];
   }
 }
 
@@ -40,6 +41,7 @@ export function nextStep(problem) {
     case 'upstream_unavailable': return 'A service is unavailable right now: try again in a moment.';
     case 'agent_writes_disabled': return 'An administrator switched agent writes off for your tenant (Trust and policy).';
     case 'external_sends_disabled': return 'An administrator switched external sends off for your tenant (Trust and policy).';
+    case 'another_plan_active': return 'Your plans are shown as they are now: commit again if you still want this one.';
     case 'same_turn_confirm': return 'Confirm it yourself from this card.';
     case 'internal_error': return 'Something failed on the server; try again, and quote the incident id if it persists.';
     default: return 'Try again; if it keeps failing, reload the page.';

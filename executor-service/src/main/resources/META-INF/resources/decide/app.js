@@ -1,15 +1,18 @@
 // The decision page, on executor-service's own origin: the pending inbox, action cards (confirm, cancel, undo,
-// resolve), activity, trust and policy. The server signs people in before serving it (a session cookie); the chat on
-// agent-service only links here. ?action=<id> opens that action's card; ?view=inbox|activity|settings picks a view.
+// resolve), imports to review, training plans to commit, activity, trust and policy. The server signs people in before
+// serving it (a session cookie); the chat on agent-service only links here. ?action=<id> opens that action's card;
+// ?view=inbox|imports|plans|activity|settings picks a view.
 
 import {
   loadSession, currentSession, inGroup, get, put, explain, whenSessionEnded, sessionSignal, isSessionEnded,
 } from './api.js';
 import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
 import { actionCard, historyTable, kindLabel, setApprovalPolicy } from './cards.js';
+import { showImports } from './imports.js';
+import { showPlans } from './plans.js';
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ['inbox', 'activity', 'settings'];
+const VIEWS = ['inbox', 'imports', 'plans', 'activity', 'settings'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INBOX_COUNT_MS = 10000;
 let inboxTimer = null;
@@ -190,6 +193,10 @@ function switchView(name, { fromUrl = false } = {}) {
     showInbox();
     // Cards poll their own status; the count in the tab is refreshed, Refresh reloads the list.
     inboxTimer = setInterval(refreshInboxCount, INBOX_COUNT_MS);
+  } else if (view === 'imports') {
+    showImports();
+  } else if (view === 'plans') {
+    showPlans();
   } else if (view === 'activity') {
     showActivity();
   } else {
@@ -211,7 +218,7 @@ function sessionEnded() {
   $('who').hidden = true;
   $('sign-out').hidden = true;
   $('back-to-chat').hidden = true;
-  for (const area of ['focused-card', 'inbox', 'activity']) {
+  for (const area of ['focused-card', 'inbox', 'imports', 'plans', 'activity']) {
     $(area).replaceChildren();
   }
   $('sign-in-again').href = location.href;
@@ -230,6 +237,8 @@ function wire() {
   }
   $('inbox-refresh').addEventListener('click', showInbox);
   $('activity-refresh').addEventListener('click', showActivity);
+  $('imports-refresh').addEventListener('click', showImports);
+  $('plans-refresh').addEventListener('click', showPlans);
   policyForm('agent-writes-form', '/api/actions/policy/agent-writes',
     (form) => ({ mode: form.agentWrites.value }), (form) => `Agent writes saved: ${form.agentWrites.value}.`);
   policyForm('external-sends-form', '/api/actions/policy/external-sends',

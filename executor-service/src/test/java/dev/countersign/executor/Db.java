@@ -81,6 +81,14 @@ final class Db {
         }
     }
 
+    /** The first column of the first row, on {@code sql} (in its open transaction); null if there is no row. */
+    static String text(Connection sql, String sqlText, Object... args) throws SQLException {
+        try (var query = bound(sql, sqlText, args)) {
+            var rows = query.executeQuery();
+            return rows.next() ? rows.getString(1) : null;
+        }
+    }
+
     /** A count, as the owner. */
     static int count(String sqlText, Object... args) throws SQLException {
         try (var sql = owner()) {

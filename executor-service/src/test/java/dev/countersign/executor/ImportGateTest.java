@@ -115,7 +115,8 @@ class ImportGateTest {
         String high = ids.get(0);
         String low = ids.get(1);
         given().header("Authorization", "Bearer " + tenant.executorBearer("bob")).get("/api/actions/imports").then()
-                .statusCode(200).body("tier", contains("high", "low"));
+                .statusCode(200).body("tier", contains("high", "low"))
+                .body("walletName", contains("Checking", "Checking"));
 
         confirm("alice", ids).statusCode(403).contentType("application/problem+json")
                 .body("code", equalTo("approver_not_allowed")).body("violations", hasSize(1))

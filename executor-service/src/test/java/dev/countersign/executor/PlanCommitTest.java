@@ -2,11 +2,17 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,6 +82,33 @@ class PlanCommitTest {
         commit("alice", active).statusCode(409).body("code", equalTo("invalid_state_transition"));
         commit("alice", "not-a-uuid").statusCode(404).body("code", equalTo("not_found"));
         assertThat(status(bobsDraft)).isEqualTo("draft");
+    }
+
+    @Test
+    void aPlanMadeActiveAroundTheApplicationMeanwhileFailsTheCommitClearlyAndChangesNothing() throws Exception {
+        UUID draft = tenant.plan("alice", "draft");
+        UUID elsewhere = UUID.randomUUID();
+        try (Connection other = Db.owner()) {
+            // Another writer, around the application: a plan born and activated in one transaction the commit's row
+            // locks cannot see; the commit then waits on the unique index and meets it when that writer commits.
+            other.setAutoCommit(false);
+            other.createStatement()
+                    .executeUpdate(("INSERT INTO training_plans (id, tenant_id, user_id, name, starts_on,"
+                            + " schedule, status) VALUES ('%s', '%s', 'alice', 'Elsewhere', current_date, 'x', 'draft')")
+                            .formatted(elsewhere, tenant.id()));
+            other.createStatement().executeUpdate("UPDATE training_plans SET status = 'active', activated_by = 'alice',"
+                    + " activated_at = now() WHERE id = '" + elsewhere + "'");
+            CompletableFuture<ValidatableResponse> commit = CompletableFuture.supplyAsync(() -> commit("alice", draft));
+            String otherTransaction = Db.text(other, "SELECT pg_current_xact_id()::text");
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> Db.count("SELECT count(*) FROM pg_locks WHERE NOT granted"
+                            + " AND locktype = 'transactionid' AND transactionid::text = ?", otherTransaction) == 1);
+            other.commit();
+            commit.get(20, TimeUnit.SECONDS).statusCode(409).body("code", equalTo("another_plan_active"))
+                    .body("detail", containsString("Nothing changed"));
+        }
+        assertThat(status(draft)).isEqualTo("draft");
+        assertThat(status(elsewhere)).isEqualTo("active");
     }
 
     @Test

@@ -21,6 +21,11 @@ public enum ErrorCode {
     NOT_FOUND("not_found", 404),
     /** The action is no longer in a state that allows the request; the body carries its current status. */
     INVALID_STATE_TRANSITION("invalid_state_transition", 409),
+    /**
+     * Committing a training plan met another plan of the same user made active at the same moment around the
+     * application (the database's one-active-plan-per-user index); nothing changed.
+     */
+    ANOTHER_PLAN_ACTIVE("another_plan_active", 409),
     /** The stored parameters no longer hash to the hash the person approved. */
     PARAMS_MISMATCH("params_mismatch", 409),
     /**

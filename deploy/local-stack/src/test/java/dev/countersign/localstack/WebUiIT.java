@@ -40,6 +40,7 @@ import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.RequestOptions;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.devsupport.LocalKeycloak;
 
 /**
@@ -310,6 +311,89 @@ class WebUiIT {
 
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName(Pattern.compile("^Pending"))).click();
         assertThat(inboxCard).hasAttribute("data-status", "proposed");
+    }
+
+    @Test
+    void importedRowsAreConfirmedAndRejectedInBulkOnTheDecisionPage() throws Exception {
+        String alice = stack.tokens().mint("acme", "alice", Audiences.EXECUTOR, Duration.ofMinutes(5));
+        String marker = "web-" + UUID.randomUUID().toString().substring(0, 8);
+        var imported = Http.postText(stack.executorUrl() + "/api/actions/imports?wallet=" + LocalStack.ACME_CHECKING,
+                alice, "2026-11-02,4.20,groceries,%1$s bread\n2026-11-03,7.90,groceries,%1$s fruit\n"
+                        .formatted(marker) + "2026-11-04,2.50,transport,%s bus\n".formatted(marker));
+        assertThat(imported.status()).as(imported.text()).isEqualTo(200);
+
+        page.navigate(stack.executorUrl() + "/decide/?view=imports");
+        signInAtKeycloak(page, "bob");
+        Locator table = page.locator("#imports table");
+        Locator bread = importRow(marker + " bread");
+        assertThat(bread).containsText("Checking");
+        assertThat(bread).containsText("alice");
+        assertThat(bread.locator(".tier")).hasText("LOW");
+        Locator confirm = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Confirm selected"));
+        assertThat(confirm).isDisabled();
+
+        page.getByLabel(Pattern.compile("^Select .*" + marker + " bread")).check();
+        page.getByLabel(Pattern.compile("^Select .*" + marker + " fruit")).check();
+        assertThat(page.locator(".selected-count")).hasText("2 rows selected");
+        screenshot(page, "import-review");
+        confirm.click();
+        assertThat(page.locator("#announcer")).containsText("Confirmed 2 rows.");
+        assertThat(importRow(marker + " bread")).hasCount(0);
+        assertThat(importedBy(marker + " bread", "import_confirmed_by")).isEqualTo("bob");
+
+        page.getByLabel("Select all rows").check();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Reject selected…")).click();
+        Locator question = page.locator("#imports .ask-question");
+        assertThat(question).isFocused();
+        assertThat(question).containsText("They leave the books");
+        // Declining changes nothing; focus goes back to the button.
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Keep them")).click();
+        assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Reject selected…")))
+                .isFocused();
+        assertThat(importRow(marker + " bus")).hasCount(1);
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Reject selected…")).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName(Pattern.compile("^Reject \\d+ rows?$")))
+                .click();
+        assertThat(page.locator("#announcer")).containsText("Rejected");
+        assertThat(page.locator("#imports")).containsText("No imported row waits for review.");
+        assertThat(table).hasCount(0);
+        assertThat(importedBy(marker + " bus", "import_rejected_by")).isEqualTo("bob");
+        assertThat(importedBy(marker + " fruit", "import_confirmed_by")).isEqualTo("bob");
+    }
+
+    @Test
+    void aDraftPlanIsCommittedOnTheDecisionPageAndTheActivePlanArchivedAfterAWarning() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 6);
+        UUID first = draftPlan("bob", "Base " + suffix);
+        UUID second = draftPlan("bob", "Marathon " + suffix);
+
+        page.navigate(stack.executorUrl() + "/decide/?view=plans");
+        signInAtKeycloak(page, "bob");
+        Locator firstCard = page.locator("#plans article[data-plan-id='" + first + "']");
+        assertThat(firstCard.locator(".status")).hasText("Draft");
+        firstCard.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName(Pattern.compile("^Make .*"
+                + "my active plan"))).click();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName(Pattern.compile("^Commit “Base "
+                + suffix + "”"))).click();
+        assertThat(page.locator("#announcer")).containsText("“Base " + suffix + "” is now your active plan");
+        assertThat(firstCard.locator(".status")).hasText("Active plan");
+        assertThat(firstCard.locator("h3")).isFocused();
+
+        Locator secondCard = page.locator("#plans article[data-plan-id='" + second + "']");
+        secondCard.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName(Pattern.compile("^Make .*"
+                + "my active plan"))).click();
+        assertThat(secondCard.locator(".ask-question")).containsText("“Base " + suffix + "” is archived");
+        assertThat(secondCard.locator(".ask-question")).isFocused();
+        screenshot(page, "plan-commit");
+        secondCard.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Commit “Marathon " + suffix
+                + "” and archive “Base " + suffix + "”")).click();
+
+        assertThat(page.locator("#announcer")).containsText("“Base " + suffix + "” was archived");
+        assertThat(secondCard.locator(".status")).hasText("Active plan");
+        assertThat(firstCard).hasCount(0);
+        assertThat(queryOne("SELECT status FROM training_plans WHERE id = ?", first)).isEqualTo("archived");
+        assertThat(queryOne("SELECT status || ' by ' || activated_by FROM training_plans WHERE id = ?", second))
+                .isEqualTo("active by bob");
     }
 
     @Test
@@ -672,6 +756,31 @@ class WebUiIT {
 
     private static String walletName(UUID walletId) throws Exception {
         return queryOne("SELECT name FROM wallets WHERE id = ?", walletId);
+    }
+
+    /** The row of the import review table whose description is {@code description}. */
+    private Locator importRow(String description) {
+        return page.locator("#imports tbody tr").filter(new Locator.FilterOptions().setHasText(description));
+    }
+
+    /** Who confirmed or rejected ({@code column}) the imported row with this description. */
+    private static String importedBy(String description, String column) throws Exception {
+        return queryOne("SELECT coalesce(" + column + ", '') FROM transactions WHERE description = ?", description);
+    }
+
+    /** A draft plan of {@code user} in acme, as the executor stores one the agent drafted. */
+    private static UUID draftPlan(String user, String name) throws Exception {
+        UUID plan = UUID.randomUUID();
+        try (Connection owner = stack.ownerConnection();
+                PreparedStatement insert = owner.prepareStatement("INSERT INTO"
+                        + " training_plans (id, tenant_id, user_id, name, goal, starts_on, schedule, status) VALUES"
+                        + " (?, 'acme', ?, ?, 'Run 10 km', current_date, 'Mon: easy 5 km\nThu: intervals', 'draft')")) {
+            insert.setObject(1, plan);
+            insert.setString(2, user);
+            insert.setString(3, name);
+            insert.executeUpdate();
+        }
+        return plan;
     }
 
     /** The first column of the one row {@code sql} selects, read as the schema owner (around row-level security). */

@@ -52,11 +52,11 @@ public class ImportService {
             ORDER BY id FOR UPDATE""";
 
     private static final String PENDING = """
-            SELECT t.id, t.wallet_id, t.occurred_on, t.amount::text AS amount, t.category, t.description,
-                   t.imported_by,
+            SELECT t.id, t.wallet_id, w.name AS wallet_name, t.occurred_on, t.amount::text AS amount, t.category,
+                   t.description, t.imported_by,
                    array(SELECT a.approver FROM import_approvals a WHERE a.tenant_id = t.tenant_id
                          AND a.transaction_id = t.id ORDER BY a.at, a.approver) AS approvers
-            FROM transactions t
+            FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
             WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
             ORDER BY t.occurred_on, t.created_at, t.id LIMIT $2""";
 
@@ -229,7 +229,8 @@ public class ImportService {
     }
 
     private static PendingImport pendingImport(Row row, TierPolicy tiers) {
-        return new PendingImport(row.getUUID("id"), row.getUUID("wallet_id"), row.getLocalDate("occurred_on"),
+        return new PendingImport(row.getUUID("id"), row.getUUID("wallet_id"), row.getString("wallet_name"),
+                row.getLocalDate("occurred_on"),
                 row.getString("amount"), row.getString("category"), row.getString("description"),
                 row.getString("imported_by"), tier(new BigDecimal(row.getString("amount")), tiers).wireName(),
                 List.of(row.getArrayOfStrings("approvers")));
@@ -258,10 +259,12 @@ public class ImportService {
     }
 
     /**
-     * An imported row as the person reviews it before confirming; {@code tier} against today's threshold;
-     * {@code approvers} so far, for a HIGH row under a policy of more than one approval.
+     * An imported row as the person reviews it before confirming; {@code walletName} as the wallet is named now;
+     * {@code tier} against today's threshold; {@code approvers} so far, for a HIGH row under a policy of more than one
+     * approval.
      */
-    public record PendingImport(UUID id, UUID walletId, LocalDate occurredOn, String amount, String category,
+    public record PendingImport(UUID id, UUID walletId, String walletName, LocalDate occurredOn, String amount,
+            String category,
             String description, String importedBy, String tier, List<String> approvers) {
     }
 

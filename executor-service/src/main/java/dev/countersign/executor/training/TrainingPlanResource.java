@@ -20,18 +20,22 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 
 /**
  * The caller's training plans, and committing one: the user makes one of their drafts their active plan, and the plan
  * active before is archived, in one transaction. A user action only: no action kind and no agent tool can do this. The
  * user's current plans are locked first, so two commits of the same user run one after the other (the last one wins);
- * the database allows at most one active plan per user whatever happens.
+ * the database allows at most one active plan per user whatever happens (a partial unique index): a plan activated
+ * around the application in the same moment, which the lock cannot see, makes the commit fail with 409
+ * {@code another_plan_active} and nothing changed.
  */
 @Path("/api/actions/plans")
 @Authenticated
 public class TrainingPlanResource {
 
     private static final String NOT_FOUND = "You have no training plan with this id.";
+    private static final String ONE_ACTIVE_PLAN_INDEX = "one_active_plan_per_user";
 
     private final TenantTransactions transactions;
     private final CurrentUser user;
@@ -91,7 +95,17 @@ public class TrainingPlanResource {
                         .execute(Tuple.of(planId, tenantId, userId))
                         .map(activated -> new PlanCommitted(planId, userId,
                                 activated.iterator().next().getOffsetDateTime("activated_at").toInstant(),
-                                archived.size() == 0 ? null : archived.iterator().next().getUUID("id")))));
+                                archived.size() == 0 ? null : archived.iterator().next().getUUID("id")))))
+                .onFailure(TrainingPlanResource::isAnotherActivePlan)
+                .transform(failure -> new ProblemException(ErrorCode.ANOTHER_PLAN_ACTIVE, "Another of your plans became"
+                        + " active while this one was being committed (you have one active plan at a time). Nothing"
+                        + " changed: reload your plans and commit again."));
+    }
+
+    /** The database's last word on one active plan per user: its partial unique index. */
+    private static boolean isAnotherActivePlan(Throwable failure) {
+        return failure instanceof PgException pg && "23505".equals(pg.getSqlState())
+                && ONE_ACTIVE_PLAN_INDEX.equals(pg.getConstraint());
     }
 
     /** The plan's status if it is the caller's; 404 otherwise (another user's plan is simply absent). */
