@@ -1,9 +1,16 @@
-// HTTP to agent-service, with the agent token only. This page never calls the service that writes and holds no token
-// for it: people decide on the decision page (/decide/, its own origin), which the chat's cards link to.
+// HTTP to agent-service. This page never calls the service that writes and holds no token for it: people decide on the
+// decision page (/decide/, its own origin), which the chat's cards link to. Two ways to be signed in:
+// - the session (settings.session, wherever an identity provider serves browsers): the server signed the person in
+//   before serving this page (OpenID Connect, a session cookie); the page holds no token, only the session's CSRF
+//   token (GET /api/session, in memory), which every POST carries with a JSON body;
+// - a bearer token (tests and API-only stacks): the local stack's dev-only demo sign-in, or one pasted, kept in
+//   sessionStorage for this tab.
 
 const SESSION_KEY = 'countersign.session';
 
-let settings = { executorUrl: '', devTokenUrl: null };
+let settings = { executorUrl: '', devTokenUrl: null, session: false };
+// The server's session (session mode): who is signed in, its CSRF token, where to sign out.
+let serverSession = null;
 let session = null;
 let onSignedOut = () => {};
 // One controller per signed-in session: signing out (or a 401) aborts its requests and stops every timer registered
@@ -55,7 +62,17 @@ export function uiSettings() {
   return settings;
 }
 
+/** Session mode: asks the server who is signed in (the page was served only after sign-in). */
+export async function loadServerSession() {
+  const response = await call(null, '/api/session');
+  serverSession = (await json(response)).body;
+  return serverSession;
+}
+
 export function currentSession() {
+  if (settings.session) {
+    return serverSession && !sessionController.signal.aborted ? serverSession : null;
+  }
   if (session === null) {
     try {
       const stored = JSON.parse(sessionStorage.getItem(SESSION_KEY));
@@ -107,6 +124,7 @@ export function signIn(agentToken) {
 
 export function signOut() {
   session = null;
+  serverSession = null;
   sessionStorage.removeItem(SESSION_KEY);
   sessionController.abort();
 }
@@ -144,6 +162,12 @@ function signedOutProblem() {
 }
 
 function tokenOf(name) {
+  if (settings.session) {
+    if (sessionController.signal.aborted) {
+      throw signedOutProblem();
+    }
+    return null;
+  }
   const current = currentSession();
   if (!current || sessionController.signal.aborted) {
     throw signedOutProblem();
@@ -153,20 +177,33 @@ function tokenOf(name) {
 
 async function call(token, path, { method = 'GET', body, accept = 'application/json' } = {}) {
   const signal = sessionController.signal;
-  const headers = { Accept: accept, Authorization: `Bearer ${token}` };
+  const headers = { Accept: accept };
+  const init = { method, headers, signal, credentials: 'same-origin' };
+  if (settings.session) {
+    // An ended session answers 401 or 499 to script instead of redirecting to the identity provider.
+    headers['X-Requested-With'] = 'JavaScript';
+    init.redirect = 'manual';
+    if (method !== 'GET') {
+      headers['X-CSRF-TOKEN'] = serverSession ? serverSession.csrfToken : '';
+      body = body === undefined ? {} : body;
+    }
+  } else {
+    headers.Authorization = `Bearer ${token}`;
+  }
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
   }
   let response;
   try {
     // Same origin only: agent-service's own API.
-    response = await fetch(path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    response = await fetch(path, init);
   } catch (e) {
     throw signal.aborted ? signedOutProblem() : new Problem(0, null);
   }
-  if (response.status === 401) {
-    const problem = new Problem(401, await response.json().catch(() => null));
+  if (response.status === 401 || response.status === 499 || response.type === 'opaqueredirect') {
+    const problem = new Problem(401, await response.json().catch(() => ({ code: 'session_ended',
+      detail: 'Your session ended.' })));
     // Many requests of one session can fail at once (card polls, wallets, a turn): only the first signs out.
     if (!signal.aborted) {
       signOut();

@@ -3,7 +3,7 @@
 // to from here.
 
 import {
-  loadSettings, uiSettings, currentSession, signIn, signOut, devSignIn, whenSignedOut, agent,
+  loadSettings, loadServerSession, uiSettings, currentSession, signIn, signOut, devSignIn, whenSignedOut, agent,
   streamMessage, explain, Problem, isSignedOut, decisionPageUrl,
 } from './api.js';
 import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
@@ -238,6 +238,17 @@ function showSignIn(reason) {
   $('sign-out').hidden = true;
   $('pending-link').hidden = true;
   $('signin').hidden = false;
+  if (uiSettings().session) {
+    // The server signs people in: a new sign-in is a new visit of this page, which comes back to it.
+    for (const form of ['dev-signin', 'bearer-signin']) {
+      $(form).hidden = true;
+    }
+    $('sign-in-again').href = location.href;
+    $('session-signin').hidden = false;
+    $('signin-title').textContent = 'Your session ended';
+    $('signin-title').focus();
+    return;
+  }
   const dev = Boolean(uiSettings().devTokenUrl);
   $('dev-signin').hidden = !dev;
   $('bearer-signin').hidden = dev;
@@ -324,7 +335,15 @@ function wire() {
     $('agent-token').value = '';
     await showApp();
   });
-  $('sign-out').addEventListener('click', () => endSession());
+  $('sign-out').addEventListener('click', () => {
+    const server = uiSettings().session && currentSession();
+    // Session mode: the server's logout path ends the session here and at the identity provider.
+    const logoutPath = server && /^\/[^/\\]/.test(server.logoutPath || '') ? server.logoutPath : null;
+    endSession();
+    if (logoutPath) {
+      location.assign(logoutPath);
+    }
+  });
   // The skip link moves focus by script, so the URL keeps naming the open conversation (#c=<id>).
   document.querySelector('a.skip').addEventListener('click', (event) => {
     event.preventDefault();
@@ -355,6 +374,19 @@ async function start() {
   $('loading').hidden = true;
   // A link to the decision page (navigation, not a fetch): the pending decisions of the tenant.
   $('pending-link').href = decisionPageUrl(null);
+  if (uiSettings().session) {
+    try {
+      await loadServerSession();
+    } catch (problem) {
+      if (!isSignedOut(problem)) {
+        $('loading').hidden = false;
+        $('loading').textContent = `The page could not load your session. ${explain(problem)}`;
+      }
+      return;
+    }
+    await showApp();
+    return;
+  }
   const session = currentSession();
   if (session && (!session.expiresAt || session.expiresAt > Date.now())) {
     await showApp();

@@ -39,6 +39,6 @@ class WebUiTest {
     void theSettingsNeedNoSignInAndNameNoDevTokenEndpointOutsideTheLocalStack() {
         given().get("/api/ui/config").then().statusCode(200)
                 .body("executorUrl", equalTo(""))
-                .body("devTokenUrl", nullValue());
+                .body("devTokenUrl", nullValue()).body("session", equalTo(false));
     }
 }

@@ -16,8 +16,6 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 
-import org.eclipse.microprofile.jwt.JsonWebToken;
-
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.turn.TurnListener;
 import dev.countersign.agent.turn.TurnRunner;
@@ -32,7 +30,9 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import dev.countersign.web.ProblemMappers;
+import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 
@@ -48,13 +48,14 @@ public class ConversationResource {
     private final TurnRunner turns;
     private final ConversationLedger ledger;
     private final CurrentUser user;
-    private final JsonWebToken token;
+    private final SecurityIdentity identity;
 
-    public ConversationResource(TurnRunner turns, ConversationLedger ledger, CurrentUser user, JsonWebToken token) {
+    public ConversationResource(TurnRunner turns, ConversationLedger ledger, CurrentUser user,
+            SecurityIdentity identity) {
         this.turns = turns;
         this.ledger = ledger;
         this.user = user;
-        this.token = token;
+        this.identity = identity;
     }
 
     /** A new conversation id. Nothing is stored until its first turn. */
@@ -132,9 +133,14 @@ public class ConversationResource {
                 .build();
     }
 
-    /** The caller's own bearer token, forwarded as evidence with what the turn publishes. */
+    /**
+     * The caller's own access token for this service, forwarded as evidence with what the turn publishes: the bearer
+     * token of the request, or the access token the chat's session holds (never its ID token). None: the executor
+     * rejects what the turn publishes.
+     */
     private RequestEvidence evidence() {
-        return RequestEvidence.of(token.getRawToken());
+        AccessTokenCredential accessToken = identity.getCredential(AccessTokenCredential.class);
+        return RequestEvidence.of(accessToken == null ? null : accessToken.getToken());
     }
 
     ConversationKey key(String conversationId) {

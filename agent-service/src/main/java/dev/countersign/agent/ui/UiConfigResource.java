@@ -6,6 +6,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 /**
  * {@code GET /api/ui/config}: where the web UI links for decisions and how it signs in. Public: it names URLs the page
  * needs before anyone has signed in, and no secret.
@@ -19,21 +21,26 @@ public class UiConfigResource {
      *            executor-service's base URL, or "" for the same origin
      * @param devTokenUrl
      *            the local stack's demo sign-in endpoint, or null outside the local stack
+     * @param session
+     *            true where people sign in to the chat through the identity provider (the page holds no token)
      */
-    public record UiSettings(String executorUrl, String devTokenUrl) {
+    public record UiSettings(String executorUrl, String devTokenUrl, boolean session) {
     }
 
     private final UiConfig config;
+    private final boolean session;
 
-    public UiConfigResource(UiConfig config) {
+    public UiConfigResource(UiConfig config,
+            @ConfigProperty(name = "quarkus.oidc.web.tenant-enabled", defaultValue = "false") boolean session) {
         this.config = config;
+        this.session = session;
     }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public UiSettings get() {
         return new UiSettings(config.executorUrl().map(UiConfigResource::withoutTrailingSlash).orElse(""),
-                config.devTokenUrl().orElse(null));
+                session ? null : config.devTokenUrl().orElse(null), session);
     }
 
     private static String withoutTrailingSlash(String url) {

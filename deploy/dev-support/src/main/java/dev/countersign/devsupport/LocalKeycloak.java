@@ -57,7 +57,8 @@ import dev.countersign.contracts.json.Json;
  * </table>
  * Clients: {@value #EXECUTOR_CLIENT} and {@value #AGENT_CLIENT} (confidential, standard flow only, PKCE S256 required,
  * access tokens for their own audience; no redirect URI until {@link #allowRedirectUri} adds one) and
- * {@value #TEST_CLIENT} (public, password grant only, tokens for {@value #EXECUTOR_CLIENT}; {@link #passwordGrant}).
+ * {@value #TEST_CLIENT} and {@value #TEST_AGENT_CLIENT} (public, password grant only, tokens for
+ * {@value #EXECUTOR_CLIENT} and {@value #AGENT_CLIENT} respectively; {@link #passwordGrant}, {@link #bearer}).
  * <p>
  * The distribution and a database with the realm already imported are cached outside {@code target/} (see
  * {@link KeycloakCache}); every instance runs on its own copy of that database in its own directory, where Keycloak's
@@ -83,6 +84,8 @@ public final class LocalKeycloak implements AutoCloseable {
     public static final String AGENT_CLIENT_SECRET = "countersign-agent-dev-only-secret";
     /** Public, password grant only: must never exist in production. */
     public static final String TEST_CLIENT = "countersign-test-cli";
+    /** Like {@value #TEST_CLIENT}, for {@value #AGENT_CLIENT}'s audience. */
+    public static final String TEST_AGENT_CLIENT = "countersign-test-agent-cli";
     /** The master realm's bootstrap administrator, used by {@link #allowRedirectUri}. */
     public static final String ADMIN_USER = "admin";
     public static final String ADMIN_PASSWORD = "admin-dev-only";
@@ -203,9 +206,26 @@ public final class LocalKeycloak implements AutoCloseable {
      * (never a web client). Throws with Keycloak's answer when it refuses.
      */
     public String passwordGrant(String username, String password) {
+        return passwordGrant(TEST_CLIENT, username, password);
+    }
+
+    /**
+     * A bearer access token of a realm user (dev-only password, {@link #password}) for one service's audience,
+     * {@value #EXECUTOR_CLIENT} or {@value #AGENT_CLIENT}: each through its own test client, so no token is valid for
+     * both.
+     */
+    public String bearer(String audience, String username) {
+        return switch (audience) {
+            case EXECUTOR_CLIENT -> passwordGrant(TEST_CLIENT, username, password(username));
+            case AGENT_CLIENT -> passwordGrant(TEST_AGENT_CLIENT, username, password(username));
+            default -> throw new IllegalArgumentException("No test client issues tokens for " + audience);
+        };
+    }
+
+    private String passwordGrant(String client, String username, String password) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(issuer() + "/protocol/openid-connect/token"))
                 .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(KeycloakAdmin.form(Map.of("grant_type", "password", "client_id", TEST_CLIENT, "username",
+                .POST(KeycloakAdmin.form(Map.of("grant_type", "password", "client_id", client, "username",
                         username, "password", password)))
                 .build();
         try {

@@ -73,6 +73,14 @@ class LocalKeycloakTest {
     }
 
     @Test
+    void eachServicesBearerTokenNamesOnlyThatServicesAudience() {
+        assertThat(strings(claims(keycloak.bearer(LocalKeycloak.AGENT_CLIENT, "bob")).path("aud")))
+                .containsExactly(LocalKeycloak.AGENT_CLIENT);
+        assertThat(strings(claims(keycloak.bearer(LocalKeycloak.EXECUTOR_CLIENT, "bob")).path("aud")))
+                .containsExactly(LocalKeycloak.EXECUTOR_CLIENT);
+    }
+
+    @Test
     void carolIsInTenantGlobex() {
         JsonNode claims = claims(keycloak.passwordGrant("carol", LocalKeycloak.password("carol")));
 

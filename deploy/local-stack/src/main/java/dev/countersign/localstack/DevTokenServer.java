@@ -16,17 +16,18 @@ import com.sun.net.httpserver.HttpServer;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.JsonHttp;
 
 /**
  * {@code POST /dev/token {"tenant": "acme", "user": "alice"}} on the loopback interface: bearer tokens for any demo
  * user, one for each service ({@code agentToken}, {@code executorToken}), for the README's command-line walkthrough and
- * the tests. It exists only in the local stack's launcher; neither service contains a way to mint tokens. The chat
- * signs in here from the agent's origin, so that origin (and only it) gets CORS headers, and a request from a page (one
- * that sends {@code Origin}) gets the agent token only: the decision page signs in with Keycloak.
+ * the tests. Dev only: it exists only in the local stack's launcher; neither service contains a way to mint tokens.
+ * With Keycloak it obtains them there by the password grant (the demo users' dev-only passwords) and answers no page (a
+ * request with {@code Origin} is refused: both pages sign in at Keycloak). Without Keycloak it mints them with the
+ * stack's dev key, and the chat signs in here from the agent's origin (the dev-only demo sign-in): that origin (and
+ * only it) gets CORS headers, and a request from a page gets the agent token only.
  * <p>
- * Limit: it mints a token for any user to anything on this machine that asks without a browser, a compromised agent
+ * Limit: it hands a token of any demo user to anything on this machine that asks without a browser, a compromised agent
  * process included. The local stack runs every process on one machine as one user; the separation it shows holds
  * against the agent's model and pages, not against a compromised process beside the executor (which could read the
  * executor's memory too). Kubernetes keeps them apart (docs/security/decision-origin.md).
@@ -43,12 +44,22 @@ final class DevTokenServer implements AutoCloseable {
         this.server = server;
     }
 
-    static DevTokenServer start(int port, DevTokens tokens, List<String> allowedOrigins) {
+    /** A demo user's bearer token for one audience; IllegalArgumentException for an unknown user or tenant. */
+    interface Tokens {
+
+        String bearer(String tenant, String user, String audience);
+    }
+
+    /**
+     * @param pages
+     *            whether a page (a request with {@code Origin}, from {@code allowedOrigins}) may sign in here
+     */
+    static DevTokenServer start(int port, Tokens tokens, List<String> allowedOrigins, boolean pages) {
         try {
             HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
             http.createContext("/dev/token", exchange -> {
                 allowOrigin(exchange, allowedOrigins);
-                answer(exchange, tokens);
+                answer(exchange, tokens, pages);
             });
             http.start();
             return new DevTokenServer(http);
@@ -82,11 +93,17 @@ final class DevTokenServer implements AutoCloseable {
         return name.equals("localhost") || name.equals("127.0.0.1") || name.equals("[::1]");
     }
 
-    private static void answer(HttpExchange exchange, DevTokens tokens) throws IOException {
+    private static void answer(HttpExchange exchange, Tokens tokens, boolean pages) throws IOException {
         try (exchange) {
             if (!isLoopbackHost(exchange.getRequestHeaders().getFirst("Host"))) {
                 // A page on another site whose name resolves to 127.0.0.1 (DNS rebinding) must not mint tokens here.
                 JsonHttp.send(exchange, 403, "{\"code\":\"forbidden\",\"detail\":\"use localhost or 127.0.0.1\"}");
+                return;
+            }
+            boolean fromPage = exchange.getRequestHeaders().getFirst("Origin") != null;
+            if (fromPage && !pages) {
+                JsonHttp.send(exchange, 403, "{\"code\":\"forbidden\",\"detail\":\"pages sign in at the identity"
+                        + " provider here\"}");
                 return;
             }
             if ("OPTIONS".equals(exchange.getRequestMethod())) {
@@ -112,15 +129,23 @@ final class DevTokenServer implements AutoCloseable {
                                 + " \\\"user\\\": \\\"alice\\\"}\"}");
                 return;
             }
-            ObjectNode answer = Json.mapper().createObjectNode()
-                    .put("agentToken", tokens.mint(tenant, user, Audiences.AGENT, LIFETIME));
-            // A browser page (it sends Origin) gets the chat's token only: no page, the agent's included, obtains a
-            // token that decides. Command-line clients and tests (no Origin) get the executor's too.
-            if (exchange.getRequestHeaders().getFirst("Origin") == null) {
-                answer.put("executorToken", tokens.mint(tenant, user, Audiences.EXECUTOR, LIFETIME));
+            ObjectNode answer = Json.mapper().createObjectNode();
+            try {
+                String agentToken = tokens.bearer(tenant, user, Audiences.AGENT);
+                answer.put("agentToken", agentToken);
+                // A browser page (it sends Origin) gets the chat's token only: no page, the agent's included, obtains
+                // a token that decides. Command-line clients and tests (no Origin) get the executor's too.
+                if (!fromPage) {
+                    answer.put("executorToken", tokens.bearer(tenant, user, Audiences.EXECUTOR));
+                }
+                long expiresAt = JwtClaims.of(agentToken).path("exp").asLong();
+                answer.put("expiresInSeconds", Math.max(0, expiresAt - java.time.Instant.now().getEpochSecond()));
+            } catch (IllegalArgumentException e) {
+                JsonHttp.send(exchange, 400, Json.write(Json.mapper().createObjectNode()
+                        .put("code", "validation_failed").put("detail", e.getMessage())));
+                return;
             }
-            JsonHttp.send(exchange, 200, Json.write(answer.put("tenant", tenant).put("user", user)
-                    .put("expiresInSeconds", LIFETIME.toSeconds())));
+            JsonHttp.send(exchange, 200, Json.write(answer.put("tenant", tenant).put("user", user)));
         }
     }
 

@@ -103,23 +103,22 @@ public final class LocalStack implements AutoCloseable {
         started.push(tickets);
 
         if (settings.identityProvider()) {
-            say("Keycloak (sign-in for the decision page; first start unpacks it, about a minute)");
+            say("Keycloak (sign-in for the chat, the decision page and the API; first start unpacks it, about a"
+                    + " minute)");
             keycloak = LocalKeycloak.start(settings.keycloakPort(), settings.dataDirectory().resolve("keycloak"));
             started.push(keycloak);
         }
 
-        // The chat is served by agent-service and asks the dev token endpoint for its token from the browser.
+        // Without Keycloak the chat asks the dev token endpoint for its token from the browser (dev-only demo sign-in).
         List<String> uiOrigins = new ArrayList<>();
-        for (int instance = 0; instance < settings.agentInstances(); instance++) {
+        for (int instance = 0; keycloak == null && instance < settings.agentInstances(); instance++) {
             uiOrigins.add("http://localhost:" + (settings.agentPort() + instance));
             uiOrigins.add("http://127.0.0.1:" + (settings.agentPort() + instance));
         }
 
         Map<String, String> common = new HashMap<>();
         common.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        common.put("OIDC_PUBLIC_KEY", tokens.publicKeyBase64());
-        common.put("MP_JWT_VERIFY_PUBLICKEY", tokens.publicKeyBase64());
-        common.put("JWT_ISSUER", DevTokens.ISSUER);
+        common.putAll(bearerSignIn());
         common.put("SWAGGER_UI", "true");
         common.putAll(settings.telemetry());
         if (!settings.tracing()) {
@@ -167,7 +166,7 @@ public final class LocalStack implements AutoCloseable {
             // No scheduled briefs: a brief published without a signed-in person carries no evidence, and the executor
             // refuses such conversation events (docs/security/evidence.md). GET /api/brief still builds one on request.
             agent.put("UI_EXECUTOR_URL", executorUrl());
-            agent.put("UI_DEV_TOKEN_URL", "http://localhost:%d/dev/token".formatted(settings.tokenPort()));
+            agent.putAll(chatSignIn(port));
             // The offline demo model takes no key, but the prod profile requires one to be named.
             agent.put("OPENAI_API_KEY",
                     settings.openAiApiKey() != null ? settings.openAiApiKey() : "no-key-needed-for-the-demo-model");
@@ -178,8 +177,71 @@ public final class LocalStack implements AutoCloseable {
                     settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance));
         }
 
-        tokenServer = DevTokenServer.start(settings.tokenPort(), tokens, uiOrigins);
+        tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins, keycloak == null);
         started.push(tokenServer);
+    }
+
+    /**
+     * How both services verify bearer tokens (and the executor the evidence on Kafka): with Keycloak, as in production
+     * (its issuer URL, its JWKS); without it, the stack's dev signing key and issuer.
+     */
+    private Map<String, String> bearerSignIn() {
+        if (keycloak == null) {
+            return Map.of("OIDC_PUBLIC_KEY", tokens.publicKeyBase64(), "MP_JWT_VERIFY_PUBLICKEY",
+                    tokens.publicKeyBase64(), "JWT_ISSUER", DevTokens.ISSUER);
+        }
+        return Map.of("OIDC_AUTH_SERVER_URL", keycloak.issuer(), "JWT_ISSUER", keycloak.issuer(),
+                "MP_JWT_VERIFY_PUBLICKEY_LOCATION", keycloak.issuer() + "/protocol/openid-connect/certs");
+    }
+
+    /**
+     * How the chat on agent instance {@code port} signs people in: through the local Keycloak (Authorization Code with
+     * PKCE, a session cookie), with its callback and post-logout addresses registered there; without Keycloak, the
+     * dev-only demo sign-in, which hands the page a bearer token from the dev token endpoint.
+     */
+    private Map<String, String> chatSignIn(int port) {
+        Map<String, String> chat = new HashMap<>();
+        // Dev-only secrets: the packaged jar runs the prod profile, which asks for them even with the sign-in off.
+        chat.put("AGENT_OIDC_CLIENT_SECRET", LocalKeycloak.AGENT_CLIENT_SECRET);
+        chat.put("AGENT_SESSION_SECRET", "local-stack-chat-session-secret-dev-only-0123456789");
+        chat.put("AGENT_CSRF_SECRET", "local-stack-chat-csrf-secret-dev-only-0123456789");
+        if (keycloak == null) {
+            chat.put("CHAT_SIGN_IN", "false");
+            chat.put("UI_DEV_TOKEN_URL", "http://localhost:%d/dev/token".formatted(settings.tokenPort()));
+            return chat;
+        }
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            String origin = "http://%s:%d".formatted(host, port);
+            keycloak.allowRedirectUri(LocalKeycloak.AGENT_CLIENT, origin + "/callback");
+            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.AGENT_CLIENT, origin + "/signed-out.html");
+        }
+        chat.put("CHAT_SIGN_IN", "true");
+        return chat;
+    }
+
+    /**
+     * A bearer token of a demo user for one service's audience ({@link dev.countersign.contracts.Audiences}): minted
+     * with the dev key, or, with Keycloak, obtained from it by the password grant (the user must belong to
+     * {@code tenant}). What the dev token endpoint hands out, and what tests call the APIs with.
+     *
+     * @throws IllegalArgumentException
+     *             when Keycloak does not know the user or the user is in another tenant
+     */
+    public String bearer(String tenant, String user, String audience) {
+        if (keycloak == null) {
+            return tokens.mint(tenant, user, audience, DevTokenServer.LIFETIME);
+        }
+        String token;
+        try {
+            token = keycloak.bearer(audience, user);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException("Keycloak has no demo user " + user, e);
+        }
+        String claimed = JwtClaims.of(token).path("tenant").asText();
+        if (!claimed.equals(tenant)) {
+            throw new IllegalArgumentException("%s belongs to tenant %s, not %s".formatted(user, claimed, tenant));
+        }
+        return token;
     }
 
     /**
@@ -254,7 +316,15 @@ public final class LocalStack implements AutoCloseable {
         return postgres.ownerConnection();
     }
 
+    /**
+     * The dev signing key's minter, for tests that need tokens the identity provider would not issue (expired, another
+     * audience, a forged tenant). Only without Keycloak: with it the services trust Keycloak's keys only
+     * ({@link #bearer}).
+     */
     public DevTokens tokens() {
+        if (keycloak != null) {
+            throw new IllegalStateException("This stack signs in through Keycloak: its services refuse dev tokens");
+        }
         return tokens;
     }
 

@@ -37,9 +37,14 @@ class DevTokenServerTest {
         assertThat(DevTokenServer.isLoopbackHost(host)).isFalse();
     }
 
+    private static DevTokenServer.Tokens minted() {
+        DevTokens keys = DevTokens.generate();
+        return (tenant, user, audience) -> keys.mint(tenant, user, audience, DevTokenServer.LIFETIME);
+    }
+
     @Test
     void aPageGetsTheChatsTokenOnlyACommandLineClientBoth() throws Exception {
-        try (var server = DevTokenServer.start(0, DevTokens.generate(), List.of(CHAT))) {
+        try (var server = DevTokenServer.start(0, minted(), List.of(CHAT), true)) {
             JsonNode fromThePage = token(server, CHAT);
             JsonNode fromTheCommandLine = token(server, null);
 
@@ -50,16 +55,36 @@ class DevTokenServerTest {
         }
     }
 
+    @Test
+    void withAnIdentityProviderNoPageGetsATokenAndAnUnknownUserIsAClearError() throws Exception {
+        DevTokenServer.Tokens keycloakLike = (tenant, user, audience) -> {
+            if (!"alice".equals(user)) {
+                throw new IllegalArgumentException("Keycloak has no demo user " + user);
+            }
+            return minted().bearer(tenant, user, audience);
+        };
+        try (var server = DevTokenServer.start(0, keycloakLike, List.of(), false)) {
+            assertThat(send(server, CHAT, "alice").statusCode()).isEqualTo(403);
+            assertThat(token(server, null).hasNonNull("executorToken")).isTrue();
+            HttpResponse<String> unknown = send(server, null, "mallory");
+            assertThat(unknown.statusCode()).isEqualTo(400);
+            assertThat(Json.mapper().readTree(unknown.body()).path("detail").asText()).contains("no demo user mallory");
+        }
+    }
+
     private static JsonNode token(DevTokenServer server, String origin) throws Exception {
+        HttpResponse<String> response = send(server, origin, "alice");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Json.mapper().readTree(response.body());
+    }
+
+    private static HttpResponse<String> send(DevTokenServer server, String origin, String user) throws Exception {
         var request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/dev/token"))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"tenant\":\"acme\",\"user\":\"alice\"}"));
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tenant\":\"acme\",\"user\":\"" + user + "\"}"));
         if (origin != null) {
             request.header("Origin", origin);
         }
-        HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return Json.mapper().readTree(response.body());
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -118,7 +118,7 @@ class WebUiIT {
                         .filteredOn(p -> expectedProblems.stream().noneMatch(expected -> expected.test(p))).isEmpty();
             }
             // Nothing in these tests should have failed, so no error is on any page either (dave's refusal is a hint);
-            // the chat's sign-out after an expired token is that test's subject.
+            // the chat's sign-out after its session ended is that test's subject.
             for (Page each : test.getTestMethod().map(m -> m.getName().contains("SignsTheChatOut")).orElse(false)
                     ? List.<Page>of()
                     : pages) {
@@ -132,6 +132,12 @@ class WebUiIT {
 
     @Test
     void aHighProposalIsHandedOffToTheDecisionPageAndConfirmedThereOnce() throws Exception {
+        List<String> bearerRequests = new ArrayList<>();
+        page.onRequest(request -> {
+            if (request.headers().containsKey("authorization")) {
+                bearerRequests.add(request.url());
+            }
+        });
         signInToChat("acme", "alice");
         Locator chatCard = ask("add a 620 rent expense to Checking");
         String actionId = chatCard.getAttribute("data-action-id");
@@ -142,9 +148,21 @@ class WebUiIT {
         Locator link = chatCard.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Review and decide"));
         assertThat(link).hasAttribute("href", stack.executorUrl() + "/decide/?action=" + actionId);
         screenshot(page, "chat-card");
+        // The chat's page holds no token: its session is an HttpOnly cookie of its own, no request carries a bearer.
+        assertThat(page.evaluate("() => sessionStorage.length")).isEqualTo(0);
+        // localStorage keeps the list of this person's conversations (ids and titles), never a token.
+        assertThat((String) page.evaluate("() => JSON.stringify(Object.entries(localStorage))"))
+                .doesNotContain("eyJ").doesNotContain("csrf");
+        assertThat(bearerRequests).isEmpty();
+        // (A session too large for one cookie is split into chunks, q_session_web_chat_chunk_1 and so on.)
+        assertThat(page.context().cookies(stack.agentUrl())).filteredOn(c -> c.name.startsWith("q_session"))
+                .isNotEmpty().allSatisfy(cookie -> {
+                    assertThat(cookie.name).startsWith("q_session_web_chat");
+                    assertThat(cookie.httpOnly).isTrue();
+                });
 
         link.click();
-        signInAtKeycloak(page, "alice");
+        // Signed in at Keycloak for the chat already: the decision page signs in without a form (single sign-on).
 
         Locator card = decisionCard(page, actionId);
         assertThat(card).hasAttribute("data-status", "proposed");
@@ -168,6 +186,11 @@ class WebUiIT {
         assertThat(card).hasAttribute("data-status", "executed");
         assertThat(card.locator(".status")).containsText("Executed: confirmed by alice");
         assertThat(confirms.get()).as("POST .../confirm requests the double click sent").isEqualTo(1);
+        // One host name (localhost), two sessions side by side, each under its own cookie.
+        assertThat(page.context().cookies(stack.executorUrl())).extracting(cookie -> cookie.name)
+                .anyMatch(name -> name.startsWith("q_session_web_chat"))
+                .anyMatch(name -> name.startsWith("q_session_web_decide"));
+        assertThat(bearerRequests).isEmpty();
         assertThat(ledgerRows(actionId)).isEqualTo(1);
         // The focused action is not shown twice (once above, once in the inbox).
         assertThat(page.locator("#inbox article.card[data-action-id='" + actionId + "']")).hasCount(0);
@@ -183,8 +206,17 @@ class WebUiIT {
     }
 
     @Test
-    void theHandOffWorksByKeyboardAloneAndFocusLandsOnUndoAfterConfirming() throws Exception {
-        signInToChat("acme", "alice");
+    void theSignInAndTheHandOffWorkByKeyboardAloneAndFocusLandsOnUndoAfterConfirming() throws Exception {
+        page.navigate(stack.agentUrl() + "/");
+        assertThat(page.locator("#username")).isFocused();
+        page.keyboard().type("alice");
+        page.keyboard().press("Tab");
+        page.keyboard().type(LocalKeycloak.password("alice"));
+        page.keyboard().press("Enter");
+        assertThat(page.locator("#who")).hasText("Signed in as alice (tenant acme)");
+        tabTo(page, page.locator("#new-conversation"));
+        page.keyboard().press("Enter");
+        assertThat(page.locator("#chat-title")).containsText("Conversation c-");
         Locator chatCard = ask("add a 640 rent expense to Checking");
         String actionId = chatCard.getAttribute("data-action-id");
         assertThat(chatCard).hasAttribute("data-status", "proposed");
@@ -192,10 +224,6 @@ class WebUiIT {
         page.locator("#new-conversation").focus();
         tabTo(page, chatCard.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Review and decide")));
         page.keyboard().press("Enter");
-        assertThat(page.locator("#username")).isVisible();
-        page.locator("#username").pressSequentially("alice");
-        page.locator("#password").pressSequentially(LocalKeycloak.password("alice"));
-        page.locator("#password").press("Enter");
 
         Locator card = decisionCard(page, actionId);
         assertThat(card).hasAttribute("data-status", "proposed");
@@ -283,7 +311,7 @@ class WebUiIT {
         assertThat(chatCard).hasAttribute("data-status", "proposed");
 
         page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Pending decisions")).click();
-        signInAtKeycloak(page, "alice");
+        // Signed in at Keycloak for the chat already: the decision page signs in without a form (single sign-on).
         Locator inboxCard = page.locator("#inbox article.card[data-action-id='" + actionId + "']");
         assertThat(inboxCard).hasAttribute("data-status", "proposed");
         assertThat(page.locator("#focused")).isHidden();
@@ -315,7 +343,7 @@ class WebUiIT {
 
     @Test
     void importedRowsAreConfirmedAndRejectedInBulkOnTheDecisionPage() throws Exception {
-        String alice = stack.tokens().mint("acme", "alice", Audiences.EXECUTOR, Duration.ofMinutes(5));
+        String alice = stack.bearer("acme", "alice", Audiences.EXECUTOR);
         String marker = "web-" + UUID.randomUUID().toString().substring(0, 8);
         var imported = Http.postText(stack.executorUrl() + "/api/actions/imports?wallet=" + LocalStack.ACME_CHECKING,
                 alice, "2026-11-02,4.20,groceries,%1$s bread\n2026-11-03,7.90,groceries,%1$s fruit\n"
@@ -408,6 +436,16 @@ class WebUiIT {
         page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Back to the conversation")).click();
         assertThat(page.locator("#messages article.card[data-action-id='" + actionId + "']")).isVisible();
 
+        // The chat's own session is guarded the same way: a change without its CSRF token is refused, with it served.
+        String newConversation = "async token => { const headers = {'Content-Type': 'application/json',"
+                + " 'X-Requested-With': 'JavaScript'}; if (token) { headers['X-CSRF-TOKEN'] = token; }"
+                + " const r = await fetch('/api/conversations', {method: 'POST', headers, body: '{}'});"
+                + " return r.status + ' ' + ((await r.json().catch(() => ({}))).code || ''); }";
+        assertThat(page.evaluate(newConversation, (Object) null)).isEqualTo("403 csrf_refused");
+        assertThat(page.evaluate(newConversation, "not-the-chat-token")).isEqualTo("403 csrf_refused");
+        String chatCsrf = (String) page.evaluate("async () => (await (await fetch('/api/session')).json()).csrfToken");
+        assertThat(page.evaluate(newConversation, chatCsrf)).isEqualTo("201 ");
+
         // The chat's origin, signed in at the executor in this very browser: its own policy does not let it connect.
         Predicate<String> expected = p -> p.contains(stack.executorUrl())
                 && (p.contains("connect-src") || p.contains("Content Security Policy"));
@@ -472,7 +510,7 @@ class WebUiIT {
                 + " document.createElement('form'); form.method = 'post'; form.action = url; form.enctype = 'text/plain';"
                 + " document.body.append(form); form.submit(); }", undoUrl));
         assertThat(refused.request().allHeaders()).containsEntry("origin", stack.agentUrl())
-                .hasEntrySatisfying("cookie", cookies -> assertThat(cookies).contains("q_session_web"));
+                .hasEntrySatisfying("cookie", cookies -> assertThat(cookies).contains("q_session_web_decide"));
         assertThat(refused.status()).isEqualTo(403);
         assertThat(actionStatus(actionId)).isEqualTo("executed");
         assertThat(ledgerRows(actionId)).isEqualTo(1);
@@ -560,19 +598,21 @@ class WebUiIT {
     }
 
     @Test
-    void anExpiredAgentTokenSignsTheChatOutOnceAndStopsTheCardsPolling() {
+    void anEndedSessionSignsTheChatOutOnceAndStopsTheCardsPolling() {
         signInToChat("acme", "alice");
         Locator card = ask("add a 2 bus expense to Checking");
         assertThat(card).hasAttribute("data-status", "proposed");
         AtomicInteger afterSignOut = new AtomicInteger();
-        page.evaluate("() => { const s = JSON.parse(sessionStorage.getItem('countersign.session'));"
-                + " s.agentToken = 'a.b.c'; sessionStorage.setItem('countersign.session', JSON.stringify(s)); }");
 
-        page.reload();
+        // The session ends on the server's side (as when it expires): the browser no longer holds its cookie.
+        page.context().clearCookies(new BrowserContext.ClearCookiesOptions()
+                .setName(Pattern.compile("^q_session_web_chat")));
 
-        assertThat(page.locator("#signin")).isVisible();
-        assertThat(page.locator("#alert")).hasText("Your sign-in expired or was not accepted: sign in again.");
-        assertThat(page.getByLabel("Tenant")).isFocused();
+        // The card's next poll finds it ended: the page says so once and offers to sign in again.
+        assertThat(page.locator("#signin-title")).hasText("Your session ended");
+        assertThat(page.locator("#signin-title")).isFocused();
+        assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Sign in again"))).isVisible();
+        assertThat(page.locator("#messages article.card")).hasCount(0);
         page.onRequest(request -> {
             if (request.url().contains("/api/")) {
                 afterSignOut.incrementAndGet();
@@ -581,8 +621,26 @@ class WebUiIT {
         // Longer than the cards' poll interval (3 s): a poll that survived the sign-out would show here.
         page.waitForTimeout(3_500);
         assertThat(afterSignOut.get()).as("requests after the sign-out (card polls)").isZero();
-        assertThat(page.locator("#messages article.card")).hasCount(0);
-        assertThat(page.getByLabel("Tenant")).isFocused();
+
+        page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Sign in again")).click();
+        // Keycloak's own session is still alive (single sign-on): the chat signs in again without a form.
+        assertThat(page.locator("#who")).hasText("Signed in as alice (tenant acme)");
+    }
+
+    @Test
+    void signingOutOfTheChatEndsItsSessionAndTheIdentityProvidersButNotTheRecords() {
+        signInToChat("acme", "bob");
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign out")).click();
+
+        assertThat(page).hasURL(startingWith(stack.agentUrl() + "/signed-out.html"));
+        assertThat(page.locator("h1")).hasText("You are signed out");
+        Object status = page.evaluate("async () => (await fetch('/api/wallets',"
+                + " {headers: {'X-Requested-With': 'JavaScript'}, redirect: 'manual'})).status");
+        assertThat(((Number) status).intValue()).isIn(401, 499);
+        // Signed out at Keycloak too: the decision page asks for the password again.
+        page.navigate(stack.executorUrl() + "/decide/");
+        assertThat(page.locator("#password")).isVisible();
     }
 
     @Test
@@ -591,7 +649,7 @@ class WebUiIT {
         assertInlineScriptRefused(page);
 
         page.navigate(stack.executorUrl() + "/decide/");
-        signInAtKeycloak(page, "alice");
+        // Signed in at Keycloak for the chat already: the decision page signs in without a form (single sign-on).
         assertThat(page.locator("#who")).hasText("Signed in as alice (tenant acme)");
         problems.clear();
         assertInlineScriptRefused(page);
@@ -621,13 +679,14 @@ class WebUiIT {
         return created;
     }
 
-    /** Signs in to the chat with the local stack's dev token endpoint and starts a fresh conversation. */
+    /**
+     * Signs in to the chat at Keycloak (where the chat sends the browser first), checks the tenant the page names, and
+     * starts a fresh conversation.
+     */
     private void signInToChat(String tenant, String user) {
         page.navigate(stack.agentUrl() + "/");
-        page.getByLabel("Tenant").fill(tenant);
-        page.getByLabel("User", new Page.GetByLabelOptions().setExact(true)).fill(user);
-        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in")).click();
-        assertThat(page.locator("#who")).containsText("Signed in as " + user);
+        signInAtKeycloak(page, user, stack.agentUrl() + "/");
+        assertThat(page.locator("#who")).hasText("Signed in as " + user + " (tenant " + tenant + ")");
         // A fresh conversation per test, so cards of other tests do not mix in.
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New conversation")).click();
         assertThat(page.locator("#chat-title")).containsText("Conversation c-");
@@ -635,19 +694,27 @@ class WebUiIT {
 
     /** On Keycloak's login page (where the decision page sent the browser): signs in as {@code user}. */
     private static void signInAtKeycloak(Page on, String user) {
+        signInAtKeycloak(on, user, stack.executorUrl() + "/decide/");
+    }
+
+    /** On Keycloak's login page: signs in as {@code user} and lands back on {@code returnTo}. */
+    private static void signInAtKeycloak(Page on, String user, String returnTo) {
         assertThat(on.locator("#username")).isVisible();
         assertThat(on).hasURL(startingWith(stack.keycloak().issuer() + "/"));
         on.locator("#username").fill(user);
         on.locator("#password").fill(LocalKeycloak.password(user));
         on.locator("#kc-login").click();
-        assertThat(on).hasURL(startingWith(stack.executorUrl() + "/decide/"));
+        assertThat(on).hasURL(startingWith(returnTo));
     }
 
-    /** Follows a chat card's "Review and decide" link, signs in at Keycloak, answers the focused decision card. */
+    /**
+     * Follows a chat card's "Review and decide" link (signed in at Keycloak for the chat already, so no form shows),
+     * answers the focused decision card.
+     */
     private Locator openDecisionPage(Locator chatCard, String user) {
         String actionId = chatCard.getAttribute("data-action-id");
         chatCard.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Review and decide")).click();
-        signInAtKeycloak(page, user);
+        assertThat(page.locator("#who")).containsText("Signed in as " + user + " ");
         Locator card = decisionCard(page, actionId);
         assertThat(card).hasAttribute("data-status", "proposed");
         return card;

@@ -1,4 +1,4 @@
-package dev.countersign.executor.session;
+package dev.countersign.web.session;
 
 import java.net.URI;
 import java.util.Set;
@@ -31,16 +31,18 @@ public class SessionCsrfFilter {
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     private final CsrfTokens csrf;
+    private final BrowserSessions sessions;
     private final CurrentIdentityAssociation identity;
 
-    public SessionCsrfFilter(CsrfTokens csrf, CurrentIdentityAssociation identity) {
+    public SessionCsrfFilter(CsrfTokens csrf, BrowserSessions sessions, CurrentIdentityAssociation identity) {
         this.csrf = csrf;
+        this.sessions = sessions;
         this.identity = identity;
     }
 
     @ServerRequestFilter
     public Uni<Void> refuseForeignChanges(ContainerRequestContext request, RoutingContext routing) {
-        if (SAFE_METHODS.contains(request.getMethod()) || !BrowserSessions.isSession(routing)) {
+        if (SAFE_METHODS.contains(request.getMethod()) || !sessions.isSession(routing)) {
             return Uni.createFrom().voidItem();
         }
         String origin = request.getHeaderString("Origin");

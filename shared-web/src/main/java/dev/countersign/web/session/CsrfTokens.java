@@ -1,4 +1,4 @@
-package dev.countersign.executor.session;
+package dev.countersign.web.session;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -33,8 +33,8 @@ public class CsrfTokens {
 
     public CsrfTokens(SessionConfig config) {
         if (config.csrfSecret().length() < MIN_SECRET_LENGTH) {
-            throw new IllegalStateException("EXECUTOR_CSRF_SECRET must be at least %d characters"
-                    .formatted(MIN_SECRET_LENGTH));
+            throw new IllegalStateException(("countersign.session.csrf-secret (EXECUTOR_CSRF_SECRET, AGENT_CSRF_SECRET)"
+                    + " must be at least %d characters").formatted(MIN_SECRET_LENGTH));
         }
         this.config = config;
     }

@@ -1,0 +1,59 @@
+package dev.countersign.web.session;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Which requests are a person's browser session on this origin (the decision page on executor-service, the chat on
+ * agent-service) rather than a bearer client: the one rule the tenant resolver and the CSRF filter share, so that every
+ * request signed in by the session cookie is also a request the CSRF check sees.
+ */
+@ApplicationScoped
+public class BrowserSessions {
+
+    /** The quarkus-oidc tenant of a service's page (application.properties: {@code quarkus.oidc.web.*}). */
+    public static final String TENANT = "web";
+
+    private final List<String> exactPaths;
+    private final List<String> pathPrefixes;
+    private final String sessionCookie;
+
+    public BrowserSessions(SessionConfig config) {
+        this.exactPaths = config.pages().stream().filter(path -> !path.endsWith("/*")).toList();
+        this.pathPrefixes = config.pages().stream().filter(path -> path.endsWith("/*"))
+                .map(path -> path.substring(0, path.length() - 1)).toList();
+        this.sessionCookie = sessionCookie(config.cookieSuffix());
+    }
+
+    /**
+     * quarkus-oidc's session cookie of the {@value #TENANT} tenant with {@code cookie-suffix} set: {@code q_session},
+     * the tenant and the suffix. Two services on one host (the local stack: localhost, two ports) share cookies, so
+     * each names its own.
+     */
+    static String sessionCookie(String suffix) {
+        return "q_session_" + TENANT + "_" + suffix;
+    }
+
+    /**
+     * The page's own paths, and any request without an {@code Authorization} header that carries this service's session
+     * cookie. A request with a bearer token is never a session request, whatever cookies it carries.
+     */
+    public boolean isSession(RoutingContext context) {
+        if (context.request().getHeader(HttpHeaders.AUTHORIZATION) != null) {
+            return false;
+        }
+        String path = context.normalizedPath();
+        return exactPaths.contains(path) || pathPrefixes.stream().anyMatch(path::startsWith)
+                || hasSessionCookie(context);
+    }
+
+    private boolean hasSessionCookie(RoutingContext context) {
+        // Split-token or chunked sessions add suffixes to the name.
+        return context.request().cookies().stream().anyMatch(cookie -> cookie.getName().equals(sessionCookie)
+                || cookie.getName().startsWith(sessionCookie + "_"));
+    }
+}

@@ -1,0 +1,25 @@
+package dev.countersign.web.session;
+
+import java.util.List;
+
+import io.smallrye.config.ConfigMapping;
+
+/**
+ * A service's browser session (application.properties: {@code countersign.session.*}); the quarkus-oidc tenant
+ * {@value BrowserSessions#TENANT} reads the same values where it needs them.
+ */
+@ConfigMapping(prefix = "countersign.session")
+public interface SessionConfig {
+
+    /** The key of the CSRF tokens' HMAC: at least 32 characters, the same on every instance. */
+    String csrfSecret();
+
+    /**
+     * The page's paths, each exact or a prefix ending in {@code /*} (the syntax of
+     * {@code quarkus.http.auth.permission.*.paths}): a request for them without a bearer token signs in by the session.
+     */
+    List<String> pages();
+
+    /** Names this service's session cookie ({@link BrowserSessions#sessionCookie}); unique per host. */
+    String cookieSuffix();
+}
