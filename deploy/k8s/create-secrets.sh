@@ -4,9 +4,10 @@
 #   basic-auth, read by CloudNativePG's managed roles and by the pod that uses each role), countersign-model (OPENAI_API_KEY from the
 #   environment, read by agent-service only), countersign-executor-oidc (the decision page's client secret at the
 #   identity provider, EXECUTOR_OIDC_CLIENT_SECRET from the environment) and countersign-executor-session (two random
-#   keys: the session cookie's and the CSRF tokens'), both read by executor-service only. Existing objects are left as
-#   they are: this never rotates (to rotate the session keys, which signs everyone out of the decision page, delete
-#   countersign-executor-session, run this again and restart executor-service).
+#   keys: the session cookie's and the CSRF tokens'), both read by executor-service only, and the chat's own pair,
+#   countersign-agent-oidc (AGENT_OIDC_CLIENT_SECRET) and countersign-agent-session, read by agent-service only.
+#   Existing objects are left as they are: this never rotates (to rotate a page's session keys, which signs everyone
+#   out of it, delete countersign-<service>-session, run this again and restart that service).
 # Secret values go to kubectl on standard input, never on a command line.
 set -euo pipefail
 ns="${1:-countersign}"
@@ -53,30 +54,43 @@ else
   echo "OPENAI_API_KEY is not set: secret/countersign-model not created (agent-service will not start without it)" >&2
 fi
 
-if exists secret countersign-executor-oidc; then
-  echo "secret/countersign-executor-oidc exists, kept"
-elif [ -n "${EXECUTOR_OIDC_CLIENT_SECRET:-}" ]; then
-  # Through standard input as a file, so that no character of the secret can change the YAML.
-  printf '%s' "$EXECUTOR_OIDC_CLIENT_SECRET" |
-    kubectl -n "$ns" create secret generic countersign-executor-oidc --from-file=client-secret=/dev/stdin
-else
-  echo "EXECUTOR_OIDC_CLIENT_SECRET is not set: secret/countersign-executor-oidc not created (executor-service will not start without it)" >&2
-fi
+# A page's client secret at the identity provider: countersign-<service>-oidc from the variable named.
+oidc_secret() {
+  local service="$1" variable="$2" name="countersign-$1-oidc"
+  if exists secret "$name"; then
+    echo "secret/$name exists, kept"
+  elif [ -n "${!variable:-}" ]; then
+    # Through standard input as a file, so that no character of the secret can change the YAML.
+    printf '%s' "${!variable}" | kubectl -n "$ns" create secret generic "$name" --from-file=client-secret=/dev/stdin
+  else
+    echo "$variable is not set: secret/$name not created ($service-service will not start without it)" >&2
+  fi
+}
 
-# 64 hex characters each (32 random bytes): above the 32 characters the executor requires, the same for every replica.
-if exists secret countersign-executor-session; then
-  echo "secret/countersign-executor-session exists, kept"
-else
-  session_secret="$(openssl rand -hex 32)"
-  csrf_secret="$(openssl rand -hex 32)"
+# A page's session and CSRF keys: countersign-<service>-session, 64 hex characters each (32 random bytes), above the 32
+# characters the services require, the same for every replica.
+session_secret() {
+  local name="countersign-$1-session"
+  if exists secret "$name"; then
+    echo "secret/$name exists, kept"
+    return
+  fi
+  local session_key csrf_key
+  session_key="$(openssl rand -hex 32)"
+  csrf_key="$(openssl rand -hex 32)"
   kubectl -n "$ns" apply -f - <<YAML
 apiVersion: v1
 kind: Secret
 metadata:
-  name: countersign-executor-session
+  name: $name
 type: Opaque
 stringData:
-  session-secret: $session_secret
-  csrf-secret: $csrf_secret
+  session-secret: $session_key
+  csrf-secret: $csrf_key
 YAML
-fi
+}
+
+oidc_secret executor EXECUTOR_OIDC_CLIENT_SECRET
+session_secret executor
+oidc_secret agent AGENT_OIDC_CLIENT_SECRET
+session_secret agent

@@ -58,5 +58,13 @@ class ProdSecretsTest {
                 .contains("AGENT_PLAN_DB_PASSWORD");
         assertThat(secrets.get("quarkus.langchain4j.openai.api-key")).startsWith("required:")
                 .contains("OPENAI_API_KEY");
+        assertThat(secrets.get("quarkus.oidc.web.credentials.secret")).startsWith("required:")
+                .contains("AGENT_OIDC_CLIENT_SECRET");
+        assertThat(secrets.get("quarkus.oidc.web.authentication.state-secret")).startsWith("required:")
+                .contains("AGENT_SESSION_SECRET");
+        assertThat(secrets.get("quarkus.oidc.web.token-state-manager.encryption-secret")).startsWith("required:")
+                .contains("AGENT_SESSION_SECRET");
+        assertThat(secrets.get("countersign.session.csrf-secret")).startsWith("required:")
+                .contains("AGENT_CSRF_SECRET");
     }
 }

@@ -36,6 +36,12 @@ class SecretWiringTest {
             "EXECUTOR_SESSION_SECRET", List.of("countersign-executor-session", "session-secret"),
             "EXECUTOR_CSRF_SECRET", List.of("countersign-executor-session", "csrf-secret"));
 
+    /** The chat's own three, never the executor's. */
+    private static final Map<String, List<String>> CHAT_SECRETS = Map.of(
+            "AGENT_OIDC_CLIENT_SECRET", List.of("countersign-agent-oidc", "client-secret"),
+            "AGENT_SESSION_SECRET", List.of("countersign-agent-session", "session-secret"),
+            "AGENT_CSRF_SECRET", List.of("countersign-agent-session", "csrf-secret"));
+
     /** Secrets an operator writes (Strimzi: the cluster CA, one per KafkaUser; CloudNativePG: its CA). */
     private static final Set<String> WRITTEN_BY_OPERATORS = Set.of(KAFKA_CA, "countersign-agent",
             "countersign-executor", DB_CA);
@@ -61,7 +67,8 @@ class SecretWiringTest {
     @Test
     void agentPodReadsOnlyTheReaderAndPlanRolesTheModelKeyAndItsOwnKafkaUser() {
         assertThat(secretsOf(manifests.podSpec("Deployment", "agent-service"))).containsExactlyInAnyOrder(withDbCa(
-                "countersign-db-agent", "countersign-db-plan", "countersign-model", "countersign-agent", KAFKA_CA));
+                "countersign-db-agent", "countersign-db-plan", "countersign-model", "countersign-agent",
+                "countersign-agent-oidc", "countersign-agent-session", KAFKA_CA));
     }
 
     @Test
@@ -72,14 +79,19 @@ class SecretWiringTest {
     }
 
     /**
-     * The decision page's three secrets reach executor-service from required Secrets, by name and key, and nowhere as a
-     * literal value: no ConfigMap names them, the Deployment sets them only from a Secret, and no other pod reads those
-     * Secrets (the agent's and the Job's exact lists, above and below).
+     * Each page's three secrets reach its own service from required Secrets, by name and key, and nowhere as a literal
+     * value: no ConfigMap names them, the Deployment sets them only from a Secret, and no other pod reads those Secrets
+     * (the agent never the executor's, nor the executor the agent's; the Job neither).
      */
     @Test
-    void theDecisionPagesSecretsReachTheExecutorFromRequiredSecretsOnly() {
-        DECISION_PAGE_SECRETS.forEach((variable, secret) -> {
-            Map<String, Object> ref = envSecretRef("executor-service", variable);
+    void eachPagesSecretsReachItsServiceFromRequiredSecretsOnly() {
+        pageSecretsReachOnly("executor-service", DECISION_PAGE_SECRETS);
+        pageSecretsReachOnly("agent-service", CHAT_SECRETS);
+    }
+
+    private void pageSecretsReachOnly(String service, Map<String, List<String>> secrets) {
+        secrets.forEach((variable, secret) -> {
+            Map<String, Object> ref = envSecretRef(service, variable);
             assertThat(ref).as(variable).containsEntry("name", secret.get(0)).containsEntry("key", secret.get(1));
             assertThat(String.valueOf(ref.get("optional"))).as("%s optional", variable).isNotEqualTo("true");
             for (Map<String, Object> configMap : manifests.ofKind("ConfigMap")) {
@@ -87,17 +99,18 @@ class SecretWiringTest {
                         Node.str(configMap, "metadata", "name")).doesNotContainKey(variable);
             }
         });
-        for (Map<String, Object> c : Node.containers(manifests.podSpec("Deployment", "executor-service"))) {
+        for (Map<String, Object> c : Node.containers(manifests.podSpec("Deployment", service))) {
             for (Map<String, Object> env : Node.maps(c, "env")) {
-                if (DECISION_PAGE_SECRETS.containsKey(Node.str(env, "name"))) {
+                if (secrets.containsKey(Node.str(env, "name"))) {
                     assertThat(env).as("env %s", Node.str(env, "name")).doesNotContainKey("value");
                 }
             }
         }
+        String[] names = secrets.values().stream().map(nameAndKey -> nameAndKey.get(0)).distinct()
+                .toArray(String[]::new);
         manifests.podSpecs().forEach((workload, pod) -> {
-            if (!workload.equals("Deployment/executor-service")) {
-                assertThat(secretsOf(pod)).as(workload).doesNotContain("countersign-executor-oidc",
-                        "countersign-executor-session");
+            if (!workload.equals("Deployment/" + service)) {
+                assertThat(secretsOf(pod)).as(workload).doesNotContain(names);
             }
         });
     }
@@ -113,9 +126,11 @@ class SecretWiringTest {
         manifests.podSpecs().forEach((workload, pod) -> {
             for (String secret : requiredSecretsOf(pod)) {
                 if (!WRITTEN_BY_OPERATORS.contains(secret)) {
-                    assertThat(script).as("%s needs %s", workload, secret)
-                            .containsPattern(
-                                    "(?m)(^\\s*name: |create secret generic |^db_secret )" + secret + "(?![\\w-])");
+                    // A literal name, or a page's pair: "oidc_secret agent" makes countersign-agent-oidc.
+                    String page = secret.replaceFirst("^countersign-(\\w+)-(oidc|session)$", "$2_secret $1");
+                    assertThat(script).as("%s needs %s", workload, secret).containsPattern(
+                            "(?m)(^\\s*name: |create secret generic |^db_secret )" + secret + "(?![\\w-])|^"
+                                    + page + "(?![\\w-])");
                 }
             }
         });
