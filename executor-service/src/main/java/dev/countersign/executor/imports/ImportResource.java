@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
-import dev.countersign.contracts.api.ConfirmImportRequest;
+import dev.countersign.contracts.api.ImportedRowsRequest;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
@@ -97,11 +97,11 @@ public class ImportResource {
     @POST
     @Path("/confirm")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Integer> confirm(ConfirmImportRequest request) {
+    public Uni<Integer> confirm(ImportedRowsRequest request) {
         return imports.confirm(actingUser(), transactionIds(request));
     }
 
-    private static List<UUID> transactionIds(ConfirmImportRequest request) {
+    private static List<UUID> transactionIds(ImportedRowsRequest request) {
         if (request == null || request.transactionIds() == null || request.transactionIds().isEmpty()
                 || request.transactionIds().size() > ImportResult.MAX_LINES
                 || request.transactionIds().stream().anyMatch(java.util.Objects::isNull)) {
@@ -119,7 +119,7 @@ public class ImportResource {
     @POST
     @Path("/reject")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Integer> reject(ConfirmImportRequest request) {
+    public Uni<Integer> reject(ImportedRowsRequest request) {
         return imports.reject(actingUser(), transactionIds(request), user.hasGroup(Groups.APPROVER));
     }
 
