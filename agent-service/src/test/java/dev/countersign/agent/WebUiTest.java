@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.nullValue;
 
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The web UI's files, its settings endpoint and the Content-Security-Policy they are served with. */
@@ -25,6 +26,14 @@ class WebUiTest {
                     .header("Content-Security-Policy", not(containsString("unsafe")))
                     .header("X-Content-Type-Options", "nosniff");
         }
+    }
+
+    @Test
+    void aBearerClientHasNoBrowserSessionAndNoCsrfToken() {
+        given().header("Authorization", "Bearer " + TestProperties.agentBearer("acme", "alice"))
+                .get("/api/session").then().statusCode(404).contentType("application/problem+json")
+                .body("code", equalTo("not_found")).body(not(containsString("csrfToken")));
+        given().get("/api/session").then().statusCode(401);
     }
 
     @Test

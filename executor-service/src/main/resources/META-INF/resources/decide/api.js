@@ -41,6 +41,7 @@ export function nextStep(problem) {
     case 'upstream_unavailable': return 'A service is unavailable right now: try again in a moment.';
     case 'agent_writes_disabled': return 'An administrator switched agent writes off for your tenant (Trust and policy).';
     case 'external_sends_disabled': return 'An administrator switched external sends off for your tenant (Trust and policy).';
+    case 'plan_changed': return 'Your plans are shown as they are now: read the draft again, then commit if you still want it.';
     case 'another_plan_active': return 'Your plans are shown as they are now: commit again if you still want this one.';
     case 'same_turn_confirm': return 'Confirm it yourself from this card.';
     case 'internal_error': return 'Something failed on the server; try again, and quote the incident id if it persists.';

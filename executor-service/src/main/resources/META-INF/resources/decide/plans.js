@@ -1,6 +1,7 @@
 // Training plans on the decision page: the signed-in person's active plan and drafts, and committing a draft. The agent
 // can only draft plans; making one the active plan is the person's act, on this page (POST .../plans/{id}/commit).
-// One plan is active at a time: the commit archives the plan active before, which the page says before it commits.
+// One plan is active at a time: the commit archives the plan active before, which the page says before it commits;
+// the commit names the draft's version and that active plan, so a revision or another commit in between refuses it.
 
 import { get, post, explain, isSessionEnded } from './api.js';
 import { h, announce } from './dom.js';
@@ -40,7 +41,10 @@ function planCard(plan, active) {
 
 async function commitPlan(plan, active) {
   try {
-    const { body } = await post(`/api/actions/plans/${encodeURIComponent(plan.id)}/commit`);
+    // What the person read: this version of the draft, and the active plan the question named (or none). If either
+    // changed meanwhile the executor refuses (plan_changed) and nothing changes.
+    const { body } = await post(`/api/actions/plans/${encodeURIComponent(plan.id)}/commit`,
+      { version: plan.version, replaces: active ? active.id : null });
     announce(`${quoted(plan)} is now your active plan${body.archivedPlanId && active ? `; ${quoted(active)} was archived` : ''}.`);
     await showPlans();
     const card = $('plans').querySelector(`[data-plan-id="${plan.id}"] h3`);

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.contracts.api.PlanCommitRequest;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -34,9 +35,21 @@ class PlanCommitTest {
         tenant = TestTenant.withCheckingWallet();
     }
 
-    private ValidatableResponse commit(String user, Object planId) {
-        return given().header("Authorization", "Bearer " + tenant.executorBearer(user))
-                .post("/api/actions/plans/{id}/commit", planId).then();
+    /** Commits as the page does: naming the draft's version and the active plan the caller reads now. */
+    private ValidatableResponse commit(String user, Object planId) throws SQLException {
+        String version = planId instanceof UUID id
+                ? Db.text("SELECT version FROM training_plans WHERE id = ?", id)
+                : null;
+        String active = Db.text(
+                "SELECT id FROM training_plans WHERE tenant_id = ? AND user_id = ? AND status = 'active'",
+                tenant.id(), user);
+        return commit(user, planId, version == null ? 1 : Long.parseLong(version),
+                active == null ? null : UUID.fromString(active));
+    }
+
+    private ValidatableResponse commit(String user, Object planId, long version, UUID replaces) {
+        return given().header("Authorization", "Bearer " + tenant.executorBearer(user)).contentType("application/json")
+                .body(new PlanCommitRequest(version, replaces)).post("/api/actions/plans/{id}/commit", planId).then();
     }
 
     private String status(UUID plan) throws SQLException {
@@ -85,6 +98,46 @@ class PlanCommitTest {
     }
 
     @Test
+    void aDraftRevisedAfterThePersonReadItIsNotCommitted() throws Exception {
+        UUID draft = tenant.plan("alice", "draft");
+        long read = Long.parseLong(Db.text("SELECT version FROM training_plans WHERE id = ?", draft));
+        // The agent's revision (a LOW action that applies on arrival) lands between reading and committing.
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate("UPDATE training_plans SET schedule = 'Mon: rest' WHERE id = '"
+                    + draft + "'");
+        }
+
+        commit("alice", draft, read, null).statusCode(409).body("code", equalTo("plan_changed"))
+                .body("detail", containsString("revised after you read it"));
+        assertThat(status(draft)).isEqualTo("draft");
+        commit("alice", draft).statusCode(200);
+    }
+
+    @Test
+    void theCommitArchivesOnlyTheActivePlanThePersonWasShown() throws Exception {
+        UUID active = tenant.plan("alice", "active");
+        UUID draft = tenant.plan("alice", "draft");
+        long version = Long.parseLong(Db.text("SELECT version FROM training_plans WHERE id = ?", draft));
+
+        commit("alice", draft, version, null).statusCode(409).body("code", equalTo("plan_changed"));
+        commit("alice", draft, version, UUID.randomUUID()).statusCode(409).body("code", equalTo("plan_changed"));
+        assertThat(status(active)).isEqualTo("active");
+        assertThat(status(draft)).isEqualTo("draft");
+
+        commit("alice", draft, version, active).statusCode(200).body("archivedPlanId", equalTo(active.toString()));
+    }
+
+    @Test
+    void aCommitThatDoesNotSayWhatThePersonReadIsRefused() throws Exception {
+        UUID draft = tenant.plan("alice", "draft");
+
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
+                .body("{}").post("/api/actions/plans/{id}/commit", draft).then().statusCode(400)
+                .body("code", equalTo("validation_failed"));
+        assertThat(status(draft)).isEqualTo("draft");
+    }
+
+    @Test
     void aPlanMadeActiveAroundTheApplicationMeanwhileFailsTheCommitClearlyAndChangesNothing() throws Exception {
         UUID draft = tenant.plan("alice", "draft");
         UUID elsewhere = UUID.randomUUID();
@@ -98,7 +151,9 @@ class PlanCommitTest {
                             .formatted(elsewhere, tenant.id()));
             other.createStatement().executeUpdate("UPDATE training_plans SET status = 'active', activated_by = 'alice',"
                     + " activated_at = now() WHERE id = '" + elsewhere + "'");
-            CompletableFuture<ValidatableResponse> commit = CompletableFuture.supplyAsync(() -> commit("alice", draft));
+            long version = Long.parseLong(Db.text("SELECT version FROM training_plans WHERE id = ?", draft));
+            CompletableFuture<ValidatableResponse> commit = CompletableFuture
+                    .supplyAsync(() -> commit("alice", draft, version, null));
             String otherTransaction = Db.text(other, "SELECT pg_current_xact_id()::text");
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> Db.count("SELECT count(*) FROM pg_locks WHERE NOT granted"

@@ -26,6 +26,11 @@ public enum ErrorCode {
      * application (the database's one-active-plan-per-user index); nothing changed.
      */
     ANOTHER_PLAN_ACTIVE("another_plan_active", 409),
+    /**
+     * The training plan, or the plan a commit would archive, is not the one the person read (revised, or another plan
+     * became active since); nothing changed.
+     */
+    PLAN_CHANGED("plan_changed", 409),
     /** The stored parameters no longer hash to the hash the person approved. */
     PARAMS_MISMATCH("params_mismatch", 409),
     /**

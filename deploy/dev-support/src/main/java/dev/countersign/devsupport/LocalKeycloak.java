@@ -55,10 +55,11 @@ import dev.countersign.contracts.json.Json;
  * <td>user</td>
  * </tr>
  * </table>
- * Clients: {@value #EXECUTOR_CLIENT} and {@value #AGENT_CLIENT} (confidential, standard flow only, PKCE S256 required,
- * access tokens for their own audience; no redirect URI until {@link #allowRedirectUri} adds one) and
+ * Clients: {@value #DECISION_PAGE_CLIENT} and {@value #CHAT_CLIENT} (confidential, standard flow only, PKCE S256
+ * required, access tokens for their own audience; no redirect URI until {@link #allowRedirectUri} adds one) and
  * {@value #TEST_CLIENT} and {@value #TEST_AGENT_CLIENT} (public, password grant only, tokens for
- * {@value #EXECUTOR_CLIENT} and {@value #AGENT_CLIENT} respectively; {@link #passwordGrant}, {@link #bearer}).
+ * {@code countersign-executor} and {@code countersign-agent} respectively; {@link #passwordGrant}, {@link #bearer}). No
+ * client id is an API audience: an ID token's audience is its client, so no ID token passes as a bearer token.
  * <p>
  * The distribution and a database with the realm already imported are cached outside {@code target/} (see
  * {@link KeycloakCache}); every instance runs on its own copy of that database in its own directory, where Keycloak's
@@ -78,13 +79,15 @@ import dev.countersign.contracts.json.Json;
 public final class LocalKeycloak implements AutoCloseable {
 
     public static final String REALM = "countersign";
-    public static final String EXECUTOR_CLIENT = Audiences.EXECUTOR;
-    public static final String EXECUTOR_CLIENT_SECRET = "countersign-executor-dev-only-secret";
-    public static final String AGENT_CLIENT = Audiences.AGENT;
-    public static final String AGENT_CLIENT_SECRET = "countersign-agent-dev-only-secret";
+    /** The decision page's client (executor-service); its access tokens are for {@link Audiences#EXECUTOR}. */
+    public static final String DECISION_PAGE_CLIENT = "countersign-decision-page";
+    public static final String DECISION_PAGE_CLIENT_SECRET = "countersign-decision-page-dev-only-secret";
+    /** The chat's client (agent-service); its access tokens are for {@link Audiences#AGENT}. */
+    public static final String CHAT_CLIENT = "countersign-chat";
+    public static final String CHAT_CLIENT_SECRET = "countersign-chat-dev-only-secret";
     /** Public, password grant only: must never exist in production. */
     public static final String TEST_CLIENT = "countersign-test-cli";
-    /** Like {@value #TEST_CLIENT}, for {@value #AGENT_CLIENT}'s audience. */
+    /** Like {@value #TEST_CLIENT}, for the agent's audience. */
     public static final String TEST_AGENT_CLIENT = "countersign-test-agent-cli";
     /** The master realm's bootstrap administrator, used by {@link #allowRedirectUri}. */
     public static final String ADMIN_USER = "admin";
@@ -182,8 +185,8 @@ public final class LocalKeycloak implements AutoCloseable {
 
     public String clientSecret(String clientId) {
         return switch (clientId) {
-            case EXECUTOR_CLIENT -> EXECUTOR_CLIENT_SECRET;
-            case AGENT_CLIENT -> AGENT_CLIENT_SECRET;
+            case DECISION_PAGE_CLIENT -> DECISION_PAGE_CLIENT_SECRET;
+            case CHAT_CLIENT -> CHAT_CLIENT_SECRET;
             default -> throw new IllegalArgumentException(clientId + " has no secret (a public client or none)");
         };
     }
@@ -202,8 +205,8 @@ public final class LocalKeycloak implements AutoCloseable {
     }
 
     /**
-     * A bearer access token for {@value #EXECUTOR_CLIENT} by the resource-owner password grant on {@value #TEST_CLIENT}
-     * (never a web client). Throws with Keycloak's answer when it refuses.
+     * A bearer access token for {@code countersign-executor} by the resource-owner password grant on
+     * {@value #TEST_CLIENT} (never a web client). Throws with Keycloak's answer when it refuses.
      */
     public String passwordGrant(String username, String password) {
         return passwordGrant(TEST_CLIENT, username, password);
@@ -211,13 +214,13 @@ public final class LocalKeycloak implements AutoCloseable {
 
     /**
      * A bearer access token of a realm user (dev-only password, {@link #password}) for one service's audience,
-     * {@value #EXECUTOR_CLIENT} or {@value #AGENT_CLIENT}: each through its own test client, so no token is valid for
+     * {@link Audiences#EXECUTOR} or {@link Audiences#AGENT}: each through its own test client, so no token is valid for
      * both.
      */
     public String bearer(String audience, String username) {
         return switch (audience) {
-            case EXECUTOR_CLIENT -> passwordGrant(TEST_CLIENT, username, password(username));
-            case AGENT_CLIENT -> passwordGrant(TEST_AGENT_CLIENT, username, password(username));
+            case Audiences.EXECUTOR -> passwordGrant(TEST_CLIENT, username, password(username));
+            case Audiences.AGENT -> passwordGrant(TEST_AGENT_CLIENT, username, password(username));
             default -> throw new IllegalArgumentException("No test client issues tokens for " + audience);
         };
     }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.json.Json;
 
@@ -66,7 +67,7 @@ class LocalKeycloakTest {
         assertThat(claims.path("sub").asText()).isEqualTo("alice");
         assertThat(claims.path("tenant").asText()).isEqualTo("acme");
         assertThat(strings(claims.path("groups"))).contains(Groups.USER, Groups.APPROVER, Groups.ADMIN);
-        assertThat(strings(claims.path("aud"))).containsExactly(LocalKeycloak.EXECUTOR_CLIENT);
+        assertThat(strings(claims.path("aud"))).containsExactly(Audiences.EXECUTOR);
         assertThat(claims.path("iss").asText()).isEqualTo(keycloak.issuer())
                 .isEqualTo("http://127.0.0.1:" + keycloak.port() + "/realms/countersign");
         assertThat(claims.path("exp").asLong() - claims.path("iat").asLong()).isEqualTo(300);
@@ -74,10 +75,10 @@ class LocalKeycloakTest {
 
     @Test
     void eachServicesBearerTokenNamesOnlyThatServicesAudience() {
-        assertThat(strings(claims(keycloak.bearer(LocalKeycloak.AGENT_CLIENT, "bob")).path("aud")))
-                .containsExactly(LocalKeycloak.AGENT_CLIENT);
-        assertThat(strings(claims(keycloak.bearer(LocalKeycloak.EXECUTOR_CLIENT, "bob")).path("aud")))
-                .containsExactly(LocalKeycloak.EXECUTOR_CLIENT);
+        assertThat(strings(claims(keycloak.bearer(Audiences.AGENT, "bob")).path("aud")))
+                .containsExactly(Audiences.AGENT);
+        assertThat(strings(claims(keycloak.bearer(Audiences.EXECUTOR, "bob")).path("aud")))
+                .containsExactly(Audiences.EXECUTOR);
     }
 
     @Test
@@ -104,7 +105,7 @@ class LocalKeycloakTest {
 
     @Test
     void theWebClientsRefuseThePasswordGrant() throws Exception {
-        for (String client : List.of(LocalKeycloak.EXECUTOR_CLIENT, LocalKeycloak.AGENT_CLIENT)) {
+        for (String client : List.of(LocalKeycloak.DECISION_PAGE_CLIENT, LocalKeycloak.CHAT_CLIENT)) {
             HttpResponse<String> response = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
                     "grant_type", "password", "client_id", client, "client_secret", keycloak.clientSecret(client),
                     "username", "alice", "password", LocalKeycloak.password("alice")));
@@ -119,7 +120,7 @@ class LocalKeycloakTest {
         String callback = allowedCallback();
 
         HttpResponse<String> response = browser().send(HttpRequest.newBuilder(authorizationUri(
-                LocalKeycloak.EXECUTOR_CLIENT, callback, null)).build(), HttpResponse.BodyHandlers.ofString());
+                LocalKeycloak.DECISION_PAGE_CLIENT, callback, null)).build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(302);
         String location = response.headers().firstValue("Location").orElseThrow();
@@ -131,14 +132,14 @@ class LocalKeycloakTest {
     void aRedirectUriIsRefusedUntilItIsAllowedAfterStart() throws Exception {
         int port = CALLBACK_PORTS.incrementAndGet();
         String callback = "http://localhost:" + port + "/ui/callback";
-        URI authorization = authorizationUri(LocalKeycloak.AGENT_CLIENT, callback, challenge(verifier()));
+        URI authorization = authorizationUri(LocalKeycloak.CHAT_CLIENT, callback, challenge(verifier()));
 
         HttpResponse<String> refused = browser().send(HttpRequest.newBuilder(authorization).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(refused.body()).contains("Invalid parameter: redirect_uri");
 
-        keycloak.allowRedirectUri(LocalKeycloak.AGENT_CLIENT, callback);
+        keycloak.allowRedirectUri(LocalKeycloak.CHAT_CLIENT, callback);
 
         HttpResponse<String> accepted = browser().send(HttpRequest.newBuilder(authorization).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -146,7 +147,7 @@ class LocalKeycloakTest {
         assertThat(accepted.body()).containsPattern(LOGIN_FORM);
         // Exact URIs only: another port on the same host stays refused.
         String otherPort = "http://localhost:" + (port + 500) + "/ui/callback";
-        assertThat(browser().send(HttpRequest.newBuilder(authorizationUri(LocalKeycloak.AGENT_CLIENT, otherPort,
+        assertThat(browser().send(HttpRequest.newBuilder(authorizationUri(LocalKeycloak.CHAT_CLIENT, otherPort,
                 challenge(verifier()))).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(400);
     }
 
@@ -157,7 +158,7 @@ class LocalKeycloakTest {
         HttpClient browser = browser();
 
         HttpResponse<String> loginPage = browser.send(HttpRequest.newBuilder(authorizationUri(
-                LocalKeycloak.EXECUTOR_CLIENT, callback, challenge(verifier))).build(),
+                LocalKeycloak.DECISION_PAGE_CLIENT, callback, challenge(verifier))).build(),
                 HttpResponse.BodyHandlers.ofString());
         Matcher form = LOGIN_FORM.matcher(loginPage.body());
         assertThat(form.find()).as("login form in %s", loginPage.body()).isTrue();
@@ -175,17 +176,22 @@ class LocalKeycloakTest {
 
         HttpResponse<String> tokens = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
                 "grant_type", "authorization_code", "code", code, "redirect_uri", callback, "code_verifier", verifier,
-                "client_id", LocalKeycloak.EXECUTOR_CLIENT, "client_secret", LocalKeycloak.EXECUTOR_CLIENT_SECRET));
+                "client_id", LocalKeycloak.DECISION_PAGE_CLIENT, "client_secret",
+                LocalKeycloak.DECISION_PAGE_CLIENT_SECRET));
 
         assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
         JsonNode body = Json.mapper().readTree(tokens.body());
         JsonNode access = claims(body.path("access_token").asText());
-        assertThat(strings(access.path("aud"))).containsExactly(LocalKeycloak.EXECUTOR_CLIENT);
-        assertThat(access.path("azp").asText()).isEqualTo(LocalKeycloak.EXECUTOR_CLIENT);
+        assertThat(strings(access.path("aud"))).containsExactly(Audiences.EXECUTOR);
+        assertThat(access.path("azp").asText()).isEqualTo(LocalKeycloak.DECISION_PAGE_CLIENT);
         assertThat(access.path("sub").asText()).isEqualTo("bob");
         assertThat(access.path("tenant").asText()).isEqualTo("acme");
         assertThat(access.path("iss").asText()).isEqualTo(keycloak.issuer());
         JsonNode id = claims(body.path("id_token").asText());
+        // The ID token is for the client, never for an API: its audience is no service's, so neither service takes it
+        // as a bearer token (quarkus-oidc checks the audience) nor the executor as evidence (EvidenceVerifier).
+        assertThat(strings(id.path("aud"))).containsExactly(LocalKeycloak.DECISION_PAGE_CLIENT)
+                .doesNotContain(Audiences.EXECUTOR, Audiences.AGENT);
         assertThat(id.path("tenant").asText()).isEqualTo("acme");
         assertThat(strings(id.path("groups"))).contains(Groups.APPROVER);
         assertThat(body.path("refresh_token").asText()).isNotBlank();
@@ -193,7 +199,7 @@ class LocalKeycloakTest {
 
     private static String allowedCallback() {
         String callback = "http://localhost:" + CALLBACK_PORTS.incrementAndGet() + "/ui/callback";
-        keycloak.allowRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, callback);
+        keycloak.allowRedirectUri(LocalKeycloak.DECISION_PAGE_CLIENT, callback);
         return callback;
     }
 

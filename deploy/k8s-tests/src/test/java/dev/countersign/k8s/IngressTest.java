@@ -53,9 +53,9 @@ class IngressTest {
     }
 
     @Test
-    void theChatHostRoutesNothingToTheExecutor() {
+    void theChatHostServesTheChatAndItsSignInAndRoutesNothingToTheExecutor() {
         for (String path : List.of("/", "/index.html", "/ui/app.js", "/api/conversations/c1/messages", "/api/wallets",
-                "/api/ui/config", "/api/brief")) {
+                "/api/ui/config", "/api/brief", "/api/session", "/callback", "/logout", "/signed-out.html")) {
             assertThat(route(chatHost(), path)).as(path).isEqualTo("agent-service");
         }
         for (String path : List.of("/decide", "/decide/", "/decide/callback", "/decide/logout", "/signed-out.html",

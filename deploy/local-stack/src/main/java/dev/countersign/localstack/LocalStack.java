@@ -202,7 +202,7 @@ public final class LocalStack implements AutoCloseable {
     private Map<String, String> chatSignIn(int port) {
         Map<String, String> chat = new HashMap<>();
         // Dev-only secrets: the packaged jar runs the prod profile, which asks for them even with the sign-in off.
-        chat.put("AGENT_OIDC_CLIENT_SECRET", LocalKeycloak.AGENT_CLIENT_SECRET);
+        chat.put("AGENT_OIDC_CLIENT_SECRET", LocalKeycloak.CHAT_CLIENT_SECRET);
         chat.put("AGENT_SESSION_SECRET", "local-stack-chat-session-secret-dev-only-0123456789");
         chat.put("AGENT_CSRF_SECRET", "local-stack-chat-csrf-secret-dev-only-0123456789");
         if (keycloak == null) {
@@ -212,8 +212,8 @@ public final class LocalStack implements AutoCloseable {
         }
         for (String host : List.of("localhost", "127.0.0.1")) {
             String origin = "http://%s:%d".formatted(host, port);
-            keycloak.allowRedirectUri(LocalKeycloak.AGENT_CLIENT, origin + "/callback");
-            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.AGENT_CLIENT, origin + "/signed-out.html");
+            keycloak.allowRedirectUri(LocalKeycloak.CHAT_CLIENT, origin + "/callback");
+            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.CHAT_CLIENT, origin + "/signed-out.html");
         }
         chat.put("CHAT_SIGN_IN", "true");
         return chat;
@@ -252,7 +252,7 @@ public final class LocalStack implements AutoCloseable {
         Map<String, String> page = new HashMap<>();
         // Dev-only secrets of the local stack: the packaged jar runs the prod profile, which has no defaults and asks
         // for them even with the page off.
-        page.put("EXECUTOR_OIDC_CLIENT_SECRET", LocalKeycloak.EXECUTOR_CLIENT_SECRET);
+        page.put("EXECUTOR_OIDC_CLIENT_SECRET", LocalKeycloak.DECISION_PAGE_CLIENT_SECRET);
         page.put("EXECUTOR_SESSION_SECRET", "local-stack-session-secret-dev-only-0123456789");
         page.put("EXECUTOR_CSRF_SECRET", "local-stack-csrf-secret-dev-only-0123456789");
         if (keycloak == null) {
@@ -261,8 +261,8 @@ public final class LocalStack implements AutoCloseable {
         }
         for (String host : List.of("localhost", "127.0.0.1")) {
             String origin = "http://%s:%d".formatted(host, port);
-            keycloak.allowRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, origin + "/decide/callback");
-            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.EXECUTOR_CLIENT, origin + "/signed-out.html");
+            keycloak.allowRedirectUri(LocalKeycloak.DECISION_PAGE_CLIENT, origin + "/decide/callback");
+            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.DECISION_PAGE_CLIENT, origin + "/signed-out.html");
         }
         page.put("DECISION_PAGE_ENABLED", "true");
         page.put("OIDC_WEB_AUTH_SERVER_URL", keycloak.issuer());

@@ -413,10 +413,25 @@ class WebUiIT {
         assertThat(secondCard.locator(".ask-question")).containsText("“Base " + suffix + "” is archived");
         assertThat(secondCard.locator(".ask-question")).isFocused();
         screenshot(page, "plan-commit");
-        secondCard.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Commit “Marathon " + suffix
-                + "” and archive “Base " + suffix + "”")).click();
+        // The agent revises the draft after bob read it (a LOW action applies on arrival): what he read is not what
+        // would become active, so nothing is committed and the page shows the draft as it is now.
+        try (Connection owner = stack.ownerConnection()) {
+            owner.createStatement().executeUpdate("UPDATE training_plans SET schedule = 'Mon: rest' WHERE id = '"
+                    + second + "'");
+        }
+        Locator commitSecond = secondCard.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Commit"
+                + " “Marathon " + suffix + "” and archive “Base " + suffix + "”"));
+        commitSecond.click();
+        assertThat(page.locator("#plans .card-error")).containsText("revised after you read it");
+        assertThat(secondCard.locator(".schedule")).hasText("Mon: rest");
+        assertThat(queryOne("SELECT status FROM training_plans WHERE id = ?", second)).isEqualTo("draft");
+
+        secondCard.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName(Pattern.compile("^Make .*"
+                + "my active plan"))).click();
+        commitSecond.click();
 
         assertThat(page.locator("#announcer")).containsText("“Base " + suffix + "” was archived");
+        assertThat(page.locator("#plans .card-error")).hasCount(0);
         assertThat(secondCard.locator(".status")).hasText("Active plan");
         assertThat(firstCard).hasCount(0);
         assertThat(queryOne("SELECT status FROM training_plans WHERE id = ?", first)).isEqualTo("archived");

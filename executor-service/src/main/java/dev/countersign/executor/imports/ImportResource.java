@@ -13,8 +13,8 @@ import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
-import dev.countersign.contracts.api.ImportedRowsRequest;
 import dev.countersign.contracts.api.ImportResult;
+import dev.countersign.contracts.api.ImportedRowsRequest;
 import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.imports.ImportService.ImportHistoryEntry;

@@ -1,14 +1,18 @@
 package dev.countersign.executor.training;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.PlanCommitRequest;
 import dev.countersign.contracts.api.PlanCommitted;
 import dev.countersign.contracts.api.TrainingPlanView;
 import dev.countersign.executor.action.TenantTransactions;
@@ -18,6 +22,7 @@ import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
@@ -53,7 +58,7 @@ public class TrainingPlanResource {
     public Uni<List<TrainingPlanView>> plans() {
         String tenantId = user.tenantId();
         return transactions.read(tenantId, sql -> sql.preparedQuery("""
-                SELECT id, name, goal, starts_on, schedule, status FROM training_plans
+                SELECT id, name, goal, starts_on, schedule, status, version FROM training_plans
                 WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
                 ORDER BY status = 'active' DESC, created_at DESC, id LIMIT 100""")
                 .execute(Tuple.of(tenantId, user.userId()))
@@ -61,26 +66,55 @@ public class TrainingPlanResource {
                     List<TrainingPlanView> plans = new java.util.ArrayList<>();
                     rows.forEach(row -> plans.add(new TrainingPlanView(row.getUUID("id"), row.getString("name"),
                             row.getString("goal"), row.getLocalDate("starts_on"), row.getString("schedule"),
-                            row.getString("status"))));
+                            row.getString("status"), row.getLong("version"))));
                     return plans;
                 }));
     }
 
+    /**
+     * Commits the draft if it is still the version the caller read and the plan it archives is still the one they were
+     * told of ({@link PlanCommitRequest}); otherwise 409 {@code plan_changed} and nothing changes.
+     */
     @POST
     @Path("/{id}/commit")
-    public Uni<PlanCommitted> commit(@PathParam("id") String id) {
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<PlanCommitted> commit(@PathParam("id") String id, PlanCommitRequest request) {
         UUID planId = Ids.parseOrNotFound(id, ErrorCode.NOT_FOUND, NOT_FOUND);
+        if (request == null || request.version() == null) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"version\": <the draft's version you read>,"
+                    + " \"replaces\": <the id of the active plan it archives, or null>}.");
+        }
         String tenantId = user.tenantId();
         String userId = user.userId();
         return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> sql.preparedQuery("""
-                SELECT id FROM training_plans WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
+                SELECT id, status FROM training_plans
+                WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
                 ORDER BY id FOR UPDATE""")
                 .execute(Tuple.of(tenantId, userId))
-                .flatMap(locked -> status(sql, planId, tenantId, userId))
-                .flatMap(status -> {
+                .flatMap(locked -> {
+                    UUID active = null;
+                    for (Row row : locked) {
+                        if ("active".equals(row.getString("status"))) {
+                            active = row.getUUID("id");
+                        }
+                    }
+                    if (!Objects.equals(active, request.replaces())) {
+                        throw new ProblemException(ErrorCode.PLAN_CHANGED, active == null
+                                ? "You have no active plan any more; nothing changed. Reload your plans."
+                                : "Your active plan is not the one you were shown; nothing changed. Reload your plans"
+                                        + " and commit again.");
+                    }
+                    return current(sql, planId, tenantId, userId);
+                })
+                .flatMap(current -> {
+                    String status = current.getString("status");
                     if (!"draft".equals(status)) {
                         throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
                                 "Only a draft can be committed; this plan is %s.".formatted(status));
+                    }
+                    if (current.getLong("version") != request.version().longValue()) {
+                        throw new ProblemException(ErrorCode.PLAN_CHANGED, "This draft was revised after you read it;"
+                                + " nothing changed. Read it again and commit again.");
                     }
                     return sql.preparedQuery("""
                             UPDATE training_plans SET status = 'archived', updated_at = now()
@@ -108,15 +142,16 @@ public class TrainingPlanResource {
                 && ONE_ACTIVE_PLAN_INDEX.equals(pg.getConstraint());
     }
 
-    /** The plan's status if it is the caller's; 404 otherwise (another user's plan is simply absent). */
-    private static Uni<String> status(SqlClient sql, UUID planId, String tenantId, String userId) {
-        return sql.preparedQuery("SELECT status FROM training_plans WHERE id = $1 AND tenant_id = $2 AND user_id = $3")
+    /** The plan's status and version if it is the caller's; 404 otherwise (another user's plan is simply absent). */
+    private static Uni<Row> current(SqlClient sql, UUID planId, String tenantId, String userId) {
+        return sql.preparedQuery("""
+                SELECT status, version FROM training_plans WHERE id = $1 AND tenant_id = $2 AND user_id = $3""")
                 .execute(Tuple.of(planId, tenantId, userId))
                 .map(rows -> {
                     if (rows.size() == 0) {
                         throw new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND);
                     }
-                    return rows.iterator().next().getString("status");
+                    return rows.iterator().next();
                 });
     }
 }

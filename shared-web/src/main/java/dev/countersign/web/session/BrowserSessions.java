@@ -1,9 +1,11 @@
 package dev.countersign.web.session;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
@@ -43,17 +45,17 @@ public class BrowserSessions {
      * cookie. A request with a bearer token is never a session request, whatever cookies it carries.
      */
     public boolean isSession(RoutingContext context) {
-        if (context.request().getHeader(HttpHeaders.AUTHORIZATION) != null) {
-            return false;
-        }
-        String path = context.normalizedPath();
-        return exactPaths.contains(path) || pathPrefixes.stream().anyMatch(path::startsWith)
-                || hasSessionCookie(context);
+        return isSession(context.request().getHeader(HttpHeaders.AUTHORIZATION), context.normalizedPath(),
+                context.request().cookies().stream().map(Cookie::getName));
     }
 
-    private boolean hasSessionCookie(RoutingContext context) {
+    /** The rule itself, on a request's {@code Authorization} header (or null), normalised path and cookie names. */
+    boolean isSession(String authorization, String path, Stream<String> cookieNames) {
+        if (authorization != null) {
+            return false;
+        }
+        return exactPaths.contains(path) || pathPrefixes.stream().anyMatch(path::startsWith)
         // Split-token or chunked sessions add suffixes to the name.
-        return context.request().cookies().stream().anyMatch(cookie -> cookie.getName().equals(sessionCookie)
-                || cookie.getName().startsWith(sessionCookie + "_"));
+                || cookieNames.anyMatch(name -> name.equals(sessionCookie) || name.startsWith(sessionCookie + "_"));
     }
 }

@@ -15,9 +15,13 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import io.quarkus.runtime.Startup;
 
 /**
- * The CSRF token of a browser session: an HMAC of the signed-in person and their identity provider session, under a
- * secret of this service's. Stateless (every instance computes the same token), stable across token refreshes (it binds
- * the ID token's {@code sid}, else {@code auth_time}, else {@code iat}), different for every sign-in.
+ * The CSRF token of a browser session: an HMAC of this service's page (its cookie suffix), the signed-in person and
+ * their identity provider session, under a secret of this service's. Stateless (every instance computes the same token)
+ * and different for every sign-in. It binds the ID token's {@code sid}, else {@code auth_time}, else {@code iat}: with
+ * {@code sid} or {@code auth_time} (Keycloak sends both) it stays the same across token refreshes; an identity provider
+ * that sends neither makes it change at every refresh, and the page's next change after a refresh is refused until the
+ * page reloads. The page label keeps the chat's token (which a compromised agent can compute) from ever being the
+ * decision page's, even where an operator gives both services one secret.
  * <p>
  * Limit: it is one token per sign-in, not per request; it guards against requests another origin makes the browser send
  * (with the Origin check and the JSON content type in {@link SessionCsrfFilter}), not against script running on this
@@ -43,7 +47,8 @@ public class CsrfTokens {
     public String tokenFor(JsonWebToken idToken) {
         String binding = firstPresent(idToken, "sid", "auth_time", "iat");
         String tenant = String.valueOf((Object) idToken.getClaim("tenant"));
-        return hmac(String.join("\n", "countersign-csrf-v1", tenant, idToken.getSubject(), binding));
+        return hmac(String.join("\n", "countersign-csrf-v2", config.cookieSuffix(), tenant, idToken.getSubject(),
+                binding));
     }
 
     /** Whether {@code presented} is the token of this session (constant-time comparison). */
