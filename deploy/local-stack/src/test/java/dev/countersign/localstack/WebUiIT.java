@@ -170,6 +170,9 @@ class WebUiIT {
         assertThat(page.locator("#who")).hasText("Signed in as alice (tenant acme)");
         assertThat(card.locator(".summary")).isFocused();
         assertThat(card.locator(".tier")).hasText("HIGH impact");
+        // The headline names the wallet; the diff shows its id too.
+        assertThat(card.locator(".summary")).containsText("to \"Checking\"");
+        assertThat(chatCard.locator(".summary")).containsText("to \"Checking\"");
         assertThat(card.locator("table.diff")).containsText("rent");
         assertThat(card.locator("table.diff")).containsText("620");
         assertThat(card.locator(".countdown")).hasText(Pattern.compile("0:[0-2]\\d"));
@@ -437,6 +440,65 @@ class WebUiIT {
         assertThat(queryOne("SELECT status FROM training_plans WHERE id = ?", first)).isEqualTo("archived");
         assertThat(queryOne("SELECT status || ' by ' || activated_by FROM training_plans WHERE id = ?", second))
                 .isEqualTo("active by bob");
+    }
+
+    @Test
+    void aTicketWhoseOutcomeIsUnknownIsResolvedByAnAdministratorOnTheDecisionPage() throws Exception {
+        signInToChat("acme", "alice");
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        // The ticket system answers 503 to every attempt the executor makes (TICKET_ATTEMPTS, 3): no answer, so the
+        // executor cannot know whether a ticket exists, and a person must check.
+        stack.tickets().failNext(3);
+        Locator chatCard = ask("open a ticket: printer jam " + marker);
+        String actionId = chatCard.getAttribute("data-action-id");
+        Locator card = openDecisionPage(chatCard, "alice");
+        confirmButton(card).click();
+
+        assertThat(card).hasAttribute("data-status", "needs_review",
+                new LocatorAssertions.HasAttributeOptions().setTimeout(Duration.ofSeconds(40).toMillis()));
+        Locator resolve = card.locator("form.resolve");
+        assertThat(resolve).isVisible();
+        resolve.getByLabel("It did not act: mark the action failed").check();
+        resolve.getByLabel("What you checked at the vendor").fill("No ticket " + marker + " in the vendor's list");
+        screenshot(page, "needs-review");
+        resolve.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Record the outcome")).click();
+
+        assertThat(card).hasAttribute("data-status", "failed");
+        assertThat(resolve).isHidden();
+        assertThat(actionStatus(actionId)).isEqualTo("failed");
+        assertThat(queryOne("SELECT actor FROM action_history WHERE action_id = ? AND to_status = 'failed'",
+                UUID.fromString(actionId))).isEqualTo("alice");
+    }
+
+    @Test
+    void aProposalTheExecutorRefusesAtStagingShowsAsRejectedOnItsChatCard() throws Exception {
+        // carol, an administrator of globex, switches the agent's e-mails and tickets off on the decision page.
+        page.navigate(stack.executorUrl() + "/decide/?view=settings");
+        signInAtKeycloak(page, "carol");
+        Locator sends = page.getByLabel("Allow e-mails and tickets proposed by the agent");
+        assertThat(sends).isChecked();
+        sends.uncheck();
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save external sends")).click();
+        assertThat(page.locator("#announcer")).containsText("External sends switched off.");
+        try {
+            page.navigate(stack.agentUrl() + "/");
+            // Signed in at Keycloak already (single sign-on): no form.
+            assertThat(page.locator("#who")).hasText("Signed in as carol (tenant globex)");
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("New conversation")).click();
+            Locator chatCard = ask("open a ticket: coffee machine leaks");
+
+            assertThat(chatCard).hasAttribute("data-status", "rejected");
+            assertThat(chatCard.locator(".status")).containsText("Rejected by the executor, nothing was staged or"
+                    + " written.");
+            assertThat(chatCard.getByRole(AriaRole.LINK)).hasCount(0);
+            screenshot(page, "rejected-card");
+            assertThat(Integer.parseInt(queryOne("SELECT count(*) FROM actions WHERE id = ?",
+                    UUID.fromString(chatCard.getAttribute("data-action-id"))))).isZero();
+        } finally {
+            Http.Answer restored = Http.put(stack.executorUrl() + "/api/actions/policy/external-sends",
+                    stack.bearer("globex", "carol", Audiences.EXECUTOR), Map.of("enabled", true));
+            assertThat(restored.status()).as(restored.text()).isEqualTo(200);
+        }
     }
 
     @Test
