@@ -143,6 +143,7 @@ class WebUiIT {
         String actionId = chatCard.getAttribute("data-action-id");
         assertThat(chatCard).hasAttribute("data-status", "proposed");
         assertThat(chatCard.locator(".status")).containsText("Waiting for a decision");
+        assertThat(chatCard.locator(".summary")).containsText("to \"Checking\"");
         assertThat(chatCard.locator("table.diff")).containsText("Checking (" + LocalStack.ACME_CHECKING + ")");
         assertThat(chatCard.getByRole(AriaRole.BUTTON)).hasCount(0);
         Locator link = chatCard.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Review and decide"));
@@ -172,7 +173,6 @@ class WebUiIT {
         assertThat(card.locator(".tier")).hasText("HIGH impact");
         // The headline names the wallet; the diff shows its id too.
         assertThat(card.locator(".summary")).containsText("to \"Checking\"");
-        assertThat(chatCard.locator(".summary")).containsText("to \"Checking\"");
         assertThat(card.locator("table.diff")).containsText("rent");
         assertThat(card.locator("table.diff")).containsText("620");
         assertThat(card.locator(".countdown")).hasText(Pattern.compile("0:[0-2]\\d"));
