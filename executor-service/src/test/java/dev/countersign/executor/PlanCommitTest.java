@@ -81,7 +81,9 @@ class PlanCommitTest {
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).get("/api/actions/plans").then()
                 .statusCode(200).body("id", org.hamcrest.Matchers.contains(active.toString(), draft.toString()))
                 .body("status", org.hamcrest.Matchers.contains("active", "draft"))
-                .body("[0].name", equalTo("Base"));
+                .body("[0].name", equalTo("Base"))
+                // A person's plans are never kept by a cache, nor read as another type.
+                .header("Cache-Control", "no-store").header("X-Content-Type-Options", "nosniff");
         given().header("Authorization", "Bearer " + TestProperties.executorBearer("other-" + UUID.randomUUID(),
                 "alice")).get("/api/actions/plans").then().statusCode(200).body("$", org.hamcrest.Matchers.empty());
     }
@@ -92,6 +94,8 @@ class PlanCommitTest {
         UUID active = tenant.plan("alice", "active");
 
         commit("alice", bobsDraft).statusCode(404).body("code", equalTo("not_found"));
+        // Whatever else the request names: another user's plan is simply absent.
+        commit("alice", bobsDraft, 1, UUID.randomUUID()).statusCode(404).body("code", equalTo("not_found"));
         commit("alice", active).statusCode(409).body("code", equalTo("invalid_state_transition"));
         commit("alice", "not-a-uuid").statusCode(404).body("code", equalTo("not_found"));
         assertThat(status(bobsDraft)).isEqualTo("draft");

@@ -3,9 +3,12 @@ package dev.countersign.web;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.Audiences;
 
 /** A service starts only when it knows where its bearer tokens' keys come from, from exactly one place. */
 class SignInConfigCheckTest {
@@ -37,5 +40,15 @@ class SignInConfigCheckTest {
         assertThatThrownBy(() -> SignInConfigCheck.require(Optional.of("https://id.example/realms/c"),
                 Optional.empty(), Optional.of(SignInConfigCheck.DEV_ISSUER))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("JWT_ISSUER");
+    }
+
+    @Test
+    void aPagesClientNamedLikeAnApiAudienceIsRefusedSoNoIdTokenPassesAsABearerToken() {
+        for (String audience : List.of(Audiences.EXECUTOR, Audiences.AGENT, Audiences.INTEGRATION)) {
+            assertThatThrownBy(() -> SignInConfigCheck.requirePageClientIsNoAudience(Optional.of(audience)))
+                    .as(audience).isInstanceOf(IllegalStateException.class).hasMessageContaining("API audience");
+        }
+        assertThatCode(() -> SignInConfigCheck.requirePageClientIsNoAudience(Optional.of("countersign-chat")))
+                .doesNotThrowAnyException();
     }
 }

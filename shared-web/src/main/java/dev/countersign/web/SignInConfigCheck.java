@@ -1,12 +1,14 @@
 package dev.countersign.web;
 
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.countersign.contracts.Audiences;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -23,8 +25,27 @@ public class SignInConfigCheck {
     void onStart(@Observes StartupEvent started,
             @ConfigProperty(name = "quarkus.oidc.auth-server-url") Optional<String> authServerUrl,
             @ConfigProperty(name = "quarkus.oidc.public-key") Optional<String> publicKey,
-            @ConfigProperty(name = "quarkus.oidc.token.issuer") Optional<String> issuer) {
+            @ConfigProperty(name = "quarkus.oidc.token.issuer") Optional<String> issuer,
+            @ConfigProperty(name = "quarkus.oidc.web.tenant-enabled", defaultValue = "false") boolean pageSignIn,
+            @ConfigProperty(name = "quarkus.oidc.web.client-id") Optional<String> pageClientId) {
         require(authServerUrl, publicKey, issuer);
+        if (pageSignIn) {
+            requirePageClientIsNoAudience(pageClientId);
+        }
+    }
+
+    /**
+     * The page's client id must be no API audience: an ID token's audience is its client id, so with a client named
+     * like an audience every ID token of the page (which leaves the browser in a logout URL's {@code id_token_hint})
+     * would pass as a bearer token, or as evidence.
+     */
+    static void requirePageClientIsNoAudience(Optional<String> clientId) {
+        String id = clientId.orElse("");
+        if (Set.of(Audiences.AGENT, Audiences.EXECUTOR, Audiences.INTEGRATION).contains(id)) {
+            throw new IllegalStateException(("The page's OIDC client id %s is an API audience: register the page as a"
+                    + " client of its own (EXECUTOR_OIDC_CLIENT_ID, AGENT_OIDC_CLIENT_ID), e.g. countersign-decision-page"
+                    + " or countersign-chat, whose access tokens carry the API audience").formatted(id));
+        }
     }
 
     /**

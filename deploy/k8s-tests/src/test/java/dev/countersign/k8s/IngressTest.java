@@ -148,6 +148,20 @@ class IngressTest {
         assertThat(config("executor-service", "DECISION_PAGE_ENABLED")).isEqualTo("true");
     }
 
+    @Test
+    void theChatSignsInWithItsOwnClientAndReadsTheIngresssForwardedHeaders() {
+        // As for the executor: the chat's CSRF check and sign-in redirect need its public https origin, and the ingress
+        // controller is its sole way in (NetworkPolicyTest).
+        assertThat(config("agent-service", "HTTP_PROXY_FORWARDING")).isEqualTo("true");
+        assertThat(config("agent-service", "CHAT_SIGN_IN")).isEqualTo("true");
+        // No page's client is named like an API audience: its ID tokens would pass as bearer tokens.
+        assertThat(List.of(config("agent-service", "AGENT_OIDC_CLIENT_ID"),
+                config("executor-service", "EXECUTOR_OIDC_CLIENT_ID")))
+                .doesNotContainNull()
+                .doesNotContain("countersign-agent", "countersign-executor", "countersign-integration")
+                .doesNotHaveDuplicates();
+    }
+
     private String config(String service, String key) {
         return Node.str(manifests.get("ConfigMap", service + "-config"), "data", key);
     }

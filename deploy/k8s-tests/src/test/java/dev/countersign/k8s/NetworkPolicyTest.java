@@ -219,6 +219,16 @@ class NetworkPolicyTest {
     }
 
     @Test
+    void onlyTheIngressControllerReachesTheAgentsPublicPortWhoseForwardedHeadersItTrusts() {
+        Peer agent = agent(POD_IPS.get(0));
+        assertThat(policies.connects(ingressController(), agent, 8080, "TCP")).isTrue();
+        assertThat(policies.ingressAllowed(Peer.pod("default", Map.of("app", "anything"), "10.244.7.7"), agent, 8080,
+                "TCP")).as("a pod of another namespace").isFalse();
+        assertThat(policies.ingressAllowed(Peer.pod(ns, Map.of("app", "anything"), "10.244.7.8"), agent, 8080, "TCP"))
+                .as("another pod of this namespace").isFalse();
+    }
+
+    @Test
     void theExecutorIsReachedFromTheIngressControllerAndReachesOnlyKafkaPostgresTheCollectorAndTheIdentityProvider() {
         Peer executor = executor(POD_IPS.get(0));
         assertThat(policies.connects(ingressController(), executor, 8081, "TCP")).isTrue();

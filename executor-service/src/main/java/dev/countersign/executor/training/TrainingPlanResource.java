@@ -91,7 +91,17 @@ public class TrainingPlanResource {
                 WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
                 ORDER BY id FOR UPDATE""")
                 .execute(Tuple.of(tenantId, userId))
-                .flatMap(locked -> {
+                .flatMap(locked -> current(sql, planId, tenantId, userId).map(current -> {
+                    // In this order: another user's plan is 404, a plan that is no draft 409, then what was read.
+                    String status = current.getString("status");
+                    if (!"draft".equals(status)) {
+                        throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                                "Only a draft can be committed; this plan is %s.".formatted(status));
+                    }
+                    if (current.getLong("version") != request.version().longValue()) {
+                        throw new ProblemException(ErrorCode.PLAN_CHANGED, "This draft was revised after you read it;"
+                                + " nothing changed. Read it again and commit again.");
+                    }
                     UUID active = null;
                     for (Row row : locked) {
                         if ("active".equals(row.getString("status"))) {
@@ -104,18 +114,9 @@ public class TrainingPlanResource {
                                 : "Your active plan is not the one you were shown; nothing changed. Reload your plans"
                                         + " and commit again.");
                     }
-                    return current(sql, planId, tenantId, userId);
-                })
-                .flatMap(current -> {
-                    String status = current.getString("status");
-                    if (!"draft".equals(status)) {
-                        throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
-                                "Only a draft can be committed; this plan is %s.".formatted(status));
-                    }
-                    if (current.getLong("version") != request.version().longValue()) {
-                        throw new ProblemException(ErrorCode.PLAN_CHANGED, "This draft was revised after you read it;"
-                                + " nothing changed. Read it again and commit again.");
-                    }
+                    return current;
+                }))
+                .flatMap(checked -> {
                     return sql.preparedQuery("""
                             UPDATE training_plans SET status = 'archived', updated_at = now()
                             WHERE tenant_id = $1 AND user_id = $2 AND status = 'active' RETURNING id""")

@@ -20,8 +20,9 @@ import io.quarkus.runtime.Startup;
  * and different for every sign-in. It binds the ID token's {@code sid}, else {@code auth_time}, else {@code iat}: with
  * {@code sid} or {@code auth_time} (Keycloak sends both) it stays the same across token refreshes; an identity provider
  * that sends neither makes it change at every refresh, and the page's next change after a refresh is refused until the
- * page reloads. The page label keeps the chat's token (which a compromised agent can compute) from ever being the
- * decision page's, even where an operator gives both services one secret.
+ * page reloads. The page label keeps a token of one page from being accepted by the other; it gives nothing where an
+ * operator gives both services one secret (a compromised agent holding that secret computes the decision page's token
+ * directly; the Origin check still stands): keep the secrets apart.
  * <p>
  * Limit: it is one token per sign-in, not per request; it guards against requests another origin makes the browser send
  * (with the Origin check and the JSON content type in {@link SessionCsrfFilter}), not against script running on this
