@@ -51,15 +51,16 @@ final class DevTokenServer implements AutoCloseable {
     }
 
     /**
-     * @param pages
-     *            whether a page (a request with {@code Origin}, from {@code allowedOrigins}) may sign in here
+     * @param allowedOrigins
+     *            the pages that may sign in here (CORS); none: no page may, and a request with {@code Origin} is
+     *            refused
      */
-    static DevTokenServer start(int port, Tokens tokens, List<String> allowedOrigins, boolean pages) {
+    static DevTokenServer start(int port, Tokens tokens, List<String> allowedOrigins) {
         try {
             HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
             http.createContext("/dev/token", exchange -> {
                 allowOrigin(exchange, allowedOrigins);
-                answer(exchange, tokens, pages);
+                answer(exchange, tokens, !allowedOrigins.isEmpty());
             });
             http.start();
             return new DevTokenServer(http);

@@ -177,7 +177,7 @@ public final class LocalStack implements AutoCloseable {
                     settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance));
         }
 
-        tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins, keycloak == null);
+        tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins);
         started.push(tokenServer);
     }
 
@@ -210,11 +210,7 @@ public final class LocalStack implements AutoCloseable {
             chat.put("UI_DEV_TOKEN_URL", "http://localhost:%d/dev/token".formatted(settings.tokenPort()));
             return chat;
         }
-        for (String host : List.of("localhost", "127.0.0.1")) {
-            String origin = "http://%s:%d".formatted(host, port);
-            keycloak.allowRedirectUri(LocalKeycloak.CHAT_CLIENT, origin + "/callback");
-            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.CHAT_CLIENT, origin + "/signed-out.html");
-        }
+        allowSignIn(LocalKeycloak.CHAT_CLIENT, port, "/callback");
         chat.put("CHAT_SIGN_IN", "true");
         return chat;
     }
@@ -259,15 +255,23 @@ public final class LocalStack implements AutoCloseable {
             page.put("DECISION_PAGE_ENABLED", "false");
             return page;
         }
-        for (String host : List.of("localhost", "127.0.0.1")) {
-            String origin = "http://%s:%d".formatted(host, port);
-            keycloak.allowRedirectUri(LocalKeycloak.DECISION_PAGE_CLIENT, origin + "/decide/callback");
-            keycloak.allowPostLogoutRedirectUri(LocalKeycloak.DECISION_PAGE_CLIENT, origin + "/signed-out.html");
-        }
+        allowSignIn(LocalKeycloak.DECISION_PAGE_CLIENT, port, "/decide/callback");
+        // The page signs in at OIDC_AUTH_SERVER_URL, Keycloak's issuer (bearerSignIn).
         page.put("DECISION_PAGE_ENABLED", "true");
-        page.put("OIDC_WEB_AUTH_SERVER_URL", keycloak.issuer());
         page.put("DECISION_PAGE_CHAT_URL", agentUrl());
         return page;
+    }
+
+    /**
+     * Lets Keycloak send people back to a page served on {@code port} (both host names the browser may use): its
+     * sign-in callback, and its {@code /signed-out.html} after logout.
+     */
+    private void allowSignIn(String client, int port, String callbackPath) {
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            String origin = "http://%s:%d".formatted(host, port);
+            keycloak.allowRedirectUri(client, origin + callbackPath);
+            keycloak.allowPostLogoutRedirectUri(client, origin + "/signed-out.html");
+        }
     }
 
     private void startExecutor(int instance) {

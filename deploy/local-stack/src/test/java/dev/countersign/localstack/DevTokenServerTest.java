@@ -44,7 +44,7 @@ class DevTokenServerTest {
 
     @Test
     void aPageGetsTheChatsTokenOnlyACommandLineClientBoth() throws Exception {
-        try (var server = DevTokenServer.start(0, minted(), List.of(CHAT), true)) {
+        try (var server = DevTokenServer.start(0, minted(), List.of(CHAT))) {
             JsonNode fromThePage = token(server, CHAT);
             JsonNode fromTheCommandLine = token(server, null);
 
@@ -63,7 +63,7 @@ class DevTokenServerTest {
             }
             return minted().bearer(tenant, user, audience);
         };
-        try (var server = DevTokenServer.start(0, keycloakLike, List.of(), false)) {
+        try (var server = DevTokenServer.start(0, keycloakLike, List.of())) {
             assertThat(send(server, CHAT, "alice").statusCode()).isEqualTo(403);
             assertThat(token(server, null).hasNonNull("executorToken")).isTrue();
             HttpResponse<String> unknown = send(server, null, "mallory");

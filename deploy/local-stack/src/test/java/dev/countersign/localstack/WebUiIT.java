@@ -603,9 +603,7 @@ class WebUiIT {
 
         assertThat(page).hasURL(startingWith(stack.executorUrl() + "/signed-out.html"));
         assertThat(page.locator("h1")).hasText("Signed out");
-        Object status = page.evaluate("async () => (await fetch('/api/actions?status=proposed',"
-                + " {headers: {'X-Requested-With': 'JavaScript'}, redirect: 'manual'})).status");
-        assertThat(((Number) status).intValue()).isIn(401, 499);
+        assertThat(statusOfScriptFetch(page, "/api/actions?status=proposed")).isIn(401, 499);
         page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Sign in again")).click();
         assertThat(page.locator("#password")).isVisible();
         assertThat(page).hasURL(startingWith(stack.keycloak().issuer() + "/"));
@@ -712,9 +710,7 @@ class WebUiIT {
 
         assertThat(page).hasURL(startingWith(stack.agentUrl() + "/signed-out.html"));
         assertThat(page.locator("h1")).hasText("You are signed out");
-        Object status = page.evaluate("async () => (await fetch('/api/wallets',"
-                + " {headers: {'X-Requested-With': 'JavaScript'}, redirect: 'manual'})).status");
-        assertThat(((Number) status).intValue()).isIn(401, 499);
+        assertThat(statusOfScriptFetch(page, "/api/wallets")).isIn(401, 499);
         // Signed out at Keycloak too: the decision page asks for the password again.
         page.navigate(stack.executorUrl() + "/decide/");
         assertThat(page.locator("#password")).isVisible();
@@ -862,6 +858,12 @@ class WebUiIT {
                 + " const body = await r.json().catch(() => ({}));"
                 + " return {status: r.status, code: body.code || null}; }",
                 Arrays.asList("/api/actions/" + actionId + "/" + what, csrfToken, paramsHash));
+    }
+
+    /** The status a page's script gets for a GET of {@code path} on its own origin, redirects not followed. */
+    private static int statusOfScriptFetch(Page on, String path) {
+        return ((Number) on.evaluate("async path => (await fetch(path, {headers: {'X-Requested-With': 'JavaScript'},"
+                + " redirect: 'manual'})).status", path)).intValue();
     }
 
     private static int statusOf(Map<?, ?> answer) {
