@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.agent.tools.ToolBox;
+import dev.countersign.agent.tools.propose.ProposalIds;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
@@ -202,6 +203,35 @@ class ToolsTest {
                 // (not "3.50" alone: an expiry time such as 03:50 or 03:38:53.509 contains it)
                 .doesNotContain("Add an expense").doesNotContain("Bob");
         assertThat(results.get(3)).contains("Rename wallet to Everyday").contains("Add an expense of 3.50 (cancelled");
+    }
+
+    /**
+     * The model's natural retry (the same call again, e.g. after "pending") names the same action: its id derives from
+     * the turn, the kind and the parameters, and the repeat is not published again.
+     */
+    @Test
+    void aProposalRepeatedInTheSameTurnIsOneActionPublishedOnce() throws Exception {
+        String coffee = "{\"wallet\":\"Checking\",\"amount\":\"3.5\",\"category\":\"coffee\"}";
+        ScriptedModel.use(script(
+                ModelReply.toolCalls(new ToolCall("propose_expense", coffee)),
+                ModelReply.toolCalls(new ToolCall("propose_expense", coffee),
+                        new ToolCall("propose_expense", coffee.replace("3.5", "4")))));
+
+        var reply = fixtures.chat("c-repeat", "a coffee").statusCode(200).body("proposals", hasSize(2))
+                .extract().jsonPath();
+
+        List<String> ids = reply.getList("proposals.actionId", String.class);
+        assertThat(lastToolResults()).hasSize(3);
+        assertThat(lastToolResults().get(0)).contains("Staged action " + ids.get(0));
+        assertThat(lastToolResults().get(1)).contains("already proposed exactly this").contains(ids.get(0));
+        assertThat(lastToolResults().get(2)).contains("Staged action " + ids.get(1));
+        List<String> published = kafka.readFor(Topics.ACTIONS_PROPOSED, value -> value.contains(fixtures.tenant),
+                java.time.Duration.ofSeconds(3));
+        assertThat(published).hasSize(2);
+        JsonNode first = Json.mapper().readTree(published.get(0));
+        assertThat(first.path("actionId").asText()).isEqualTo(ids.get(0)).isEqualTo(ProposalIds.actionId(
+                UUID.fromString(first.path("turnId").asText()), ActionCatalogue.CREATE_TRANSACTION,
+                first.path("paramsHash").asText()).toString());
     }
 
     @Test

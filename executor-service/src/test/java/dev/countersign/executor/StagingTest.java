@@ -1,5 +1,6 @@
 package dev.countersign.executor;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -150,6 +151,60 @@ class StagingTest {
         assertThat(outcomes.get(1).get("code").asText()).isEqualTo("duplicate_action");
         assertThat(Db.text("SELECT params->>'amount' FROM actions WHERE id = ?", first.actionId))
                 .isEqualTo("12.50");
+    }
+
+    /**
+     * The agent re-sends an unacknowledged proposal, and the model may repeat one (its id derives from what it
+     * proposes): a second copy under a new event id is ignored, neither rejected nor staged or applied again.
+     */
+    @Test
+    void aSecondCopyOfAnAppliedProposalWritesNothingAndPublishesNothing() throws Exception {
+        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
+                .body("{\"mode\": \"enabled\"}").put("/api/actions/policy/agent-writes").then().statusCode(200);
+        var first = new ProposalMother(tenant, "4.20");
+        first.send(kafka);
+        Db.awaitStatus(first.actionId, "executed");
+
+        first.event.put("eventId", UUID.randomUUID().toString());
+        first.send(kafka);
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> outboxEvents(first.actionId) == 2 && first.ledgerRows() == 1);
+        assertThat(outcomesOf(first.actionId, 2)).extracting(outcome -> outcome.get("type").asText())
+                .containsExactly("ActionStaged", "ActionExecuted");
+    }
+
+    /** Outcome events written for the action (the relay publishes exactly these). */
+    private static int outboxEvents(UUID actionId) throws java.sql.SQLException {
+        return Db.count("SELECT count(*) FROM outbox WHERE message_key = ?", actionId.toString());
+    }
+
+    @Test
+    void aSecondCopyOfAWaitingProposalIsIgnoredAndTheActionStillWaits() throws Exception {
+        var first = new ProposalMother(tenant, "12.50");
+        first.stage(kafka);
+
+        first.event.put("eventId", UUID.randomUUID().toString());
+        first.send(kafka);
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> outboxEvents(first.actionId) == 1 && "proposed".equals(Db.status(first.actionId)));
+    }
+
+    @Test
+    void aProposalUnderAnotherTenantsActionIdIsRejectedAndTheOtherActionIsUntouched() throws Exception {
+        var theirs = new ProposalMother(TestTenant.withCheckingWallet(), "12.50");
+        theirs.stage(kafka);
+        var mine = new ProposalMother(tenant, "12.50");
+        mine.event.put("actionId", theirs.actionId.toString());
+
+        mine.send(kafka);
+
+        var outcomes = outcomesOf(theirs.actionId, 2);
+        assertThat(outcomes.get(1).get("code").asText()).isEqualTo("duplicate_action");
+        assertThat(outcomes.get(1).get("tenantId").asText()).isEqualTo(tenant.id());
+        assertThat(Db.text("SELECT tenant_id FROM actions WHERE id = ?", theirs.actionId))
+                .isEqualTo(theirs.event.get("tenantId").asText());
     }
 
     @Test

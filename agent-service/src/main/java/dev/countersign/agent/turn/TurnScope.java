@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -15,10 +16,10 @@ import dev.countersign.contracts.api.ProposalCard;
 
 /**
  * One turn's facts: who is talking, in which conversation, the tenant's live wallets and categories (read once when the
- * turn starts; the tool schemas offer exactly these), and the proposal cards staged so far. The cards hold the raw
- * confirm tokens: they go into the reply to the person, never into a tool result the model reads. It also carries the
- * taint mark: whether the model's context has held free text its user did not write. Used by one thread at a time (a
- * turn runs its tool calls one after another).
+ * turn starts; the tool schemas offer exactly these), and the proposal cards submitted so far (the reply shows them; a
+ * repeat of one in the same turn is found here and not sent again). It also carries the taint mark: whether the model's
+ * context has held free text its user did not write. Used by one thread at a time (a turn runs its tool calls one after
+ * another).
  */
 public final class TurnScope {
 
@@ -140,6 +141,11 @@ public final class TurnScope {
 
     public void addProposal(ProposalCard card) {
         proposals.add(card);
+    }
+
+    /** The card of the proposal with this action id submitted earlier in this turn, if any. */
+    public Optional<ProposalCard> proposal(UUID actionId) {
+        return proposals.stream().filter(card -> card.actionId().equals(actionId)).findFirst();
     }
 
     public List<ProposalCard> proposals() {

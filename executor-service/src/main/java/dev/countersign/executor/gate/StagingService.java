@@ -2,6 +2,7 @@ package dev.countersign.executor.gate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -176,8 +177,7 @@ public class StagingService {
             AgentWritesPolicy.Mode agentWrites) {
         return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
             if (stored == null) {
-                return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION,
-                        "action id %s is already taken by another proposal".formatted(proposal.actionId()));
+                return onTakenId(sql, proposal, action);
             }
             return autoApply.reason(sql, stored, agentWrites).flatMap(reason -> {
                 if (reason == null) {
@@ -189,6 +189,32 @@ public class StagingService {
                 return applyOnArrival(sql, stored, reason);
             }).replaceWith(true);
         });
+    }
+
+    /**
+     * The action id is stored already. A second copy of the same proposal (the agent re-sends an unacknowledged event,
+     * or the model repeats a proposal, whose id derives from what it proposes) is ignored: nothing is written or
+     * published, whatever became of the first. A different proposal under that id (another requester, kind, turn or
+     * parameters, or an id of another tenant, which this tenant cannot see) is rejected with the reason; the stored
+     * action is untouched.
+     */
+    private Uni<Boolean> onTakenId(SqlClient sql, ActionProposed proposal, NewAction copy) {
+        return actions.find(sql, proposal.actionId(), proposal.tenantId()).flatMap(existing -> {
+            if (existing != null && isSameProposal(existing, copy)) {
+                LOG.infof("Proposal %s is a copy of action %s, staged already; ignored", proposal.eventId(),
+                        existing.id());
+                return Uni.createFrom().item(false);
+            }
+            return reject(sql, proposal, ErrorCode.DUPLICATE_ACTION, ("action id %s is already taken by a different"
+                    + " proposal; this one was not staged").formatted(proposal.actionId()));
+        });
+    }
+
+    private static boolean isSameProposal(ActionRow existing, NewAction copy) {
+        return existing.requestedBy().equals(copy.requestedBy()) && existing.kind().equals(copy.kind())
+                && existing.paramsHash().equals(copy.paramsHash())
+                && Objects.equals(existing.conversationId(), copy.conversationId())
+                && Objects.equals(existing.turnId(), copy.turnId());
     }
 
     /** Writes {@code ActionStaged} for the action as it is now. */

@@ -3,8 +3,6 @@ package dev.countersign.agent.tools.propose;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.jboss.logging.Logger;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.agent.tools.AgentTool;
@@ -25,13 +23,12 @@ import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
  * A tool that proposes one catalogue kind and does nothing else: its arguments are the kind's parameters as the
  * catalogue lists them (so an edit tool offers exactly the editable fields), except that a wallet and a category are
  * picked from the turn's enums. It validates against the catalogue, publishes {@code ActionProposed}, and tells the
- * model the action is staged, not done. No tool has a status argument.
+ * model the action is staged (or, if the broker is slow, submitted and pending), never done. No tool has a status
+ * argument.
  */
 public abstract class ProposeTool implements AgentTool {
 
     static final String WALLET_ID = "walletId";
-
-    private static final Logger LOG = Logger.getLogger(ProposeTool.class);
 
     private final ProposalPublisher publisher;
     private final String name;
@@ -108,23 +105,23 @@ public abstract class ProposeTool implements AgentTool {
     }
 
     private String stage(ValidatedParams validated, TurnScope scope) {
-        ProposalCard card;
-        try {
-            card = publisher.publish(scope, validated);
-        } catch (RuntimeException e) {
-            LOG.warnf("Publishing a %s proposal failed: %s", definition.kind(), e.toString());
-            // The broker may have taken the event without acknowledging it in time: then it is staged, but nobody
-            // holds its token, so it can only expire. Say exactly that much.
-            return "Staging could not be completed for a technical reason. Nothing was changed, and the user has"
-                    + " nothing to confirm. Tell the user it did not work and that they can try again; do not claim"
-                    + " it was staged or done.";
-        }
-        scope.addProposal(card);
-        return ("Staged action %s for the user's confirmation: %s. It is NOT applied yet: the executor decides its"
-                + " tier; a low-impact action (a small expense, a plan draft) may be applied on arrival and the user can"
-                + " undo it, anything else waits until the user confirms it in the app, and it may expire or be"
-                + " refused. Tell the user it was sent for their approval; never say it is done until a later outcome"
-                + " says so.").formatted(card.actionId(), card.summary());
+        ProposalPublisher.Submission submission = publisher.submit(scope, validated);
+        ProposalCard card = submission.card();
+        return switch (submission.outcome()) {
+            case ACKNOWLEDGED -> ("Staged action %s for the user's confirmation: %s. It is NOT applied yet: the"
+                    + " executor decides its tier; a low-impact action (a small expense, a plan draft) may be applied"
+                    + " on arrival and the user can undo it, anything else waits until the user confirms it in the"
+                    + " app, and it may expire or be refused. Tell the user it was sent for their approval; never say"
+                    + " it is done until a later outcome says so.").formatted(card.actionId(), card.summary());
+            case PENDING -> ("Submitted action %s (%s), but the broker has not confirmed receipt yet: its outcome is"
+                    + " pending. It is NOT applied. Do not propose it again: it keeps being re-sent as this same"
+                    + " action, and the executor stages it at most once. Tell the user it was submitted and will show"
+                    + " up in the app for their approval (or be applied, if low-impact) once it arrives; never say it"
+                    + " failed or that it is done.").formatted(card.actionId(), card.summary());
+            case REPEATED -> ("You already proposed exactly this in this turn: action %s (%s). It was not sent"
+                    + " again; it is one action. If the user wants a second identical one, they can ask in a new"
+                    + " message.").formatted(card.actionId(), card.summary());
+        };
     }
 
     private static String argumentName(ParamSpec spec) {
