@@ -65,6 +65,11 @@ public enum ErrorCode {
     /** The model endpoint or the broker did not answer in time. */
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
     /**
+     * PostgreSQL cannot be reached (down, restarting, the network to it broken): the request was not carried out,
+     * unless the connection broke as it committed; retrying is safe either way (sent with {@code Retry-After}).
+     */
+    DATABASE_UNAVAILABLE("database_unavailable", 503),
+    /**
      * Plan runs are off: the plan role can execute a function it must not, or has no temp_file_limit (plan-role.sql).
      */
     PLAN_ROLE_UNFENCED("plan_role_unfenced", 503),

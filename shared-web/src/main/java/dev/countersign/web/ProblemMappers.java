@@ -5,6 +5,7 @@ import java.util.UUID;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
@@ -31,6 +32,12 @@ public class ProblemMappers {
     private static final Problem UNAUTHENTICATED = Problem.of(ErrorCode.UNAUTHENTICATED,
             "Send a valid bearer token (Authorization: Bearer ...) that names your tenant and user.");
     private static final Problem FORBIDDEN = Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this.");
+    /** Sent with every 503: when a client may try again. */
+    static final String RETRY_AFTER_SECONDS = "5";
+    private static final Problem DATABASE_DOWN = Problem.of(ErrorCode.DATABASE_UNAVAILABLE, ("The database cannot be"
+            + " reached right now, so this request was not carried out (unless the connection broke just as it"
+            + " committed). Retrying after %s seconds is safe: an action is executed at most once, and a request that"
+            + " did go through answers with the action's state.").formatted(RETRY_AFTER_SECONDS));
     private static final Problem UNREADABLE_BODY = Problem.of(ErrorCode.VALIDATION_FAILED,
             "The request body is not valid JSON of the expected shape for this call.");
 
@@ -92,6 +99,10 @@ public class ProblemMappers {
         if (e instanceof WebApplicationException web) {
             return refusedByHttpLayer(web);
         }
+        if (DatabaseFailures.isUnavailable(e)) {
+            LOG.warnf("Answered 503: the database is unavailable (%s)", e.toString());
+            return DATABASE_DOWN;
+        }
         return internal(e);
     }
 
@@ -120,7 +131,11 @@ public class ProblemMappers {
     }
 
     private static Response respond(Problem problem) {
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+        Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+        if (problem.status() == Response.Status.SERVICE_UNAVAILABLE.getStatusCode()) {
+            response.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
+        return response.build();
     }
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jboss.logging.Logger;
 
+import dev.countersign.web.DatabaseFailures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 
@@ -47,18 +48,6 @@ public final class TransientFailures {
         }
         // Not PostgreSQL speaking: connection refused or closed, pool timeouts. Anything else (a bug in this code)
         // is not retried: it would fail the same way forever and stall the partition.
-        return isClientFailure(failure);
-    }
-
-    private static boolean isClientFailure(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof java.net.ConnectException || cause instanceof java.nio.channels.ClosedChannelException
-                    || cause instanceof java.util.concurrent.TimeoutException
-                    || cause instanceof io.vertx.core.impl.NoStackTraceTimeoutException
-                    || cause.getClass() == io.vertx.core.VertxException.class) {
-                return true;
-            }
-        }
-        return false;
+        return DatabaseFailures.isConnectionFailure(failure);
     }
 }
