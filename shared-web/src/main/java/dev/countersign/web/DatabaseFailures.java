@@ -1,12 +1,12 @@
 package dev.countersign.web;
 
-import java.net.ConnectException;
-import java.nio.channels.ClosedChannelException;
+import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 
 import io.vertx.core.VertxException;
 import io.vertx.core.impl.NoStackTraceTimeoutException;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClosedConnectionException;
 
 /**
  * Tells PostgreSQL being away (the environment: refused or broken connections, a server shutting down or starting, too
@@ -32,14 +32,16 @@ public final class DatabaseFailures {
     }
 
     /**
-     * True if the client never reached PostgreSQL or lost it: connection refused or closed, a pool or connect timeout.
-     * A plain {@link VertxException} is how the client reports a connection closed under it.
+     * True if the client never reached PostgreSQL or lost it: connection refused, reset or closed, a pool or connect
+     * timeout. A plain {@link VertxException} is how the client reports a connection closed under it; a reset comes as
+     * a bare {@link IOException} from the socket. Limit: any I/O error counts, so one from another connection (an
+     * external send's) that escaped its own handling would be answered 503 too, and its consumer would retry it.
      */
     public static boolean isConnectionFailure(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ConnectException || cause instanceof ClosedChannelException
-                    || cause instanceof TimeoutException || cause instanceof NoStackTraceTimeoutException
-                    || cause.getClass() == VertxException.class) {
+            if (cause instanceof IOException || cause instanceof TimeoutException
+                    || cause instanceof NoStackTraceTimeoutException
+                    || cause instanceof ClosedConnectionException || cause.getClass() == VertxException.class) {
                 return true;
             }
         }

@@ -26,6 +26,8 @@ class DatabaseFailuresTest {
         assertThat(DatabaseFailures.isUnavailable(
                 new CompletionException(new ConnectException("Connection refused: localhost/127.0.0.1:5432"))))
                 .isTrue();
+        assertThat(DatabaseFailures.isUnavailable(io.vertx.sqlclient.ClosedConnectionException.INSTANCE)).isTrue();
+        assertThat(DatabaseFailures.isUnavailable(new java.io.IOException("Connection reset by peer"))).isTrue();
     }
 
     @Test

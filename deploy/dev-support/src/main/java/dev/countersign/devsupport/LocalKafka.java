@@ -26,11 +26,34 @@ public final class LocalKafka implements AutoCloseable {
      *            null for a throw-away directory; otherwise topics and offsets survive a restart
      */
     public static LocalKafka start(int port, Path logDirectory) {
+        return start(port, logDirectory, 0, 0, 0);
+    }
+
+    /**
+     * Like {@link #start(int, Path)}, telling clients to connect to {@code advertisedPort} (a proxy in front of the
+     * broker; 0: the broker's own port), with the controller on {@code controllerPort} (0: any), so that a broker
+     * stopped and started again on the same ports and log directory is the same cluster. With a proxy, the broker also
+     * listens on {@code directPort} for clients that must bypass it.
+     */
+    public static LocalKafka start(int port, Path logDirectory, int advertisedPort, int controllerPort,
+            int directPort) {
         EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().withNodeId(1).withClusterId(CLUSTER_ID);
         if (port > 0) {
             broker.withKafkaPort(port);
         }
+        if (controllerPort > 0) {
+            broker.withControllerPort(controllerPort);
+        }
         broker.withAdditionalProperties(properties -> {
+            if (advertisedPort > 0) {
+                // Clients are sent to the proxy; a second listener, advertised as itself, lets test tooling look at
+                // the broker around the proxy while the proxy holds the services' traffic.
+                properties.put("listeners", properties.getProperty("listeners") + ",DIRECT://localhost:" + directPort);
+                properties.put("advertised.listeners",
+                        "PLAINTEXT://localhost:" + advertisedPort + ",DIRECT://localhost:" + directPort);
+                properties.put("listener.security.protocol.map",
+                        properties.getProperty("listener.security.protocol.map") + ",DIRECT:PLAINTEXT");
+            }
             properties.put("num.partitions", "3");
             properties.put("auto.create.topics.enable", "true");
             properties.put("group.initial.rebalance.delay.ms", "0");

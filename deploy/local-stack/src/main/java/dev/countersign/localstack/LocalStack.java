@@ -51,6 +51,10 @@ public final class LocalStack implements AutoCloseable {
     private TicketStub tickets;
     private final Map<Integer, Map<String, String>> executorEnvironments = new HashMap<>();
     private final Map<Integer, ServiceProcess> executors = new HashMap<>();
+    private final Map<Integer, Map<String, String>> agentEnvironments = new HashMap<>();
+    private final Map<Integer, ServiceProcess> agents = new HashMap<>();
+    private LocalKafka kafka;
+    private StackFaults faults;
 
     private LocalStack(StackSettings settings) {
         this.settings = settings;
@@ -71,18 +75,24 @@ public final class LocalStack implements AutoCloseable {
         createDirectories(settings.dataDirectory(), settings.logDirectory());
         tokens = loadOrCreateKeys(settings.dataDirectory().resolve("dev-keys"));
 
+        if (settings.faultProxies()) {
+            faults = StackFaults.start(settings);
+            started.push(faults);
+        }
+
         say("PostgreSQL");
         postgres = settings.postgresHost() == null
                 ? LocalPostgres.start(settings.postgresPort(), settings.dataDirectory().resolve("postgres"))
                 : LocalPostgres.external(settings.postgresHost(), settings.postgresPort(),
                         settings.postgresAdminUser(), settings.postgresAdminPassword());
-        started.push(postgres);
+        // A closer that reads the field: the fault suite may have stopped and started PostgreSQL since.
+        started.push(() -> postgres.close());
 
         if (settings.kafkaBootstrapServers() == null) {
             say("Kafka (KRaft)");
-            LocalKafka kafka = LocalKafka.start(settings.kafkaPort(), settings.dataDirectory().resolve("kafka"));
-            started.push(kafka);
-            bootstrapServers = kafka.bootstrapServers();
+            startKafka();
+            started.push(this::stopKafka);
+            bootstrapServers = faults == null ? kafka.bootstrapServers() : "localhost:" + faults.kafka().port();
         } else {
             bootstrapServers = settings.kafkaBootstrapServers();
         }
@@ -133,8 +143,8 @@ public final class LocalStack implements AutoCloseable {
             Map<String, String> executor = new HashMap<>(common);
             executor.put("EXECUTOR_PORT", String.valueOf(port));
             executor.put("EXECUTOR_MANAGEMENT_PORT", String.valueOf(settings.executorManagementPort() + instance));
-            executor.put("EXECUTOR_DB_REACTIVE_URL", postgres.reactiveUrl());
-            executor.put("EXECUTOR_DB_JDBC_URL", postgres.jdbcUrl());
+            executor.put("EXECUTOR_DB_REACTIVE_URL", servicesDatabaseUrl(postgres.reactiveUrl()));
+            executor.put("EXECUTOR_DB_JDBC_URL", servicesDatabaseUrl(postgres.jdbcUrl()));
             // The packaged jars run the prod profile, which has no default secrets: each one is passed explicitly.
             executor.put("EXECUTOR_DB_PASSWORD", LocalPostgres.EXECUTOR_PASSWORD);
             executor.put("EXECUTOR_DB_OWNER_PASSWORD", LocalPostgres.OWNER_PASSWORD);
@@ -158,11 +168,12 @@ public final class LocalStack implements AutoCloseable {
             Map<String, String> agent = new HashMap<>(common);
             agent.put("AGENT_PORT", String.valueOf(port));
             agent.put("AGENT_MANAGEMENT_PORT", String.valueOf(settings.agentManagementPort() + instance));
-            agent.put("AGENT_DB_REACTIVE_URL", postgres.reactiveUrl());
+            agent.put("AGENT_DB_REACTIVE_URL", servicesDatabaseUrl(postgres.reactiveUrl()));
             agent.put("AGENT_DB_PASSWORD", LocalPostgres.READER_PASSWORD);
             agent.put("AGENT_PLAN_DB_PASSWORD", LocalPostgres.PLAN_PASSWORD);
             agent.put("OPENAI_BASE_URL", modelUrl);
             agent.put("TOOLS_EXTERNAL_WRITES", "true");
+            agent.putAll(settings.agentTuning());
             // No scheduled briefs: a brief published without a signed-in person carries no evidence, and the executor
             // refuses such conversation events (docs/security/evidence.md). GET /api/brief still builds one on request.
             agent.put("UI_EXECUTOR_URL", executorUrl());
@@ -173,8 +184,8 @@ public final class LocalStack implements AutoCloseable {
             if (settings.openAiModel() != null) {
                 agent.put("OPENAI_MODEL", settings.openAiModel());
             }
-            started.push(ServiceProcess.start(name, jar("agent-service"), agent,
-                    settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance));
+            agentEnvironments.put(instance, agent);
+            startAgent(instance);
         }
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins);
@@ -272,6 +283,91 @@ public final class LocalStack implements AutoCloseable {
             keycloak.allowRedirectUri(client, origin + callbackPath);
             keycloak.allowPostLogoutRedirectUri(client, origin + "/signed-out.html");
         }
+    }
+
+    private void startAgent(int instance) {
+        String name = instance == 0 ? "agent-service" : "agent-service-" + (instance + 1);
+        ServiceProcess process = ServiceProcess.start(name, jar("agent-service"), agentEnvironments.get(instance),
+                settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance);
+        agents.put(instance, process);
+        started.push(process);
+    }
+
+    /** The database URL the services use: through the fault proxy when the stack runs one. */
+    private String servicesDatabaseUrl(String url) {
+        return faults == null ? url : url.replace(":" + postgres.port() + "/", ":" + faults.postgres().port() + "/");
+    }
+
+    private void startKafka() {
+        kafka = LocalKafka.start(settings.kafkaPort(), settings.dataDirectory().resolve("kafka"),
+                faults == null ? 0 : faults.kafka().port(), faults == null ? 0 : faults.kafkaControllerPort(),
+                faults == null ? 0 : faults.kafkaDirectPort());
+    }
+
+    private void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+            kafka = null;
+        }
+    }
+
+    private StackFaults faults() {
+        if (faults == null) {
+            throw new IllegalStateException("This stack runs without fault proxies (FAULT_PROXIES=true)");
+        }
+        return faults;
+    }
+
+    /** The network between the services and Kafka (fault suite only). */
+    public FaultProxy kafkaNetwork() {
+        return faults().kafka();
+    }
+
+    /** The network between the services and PostgreSQL (fault suite only). */
+    public FaultProxy postgresNetwork() {
+        return faults().postgres();
+    }
+
+    /**
+     * The broker's address for clients that must not go through the Kafka proxy (fault suite only): what the broker
+     * holds while the proxy holds the services' traffic.
+     */
+    public String directBootstrapServers() {
+        return "localhost:" + faults().kafkaDirectPort();
+    }
+
+    /** Stops the broker (a clean shutdown of the process's broker; its log directory stays). Fault suite only. */
+    public synchronized void stopBroker() {
+        faults();
+        stopKafka();
+    }
+
+    /** Starts the broker again on the same ports and log directory. Fault suite only. */
+    public synchronized void startBroker() {
+        faults();
+        startKafka();
+    }
+
+    /** Stops PostgreSQL (fast shutdown: open transactions are rolled back, clients disconnected). Fault suite only. */
+    public synchronized void stopPostgres() {
+        faults();
+        postgres.close();
+    }
+
+    /** Starts PostgreSQL again on the same port and data directory. Fault suite only. */
+    public synchronized void startPostgres() {
+        faults();
+        postgres = LocalPostgres.start(settings.postgresPort(), settings.dataDirectory().resolve("postgres"));
+    }
+
+    /** SIGKILL of agent {@code instance} (0-based), for the crash tests. */
+    public void killAgent(int instance) {
+        agents.get(instance).kill();
+    }
+
+    /** Starts agent {@code instance} again with its environment, and waits until it is ready. */
+    public void restartAgent(int instance) {
+        startAgent(instance);
     }
 
     private void startExecutor(int instance) {

@@ -29,6 +29,9 @@ import java.util.Map;
  * @param keycloakPort
  *            the local Keycloak (the identity provider people sign in with on the decision page); 0: no Keycloak, and
  *            the decision page is off (an API-only stack: bearer tokens from the dev token endpoint still work)
+ * @param faultProxies
+ *            test tooling ({@code FAULT_PROXIES=true}): the services reach Kafka and PostgreSQL through a TCP proxy the
+ *            fault suite can freeze or cut ({@link FaultProxy}); only with the stack's own broker and database
  */
 public record StackSettings(
         Path repositoryRoot,
@@ -53,14 +56,19 @@ public record StackSettings(
         int smtpPort,
         int ticketPort,
         Map<String, String> executorTuning,
+        Map<String, String> agentTuning,
         Map<String, String> telemetry,
-        int keycloakPort) {
+        int keycloakPort,
+        boolean faultProxies) {
 
     /** Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls). */
     static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
             "ACTIONS_TRUST_AFTER",
             "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
             "EXTERNAL_RECOVERY_INTERVAL");
+
+    /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker). */
+    static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE");
 
     /**
      * Observability settings both services get when set: {@code OTEL_EXPORTER_OTLP_ENDPOINT} (traces to a collector;
@@ -94,8 +102,10 @@ public record StackSettings(
                 port(env, "SMTP_PORT", 2525),
                 port(env, "TICKET_PORT", 8077),
                 tuning,
+                setOnes(env, AGENT_TUNING),
                 setOnes(env, TELEMETRY),
-                port(env, "KEYCLOAK_PORT", 8180));
+                port(env, "KEYCLOAK_PORT", 8180),
+                Boolean.parseBoolean(env.getOrDefault("FAULT_PROXIES", "false").strip()));
     }
 
     /** Whether the stack runs Keycloak and with it the executor's decision page. */

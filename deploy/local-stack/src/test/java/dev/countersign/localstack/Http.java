@@ -16,7 +16,12 @@ final class Http {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    record Answer(int status, JsonNode body, String text) {
+    record Answer(int status, JsonNode body, String text, java.net.http.HttpHeaders headers) {
+
+        /** The value of response header {@code name}, or null. */
+        String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
     }
 
     private Http() {
@@ -56,6 +61,6 @@ final class Http {
                 // An error page or plain text: the status and the text say what happened.
             }
         }
-        return new Answer(response.statusCode(), json, response.body());
+        return new Answer(response.statusCode(), json, response.body(), response.headers());
     }
 }
