@@ -33,14 +33,15 @@ import dev.countersign.devsupport.model.ModelBrain;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.ReliabilityReport;
 
 /**
  * The system under the faults a user running it meets, on the real stack with a real TCP proxy (netcrusher) in front of
  * Kafka and PostgreSQL ({@code FAULT_PROXIES}): a broker that does not answer or answers late, PostgreSQL stopped and
- * started, the network to it frozen for 10 s, and the outbox relay killed between publishing an outcome and marking it.
- * After each: no action executed twice, none lost, the ledger equal to the executed actions, and the services served
- * again without a restart. Agent writes are enabled, so a small expense applies on arrival: the case where a doubled
- * proposal is a doubled write.
+ * started, the network to it frozen for 10 s, the broker stopped and started, agent-service killed in the middle of a
+ * turn, and the outbox relay killed between publishing an outcome and marking it. After each: no action executed twice,
+ * none lost, the ledger equal to the executed actions, and the services served again without a restart. Agent writes
+ * are enabled, so a small expense applies on arrival: the case where a doubled proposal is a doubled write.
  */
 class FaultsIT {
 
@@ -105,6 +106,7 @@ class FaultsIT {
         assertThat(audit.status(actionId)).as("nothing arrives while the network is frozen").isNull();
         stack.kafkaNetwork().unfreeze();
         awaitExecutedOnce(actionId, "4.20");
+        report("a proposal, then the model's repeat", "broker network frozen", 2, List.of(actionId), 0);
     }
 
     @Test
@@ -119,6 +121,8 @@ class FaultsIT {
         assertPendingThenRepeated(results, actionId);
         stack.kafkaNetwork().delayReplies(Duration.ZERO);
         awaitExecutedOnce(actionId, "4.30");
+        report("a proposal, then the model's repeat", "broker acknowledgement held 4 s (tool waits 2 s)", 2,
+                List.of(actionId), 0);
     }
 
     /**
@@ -188,6 +192,7 @@ class FaultsIT {
             assertThat(audit.status(proposal.id().toString())).isEqualTo("executed");
         }
         assertExactlyOnce();
+        report("12 confirms", "PostgreSQL stopped, then started", staged.size(), ids(staged), 0);
     }
 
     @Test
@@ -214,9 +219,103 @@ class FaultsIT {
         confirmUntilDecided(staged, lastStatus);
         await().atMost(RECOVERY).until(() -> readiness() == 200);
         assertExactlyOnce();
+        report("8 concurrent confirms", "network to PostgreSQL frozen 10 s", staged.size(), ids(staged), 0);
     }
 
-    // --- 3. the outbox relay killed between publishing and marking ---
+    // --- 3. the broker stopped and started again during proposals and confirms ---
+
+    @Test
+    void withTheBrokerStoppedConfirmsStillExecuteAndProposalsArePendingAndAfterItsRestartNothingIsLostOrDoubled()
+            throws Exception {
+        List<ExpenseProposal> staged = stageWaiting(6);
+        ToolCall coffee = new ToolCall("propose_expense", ("{\"wallet\":\"Checking\",\"amount\":\"5.10\","
+                + "\"category\":\"coffee\",\"occurredOn\":\"%s\"}").formatted(LocalDate.now()));
+        AtomicInteger request = new AtomicInteger();
+        stack.model().useBrain(turn -> request.getAndIncrement() == 0
+                ? ModelReply.toolCalls(coffee)
+                : ModelReply.text("Done."));
+        String proposed;
+        stack.stopBroker();
+        try {
+            await().atMost(RECOVERY).until(() -> readiness() == 503);
+            for (ExpenseProposal proposal : staged) {
+                Http.Answer confirmed = confirm(proposal);
+                assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
+            }
+            proposed = onlyProposal(chat("a coffee of 5.10"));
+            assertThat(audit.unpublished()).hasSizeGreaterThanOrEqualTo(staged.size());
+        } finally {
+            stack.startBroker();
+        }
+
+        await().atMost(RECOVERY).until(() -> readiness() == 200);
+        await().atMost(RECOVERY).until(() -> "proposed".equals(audit.status(proposed)));
+        assertExactlyOnce();
+        KafkaTestClient direct = new KafkaTestClient(stack.directBootstrapServers());
+        for (ExpenseProposal proposal : staged) {
+            List<String> executed = direct.read(Topics.ACTIONS_OUTCOMES,
+                    value -> value.contains(proposal.id().toString()) && value.contains("\"ActionExecuted\""),
+                    found -> !found.isEmpty(), RECOVERY);
+            assertThat(executed.stream().map(FaultsIT::eventId).distinct()).as(proposal.id().toString()).hasSize(1);
+        }
+        List<String> all = new ArrayList<>(ids(staged));
+        all.add(proposed);
+        report("6 confirms and a chat proposal", "broker stopped, then started", all.size(), all, 0);
+    }
+
+    // --- 4. agent-service killed in the middle of a turn ---
+
+    @Test
+    void anAgentKilledMidTurnLeavesItsAcknowledgedProposalStagedOnceAndNothingHalfDone() throws Exception {
+        ToolCall coffee = new ToolCall("propose_expense", ("{\"wallet\":\"Checking\",\"amount\":\"4.40\","
+                + "\"category\":\"coffee\",\"occurredOn\":\"%s\"}").formatted(LocalDate.now()));
+        java.util.concurrent.CountDownLatch killed = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger request = new AtomicInteger();
+        stack.model().useBrain(turn -> {
+            if (request.getAndIncrement() == 0) {
+                return ModelReply.toolCalls(coffee);
+            }
+            // The second request comes after the proposal was acknowledged: hold it until the agent is dead.
+            try {
+                killed.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ModelReply.text("Done.");
+        });
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<JsonNode> turn = client.submit(() -> chat("a coffee of 4.40"));
+            await().atMost(RECOVERY).until(() -> request.get() == 2);
+
+            stack.killAgent(0);
+            killed.countDown();
+            assertThat(catching(turn)).isInstanceOf(java.util.concurrent.ExecutionException.class);
+        } finally {
+            killed.countDown();
+            client.shutdownNow();
+        }
+
+        await().atMost(RECOVERY).until(() -> audit.actions() == 1 && audit.ledgerSum().signum() > 0);
+        stack.restartAgent(0);
+        stack.model().useBrain(turn -> ModelReply.text("Still here."));
+        assertThat(chat("are you there?").get("reply").asText()).contains("Still here.");
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                .until(() -> audit.actions() == 1 && audit.ledgerSum().compareTo(new BigDecimal("4.40")) == 0);
+        assertExactlyOnce();
+        report("a turn whose proposal was acknowledged", "agent-service SIGKILLed mid-turn", 1, audit.actionIds(), 0);
+    }
+
+    private static Throwable catching(Future<?> future) {
+        try {
+            future.get(RECOVERY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            return null;
+        } catch (Exception e) {
+            return e;
+        }
+    }
+
+    // --- 5. the outbox relay killed between publishing and marking ---
 
     @Test
     void anOutcomePublishedButNotMarkedBeforeTheExecutorDiedIsPublishedAgainWithTheSameEventId() throws Exception {
@@ -241,6 +340,8 @@ class FaultsIT {
         assertThat(copies).as("published before the kill and again after it").hasSize(2);
         assertThat(copies.stream().map(FaultsIT::eventId).distinct()).hasSize(1);
         assertExactlyOnce();
+        report("a confirm's outcome", "executor SIGKILLed between publishing and marking", 1, ids(List.of(proposal)),
+                0);
     }
 
     private static String eventId(String event) {
@@ -321,6 +422,23 @@ class FaultsIT {
                 Map.of("text", text));
         assertThat(answer.status()).as(answer.text()).isEqualTo(200);
         return answer.body();
+    }
+
+    /** The scenario's row for docs/reliability.md: counted from the database after its checks passed. */
+    private void report(String scenario, String fault, long tried, List<String> actionIds, long unexpected)
+            throws Exception {
+        long lost = 0;
+        for (String id : actionIds) {
+            if (audit.status(id) == null) {
+                lost++;
+            }
+        }
+        ReliabilityReport.record(new ReliabilityReport.Row(FaultsIT.class.getSimpleName(), scenario, fault, tried,
+                lost, audit.executedTwice().size(), unexpected));
+    }
+
+    private static List<String> ids(List<ExpenseProposal> proposals) {
+        return proposals.stream().map(proposal -> proposal.id().toString()).toList();
     }
 
     private void assertExactlyOnce() throws Exception {

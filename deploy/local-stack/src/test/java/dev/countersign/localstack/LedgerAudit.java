@@ -79,6 +79,11 @@ final class LedgerAudit {
         }
     }
 
+    /** The ids of the tenant's stored actions. */
+    List<String> actionIds() throws SQLException {
+        return rows("SELECT id::text FROM actions WHERE tenant_id = ? ORDER BY proposed_at");
+    }
+
     /** How many actions of the tenant are stored. */
     int actions() throws SQLException {
         return Integer.parseInt(rows("SELECT count(*)::text FROM actions WHERE tenant_id = ?").get(0));
