@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the table in docs/reliability.md: what the reliability suites tried and what was lost. Runs the fault
-# suite (FaultsIT), the bad-input fuzzing (HttpFuzzTest in both services, TopicFuzzTest) and the soak (SoakIT, short
+# suite (FaultsIT), duplicated and reordered events (ReorderedEventsTest), the bad-input fuzzing (HttpFuzzTest in both
+# services, TopicFuzzTest) and the soak (SoakIT, short
 # unless -Dsoak.duration=PT10M is given); each scenario appends one row to its module's target/reliability/*.tsv once
 # its checks passed, so a failed scenario leaves no row and the build fails. Then the rows replace the table between
 # the markers in docs/reliability.md. About 15 minutes on 2 cores with the short soak.
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/../.."
 find . -path '*/target/reliability' -type d -prune -exec rm -rf {} +
 ./mvnw -B -ntp -Dformat.skip=true verify \
   -pl shared-contracts,shared-web,deploy/dev-support,executor-service,agent-service,deploy/local-stack \
-  -Dtest='HttpFuzzTest,TopicFuzzTest' -Dit.test='FaultsIT,SoakIT' \
+  -Dtest='HttpFuzzTest,TopicFuzzTest,ReorderedEventsTest' -Dit.test='FaultsIT,SoakIT' \
   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false "$@"
 
 rows=$(find . -path '*/target/reliability/*.tsv' -print0 | sort -z | xargs -0 cat)
