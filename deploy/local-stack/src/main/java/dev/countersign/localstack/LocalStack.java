@@ -51,6 +51,7 @@ public final class LocalStack implements AutoCloseable {
     private TicketStub tickets;
     private final Map<Integer, Map<String, String>> executorEnvironments = new HashMap<>();
     private final Map<Integer, ServiceProcess> executors = new HashMap<>();
+    private final List<ServiceProcess> agents = new ArrayList<>();
 
     private LocalStack(StackSettings settings) {
         this.settings = settings;
@@ -173,8 +174,10 @@ public final class LocalStack implements AutoCloseable {
             if (settings.openAiModel() != null) {
                 agent.put("OPENAI_MODEL", settings.openAiModel());
             }
-            started.push(ServiceProcess.start(name, jar("agent-service"), agent,
-                    settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance));
+            ServiceProcess process = ServiceProcess.start(name, jar("agent-service"), agent,
+                    settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance);
+            agents.add(process);
+            started.push(process);
         }
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins);
@@ -294,6 +297,18 @@ public final class LocalStack implements AutoCloseable {
     public void restartExecutor(int instance, Map<String, String> overrides) {
         executorEnvironments.get(instance).putAll(overrides);
         startExecutor(instance);
+    }
+
+    /**
+     * The process id of each service JVM by its name ({@code executor-service}, {@code executor-service-2},
+     * {@code agent-service}), executors first; a restarted executor's current process.
+     */
+    public Map<String, Long> servicePids() {
+        Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        executors.keySet().stream().sorted().map(executors::get)
+                .forEach(process -> pids.put(process.name(), process.pid()));
+        agents.forEach(process -> pids.put(process.name(), process.pid()));
+        return pids;
     }
 
     /** The stack's SMTP server: every e-mail the executor sent. */
