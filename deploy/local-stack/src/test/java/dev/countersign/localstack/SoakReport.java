@@ -50,8 +50,10 @@ final class SoakReport {
                         : " (first: " + findings.violations().get(0) + ")");
         report.line("");
         report.line("RSS after the warm-up, MiB (median of the first quarter of samples, of the last, growth; peak;"
-                + " tolerance %d MiB growth, target < %d MiB):", SoakIT.RSS_GROWTH_TOLERANCE_MIB,
-                SoakIT.RSS_TARGET_MIB);
+                + " tolerance %d MiB growth, target < %d MiB; %s):", SoakIT.RSS_GROWTH_TOLERANCE_MIB,
+                SoakIT.RSS_TARGET_MIB, SoakIT.judgesMemory()
+                        ? "judged"
+                        : "NOT judged: the window after the warm-up is under " + SoakIT.MEMORY_WINDOW);
         for (RssSampler.Growth service : growth) {
             report.line("  %-20s %6.1f -> %6.1f  %+6.1f (%+.1f%%)  peak %6.1f  (%d samples)", service.service(),
                     mib(service.firstKiB()), mib(service.lastKiB()), mib(service.grownKiB()),
