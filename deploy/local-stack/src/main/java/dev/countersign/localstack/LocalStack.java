@@ -392,6 +392,19 @@ public final class LocalStack implements AutoCloseable {
         startExecutor(instance);
     }
 
+    /**
+     * The process id of each service JVM by its name ({@code executor-service}, {@code executor-service-2},
+     * {@code agent-service}), executors first; a restarted service's current process.
+     */
+    public Map<String, Long> servicePids() {
+        Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        executors.keySet().stream().sorted().map(executors::get)
+                .forEach(process -> pids.put(process.name(), process.pid()));
+        agents.keySet().stream().sorted().map(agents::get)
+                .forEach(process -> pids.put(process.name(), process.pid()));
+        return pids;
+    }
+
     /** The stack's SMTP server: every e-mail the executor sent. */
     public LocalSmtp smtp() {
         return smtp;

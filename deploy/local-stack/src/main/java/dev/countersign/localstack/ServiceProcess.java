@@ -75,6 +75,15 @@ final class ServiceProcess implements AutoCloseable {
         throw new IllegalStateException(name + " was not ready within " + timeout + "; see " + log);
     }
 
+    String name() {
+        return name;
+    }
+
+    /** The JVM's process id (the service runs as {@code java -jar}, no wrapper), for reading its memory in /proc. */
+    long pid() {
+        return process.pid();
+    }
+
     /** SIGKILL, and waits until the process is gone. */
     void kill() {
         process.destroyForcibly();

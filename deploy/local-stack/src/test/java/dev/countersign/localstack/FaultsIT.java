@@ -182,6 +182,10 @@ class FaultsIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> readiness() == 503);
             confirmAll(staged.subList(4, 8), lastStatus);
             assertThat(lastStatus).containsValue(503);
+            Http.Answer turn = Http.post(stack.agentUrl() + "/api/conversations/c-faults/messages",
+                    stack.tokens().mint(tenant, "alice", Audiences.AGENT, Duration.ofHours(1)), Map.of("text", "hi"));
+            assertThat(turn.status()).as("the agent reads PostgreSQL too: " + turn.text()).isEqualTo(503);
+            assertThat(turn.header("Retry-After")).isEqualTo("5");
         } finally {
             stack.startPostgres();
         }
