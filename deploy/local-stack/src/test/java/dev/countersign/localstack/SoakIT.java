@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.devsupport.DemoData;
+import dev.countersign.devsupport.testing.ReliabilityReport;
 
 /**
  * "Load held" (issue 19): a sustained mixed load on two executor instances and one agent ({@link SoakMix}: chat turns
@@ -145,6 +146,15 @@ class SoakIT {
                 assertThat(tally.counts()).as("every kind of operation succeeded at least once")
                         .allSatisfy((operation, outcomes) -> assertThat(outcomes.keySet())
                                 .as(operation).anyMatch(OperationTally::succeeded));
+                ReliabilityReport.record(new ReliabilityReport.Row(SoakIT.class.getSimpleName(),
+                        "mixed load on two executors for %s (%d executed, %d undone)".formatted(DURATION,
+                                findings.statuses().getOrDefault("executed", 0),
+                                findings.statuses().getOrDefault("undone", 0)),
+                        "%.0f operations/s of proposals, chat turns, confirms, cancels, undos, reads".formatted(RATE),
+                        // A violation is an action lost, doubled or not as answered; the check does not tell
+                        // them apart, so each column counts them all (zero here: asserted above).
+                        slots.get() - missed.get(), findings.violations().size(), findings.violations().size(),
+                        tally.unexpected().size()));
                 if (!judgesMemory()) {
                     System.out.printf("SoakIT: RSS reported, not judged: %s after the warm-up is under %s%n",
                             DURATION.minus(WARMUP), MEMORY_WINDOW);
