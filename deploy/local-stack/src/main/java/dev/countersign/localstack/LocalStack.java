@@ -286,11 +286,25 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private void startAgent(int instance) {
-        String name = instance == 0 ? "agent-service" : "agent-service-" + (instance + 1);
-        ServiceProcess process = ServiceProcess.start(name, jar("agent-service"), agentEnvironments.get(instance),
-                settings.logDirectory().resolve(name + ".log"), settings.agentManagementPort() + instance);
-        agents.put(instance, process);
+        agents.put(instance, startService("agent-service", instance, agentEnvironments.get(instance),
+                settings.agentManagementPort()));
+    }
+
+    private void startExecutor(int instance) {
+        executors.put(instance, startService("executor-service", instance, executorEnvironments.get(instance),
+                settings.executorManagementPort()));
+    }
+
+    /**
+     * Instance {@code instance} of {@code module}'s packaged jar, started and ready (stopped when the stack closes).
+     */
+    private ServiceProcess startService(String module, int instance, Map<String, String> environment,
+            int firstManagementPort) {
+        String name = instance == 0 ? module : module + "-" + (instance + 1);
+        ServiceProcess process = ServiceProcess.start(name, jar(module), environment,
+                settings.logDirectory().resolve(name + ".log"), firstManagementPort + instance);
         started.push(process);
+        return process;
     }
 
     /** The database URL the services use: through the fault proxy when the stack runs one. */
@@ -368,14 +382,6 @@ public final class LocalStack implements AutoCloseable {
     /** Starts agent {@code instance} again with its environment, and waits until it is ready. */
     public void restartAgent(int instance) {
         startAgent(instance);
-    }
-
-    private void startExecutor(int instance) {
-        String name = instance == 0 ? "executor-service" : "executor-service-" + (instance + 1);
-        ServiceProcess process = ServiceProcess.start(name, jar("executor-service"), executorEnvironments.get(instance),
-                settings.logDirectory().resolve(name + ".log"), settings.executorManagementPort() + instance);
-        executors.put(instance, process);
-        started.push(process);
     }
 
     /** SIGKILL of executor {@code instance} (0-based): no shutdown hook, no graceful stop. For the crash tests. */
