@@ -2,7 +2,7 @@
 # Issue 19 "Load held": SoakIT for 10 minutes instead of the CI version's one. A mixed load (chat turns that propose,
 # proposals on Kafka, confirms, cancels, a confirm racing a cancel, undos, reads on both services) at a steady rate on
 # two executor instances and one agent; then every answer must have been a 2xx or a documented 409, nothing lost or
-# doubled (checked in PostgreSQL as the owner), and each service's RSS flat after the 2-minute warm-up and under 300 MiB.
+# doubled (checked in PostgreSQL as the owner), and each service's RSS flat after the 2-minute warm-up (its peak printed against the 300 MiB target, not asserted).
 # Starts its own stack on free ports; builds the services first (tests skipped). Prints the result block, also kept in
 # deploy/local-stack/target/bench/SoakIT.txt. About 13 to 15 minutes on 2 cores.
 # Usage: deploy/bench/soak.sh [maven flags], e.g. -o, -Dsoak.rate=20, -Dsoak.duration=PT30M, -Dsoak.warmup=PT3M.

@@ -51,8 +51,9 @@ function paramText(name, value) {
 
 function statusText(line, stale) {
   if (!line) {
-    return stale ? 'This proposal has not been staged yet. It may have been refused (for example, agent '
-      + 'writes are switched off); check the pending decisions or ask the agent again.'
+    return stale ? 'This proposal has not been staged yet. If the message service was slow it may still arrive '
+      + '(the agent keeps sending it for up to two minutes), so please wait rather than asking again; it may also '
+      + 'have been refused (for example, agent writes are switched off): check the pending decisions.'
       : 'Being staged…';
   }
   switch (line.status) {

@@ -3,6 +3,8 @@ package dev.countersign.web;
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 
+import com.fasterxml.jackson.core.JacksonException;
+
 import io.vertx.core.VertxException;
 import io.vertx.core.impl.NoStackTraceTimeoutException;
 import io.vertx.pgclient.PgException;
@@ -39,13 +41,18 @@ public final class DatabaseFailures {
      */
     public static boolean isConnectionFailure(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof IOException || cause instanceof TimeoutException
+            if (isSocketFailure(cause) || cause instanceof TimeoutException
                     || cause instanceof NoStackTraceTimeoutException
                     || cause instanceof ClosedConnectionException || cause.getClass() == VertxException.class) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** An I/O error of a connection; not Jackson's exceptions, which are I/O exceptions about unreadable text. */
+    private static boolean isSocketFailure(Throwable cause) {
+        return cause instanceof IOException && !(cause instanceof JacksonException);
     }
 
     /**

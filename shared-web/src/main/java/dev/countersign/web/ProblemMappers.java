@@ -32,7 +32,7 @@ public class ProblemMappers {
     private static final Problem UNAUTHENTICATED = Problem.of(ErrorCode.UNAUTHENTICATED,
             "Send a valid bearer token (Authorization: Bearer ...) that names your tenant and user.");
     private static final Problem FORBIDDEN = Problem.of(ErrorCode.FORBIDDEN, "You are not allowed to do this.");
-    /** Sent with every 503: when a client may try again. */
+    /** Sent with {@code database_unavailable}: when a client may try again. */
     static final String RETRY_AFTER_SECONDS = "5";
     private static final Problem DATABASE_DOWN = Problem.of(ErrorCode.DATABASE_UNAVAILABLE, ("The database cannot be"
             + " reached right now, so this request was not carried out (unless the connection broke just as it"
@@ -132,7 +132,7 @@ public class ProblemMappers {
 
     private static Response respond(Problem problem) {
         Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
-        if (problem.status() == Response.Status.SERVICE_UNAVAILABLE.getStatusCode()) {
+        if (ErrorCode.DATABASE_UNAVAILABLE.code().equals(problem.code())) {
             response.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
         return response.build();

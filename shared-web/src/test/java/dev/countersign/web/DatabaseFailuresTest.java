@@ -35,6 +35,8 @@ class DatabaseFailuresTest {
         assertThat(DatabaseFailures.isUnavailable(postgres("23505"))).isFalse();
         assertThat(DatabaseFailures.isUnavailable(postgres("40001"))).isFalse();
         assertThat(DatabaseFailures.isUnavailable(new IllegalStateException("a bug"))).isFalse();
+        assertThat(DatabaseFailures.isUnavailable(new java.io.UncheckedIOException(
+                new com.fasterxml.jackson.core.JsonParseException(null, "unreadable stored JSON")))).isFalse();
     }
 
     @Test

@@ -62,8 +62,8 @@ import io.opentelemetry.context.Context;
  * One act-mode turn: the earlier turns from the ledger, the model, its tool calls answered by the {@link ToolBox},
  * under a budget of wall clock and tool rounds; then the turn is recorded in the conversation ledger. A turn never ends
  * half-staged: each proposal is published whole (or not at all) before the next call, and every proposal the broker
- * acknowledged reaches the person's reply, whatever stops the turn (one it did not acknowledge in time is reported as
- * not staged; if the broker took it anyway, nobody holds its token and it expires).
+ * acknowledged reaches the person's reply, whatever stops the turn; one it did not acknowledge in time reaches it too,
+ * as pending, and is re-sent as the same action until the broker takes it (ProposalDelivery).
  * <p>
  * The wall clock runs from the start of the turn to the last model answer; a tool call that started before it ran out
  * finishes (at most the read or publish timeout, 5 s), and recording the turn adds at most the publish timeout and the

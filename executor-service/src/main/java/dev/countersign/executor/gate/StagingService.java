@@ -118,12 +118,16 @@ public class StagingService {
         if (envelopeProblem != null) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, envelopeProblem);
         }
-        return policies.agentWrites(sql, proposal.tenantId()).flatMap(policy -> policy
-                .mode() == AgentWritesPolicy.Mode.DISABLED
-                        ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
-                                "an administrator has switched agent writes off for this tenant")
-                        : policies.tiers(sql, proposal.tenantId())
-                                .flatMap(tiers -> stageValid(sql, proposal, tiers, policy.mode())));
+        // A copy of a staged action is settled before any other rule: a policy changed or a target gone since must not
+        // publish a rejection under a live action's id.
+        return actions.find(sql, proposal.actionId(), proposal.tenantId()).flatMap(existing -> existing != null
+                ? settleCopy(sql, proposal, existing)
+                : policies.agentWrites(sql, proposal.tenantId()).flatMap(policy -> policy
+                        .mode() == AgentWritesPolicy.Mode.DISABLED
+                                ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
+                                        "an administrator has switched agent writes off for this tenant")
+                                : policies.tiers(sql, proposal.tenantId())
+                                        .flatMap(tiers -> stageValid(sql, proposal, tiers, policy.mode()))));
     }
 
     private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, TierPolicy tiers,
@@ -177,7 +181,9 @@ public class StagingService {
             AgentWritesPolicy.Mode agentWrites) {
         return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
             if (stored == null) {
-                return onTakenId(sql, proposal, action);
+                // Taken between the lookup and the insert (a copy on another partition), or another tenant's id.
+                return actions.find(sql, proposal.actionId(), proposal.tenantId())
+                        .flatMap(existing -> settleCopy(sql, proposal, existing));
             }
             return autoApply.reason(sql, stored, agentWrites).flatMap(reason -> {
                 if (reason == null) {
@@ -192,16 +198,18 @@ public class StagingService {
     }
 
     /**
-     * The action id is stored already. A second copy of the same proposal (the agent re-sends an unacknowledged event,
-     * or the model repeats a proposal, whose id derives from what it proposes) is ignored: nothing is written or
-     * published, whatever became of the first. A different proposal under that id (another requester, kind, turn or
-     * parameters, or an id of another tenant, which this tenant cannot see) is rejected with the reason; the stored
-     * action is untouched.
+     * The action id is stored already ({@code existing}; null when it is another tenant's, which this tenant cannot
+     * see). A second copy of the same proposal under a new event id is ignored: nothing is written or published,
+     * whatever became of the first. The honest agent does not send one (a repeat in the turn is not re-sent, a re-send
+     * keeps its event id, which {@link ProcessedEvents} drops); a buggy or compromised one, or a replay, might. A
+     * different proposal under that id (another requester, kind, turn, conversation or parameters, or for a service
+     * principal another token hash) is rejected with the reason; the stored action is untouched.
      */
-    private Uni<Boolean> onTakenId(SqlClient sql, ActionProposed proposal, NewAction copy) {
-        return actions.find(sql, proposal.actionId(), proposal.tenantId()).flatMap(existing -> {
-            if (existing != null && isSameProposal(existing, copy)) {
-                LOG.infof("Proposal %s is a copy of action %s, staged already; ignored", proposal.eventId(),
+    private Uni<Boolean> settleCopy(SqlClient sql, ActionProposed proposal, ActionRow existing) {
+        Uni<Boolean> same = existing == null ? Uni.createFrom().item(false) : isSameProposal(sql, existing, proposal);
+        return same.flatMap(copy -> {
+            if (copy) {
+                LOG.infof("Proposal %s is a copy of action %s, stored already; ignored", proposal.eventId(),
                         existing.id());
                 return Uni.createFrom().item(false);
             }
@@ -210,11 +218,17 @@ public class StagingService {
         });
     }
 
-    private static boolean isSameProposal(ActionRow existing, NewAction copy) {
-        return existing.requestedBy().equals(copy.requestedBy()) && existing.kind().equals(copy.kind())
-                && existing.paramsHash().equals(copy.paramsHash())
-                && Objects.equals(existing.conversationId(), copy.conversationId())
-                && Objects.equals(existing.turnId(), copy.turnId());
+    private Uni<Boolean> isSameProposal(SqlClient sql, ActionRow existing, ActionProposed proposal) {
+        boolean sameFields = existing.requestedBy().equals(proposal.userId()) && existing.kind().equals(proposal.kind())
+                && existing.paramsHash().equals(proposal.paramsHash())
+                && Objects.equals(existing.conversationId(), proposal.conversationId())
+                && Objects.equals(existing.turnId(), proposal.turnId());
+        if (!sameFields || !Requesters.isService(proposal.userId())) {
+            return Uni.createFrom().item(sameFields);
+        }
+        // A service principal decides with its own token: a copy with another token hash is another proposal.
+        return actions.tokenHash(sql, existing.id(), proposal.tenantId())
+                .map(stored -> Objects.equals(stored, proposal.tokenHash()));
     }
 
     /** Writes {@code ActionStaged} for the action as it is now. */

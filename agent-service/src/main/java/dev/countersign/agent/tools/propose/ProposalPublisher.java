@@ -27,8 +27,10 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
  * <p>
  * Proposing is idempotent end to end: the action id derives from the turn and what is proposed ({@link ProposalIds}), a
  * repeat in the same turn is not sent again, and an unacknowledged event is re-sent unchanged until the delivery
- * deadline ({@link ProposalDelivery}). So the model is told "pending", never "failed", and its retry cannot write
- * twice. The agent has no outbox (it writes no database): see {@link ProposalDelivery} for what a crash loses.
+ * deadline ({@link ProposalDelivery}). So the model is told "pending", never "failed" (unless the broker refused the
+ * record for good), and its retry of the same proposal in the same turn cannot write twice. A proposal worded
+ * otherwise, or made again in a later turn, is another action. The agent has no outbox (it writes no database): see
+ * {@link ProposalDelivery} for what a crash loses.
  */
 @ApplicationScoped
 public class ProposalPublisher {
@@ -40,7 +42,9 @@ public class ProposalPublisher {
         /** Not acknowledged yet; re-sending goes on in the background. */
         PENDING,
         /** The same proposal was already made in this turn: nothing was sent again. */
-        REPEATED
+        REPEATED,
+        /** The broker refused it for good (authorisation, size): not appended, so not staged. */
+        REFUSED
     }
 
     public record Submission(ProposalCard card, Outcome outcome) {
@@ -70,20 +74,26 @@ public class ProposalPublisher {
                 .withHeaders(turn.evidence().headers()).build();
         CompletableFuture<Void> delivered = delivery.deliver(actionId, Json.write(event), metadata);
         ProposalCard card = new ProposalCard(actionId, kind, params.summary(), params.normalised(), paramsHash, now);
-        turn.addProposal(card);
-        return new Submission(card, acknowledgedInTime(delivered) ? Outcome.ACKNOWLEDGED : Outcome.PENDING);
+        Outcome outcome = outcomeWithin(delivered);
+        if (outcome != Outcome.REFUSED) {
+            turn.addProposal(card);
+        }
+        return new Submission(card, outcome);
     }
 
-    private boolean acknowledgedInTime(CompletableFuture<Void> delivered) {
+    private Outcome outcomeWithin(CompletableFuture<Void> delivered) {
         try {
             delivered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException | ExecutionException e) {
+            return Outcome.ACKNOWLEDGED;
+        } catch (TimeoutException e) {
             // Not acknowledged (yet): whether the broker has it is unknown, so it is pending, not failed.
-            return false;
+            return Outcome.PENDING;
+        } catch (ExecutionException e) {
+            // Within the wait only a refusal for good ends the delivery (the deadline is longer than the wait).
+            return ProposalDelivery.mayPassOnRetry(e.getCause()) ? Outcome.PENDING : Outcome.REFUSED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Outcome.PENDING;
         }
     }
 }

@@ -114,13 +114,17 @@ public abstract class ProposeTool implements AgentTool {
                     + " app, and it may expire or be refused. Tell the user it was sent for their approval; never say"
                     + " it is done until a later outcome says so.").formatted(card.actionId(), card.summary());
             case PENDING -> ("Submitted action %s (%s), but the broker has not confirmed receipt yet: its outcome is"
-                    + " pending. It is NOT applied. Do not propose it again: it keeps being re-sent as this same"
-                    + " action, and the executor stages it at most once. Tell the user it was submitted and will show"
-                    + " up in the app for their approval (or be applied, if low-impact) once it arrives; never say it"
-                    + " failed or that it is done.").formatted(card.actionId(), card.summary());
+                    + " pending. It is NOT applied. Do not propose it again, in this turn or a later one: it keeps being"
+                    + " re-sent as this same action for a while, and the executor stages it at most once. Tell the"
+                    + " user it was submitted and should show up in the app for their approval (or be applied, if"
+                    + " low-impact) once it arrives, and to wait rather than ask again; never say it failed or that it"
+                    + " is done.").formatted(card.actionId(), card.summary());
             case REPEATED -> ("You already proposed exactly this in this turn: action %s (%s). It was not sent"
                     + " again; it is one action. If the user wants a second identical one, they can ask in a new"
                     + " message.").formatted(card.actionId(), card.summary());
+            case REFUSED -> ("The message service refused this proposal for good, so it was not staged and nothing"
+                    + " changed (%s). Tell the user it could not be submitted; do not propose it again in this turn.")
+                    .formatted(card.summary());
         };
     }
 
