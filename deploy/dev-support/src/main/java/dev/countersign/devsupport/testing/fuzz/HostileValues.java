@@ -129,6 +129,14 @@ public final class HostileValues {
         return random.nextBoolean() ? object(3) : "[[" + value(3) + "]]";
     }
 
+    /**
+     * Like {@link #incompatibleWith(String)}, and about 1 MB or more: an array of 100,000 elements where anything but
+     * an array is declared, an object holding a 1 MB string where an array is.
+     */
+    public String hugeIncompatibleWith(String declaredType) {
+        return "array".equals(declaredType) ? "{\"h\":" + quote("h".repeat(HUGE)) + "}" : hugeArray();
+    }
+
     public String array(int depth) {
         int size = random.nextInt(4);
         StringBuilder json = new StringBuilder("[");

@@ -13,8 +13,8 @@ import java.util.Map;
  * Why a write endpoint must never answer 2xx to these inputs: its path ids are never the id of something the fuzz
  * tenant may change (garbage, a UUID nobody has, or a {@code knownIds} entry the caller chose because it is in a state
  * that refuses every write), and every generated body has a defect no JSON mapper accepts (malformed text, a top-level
- * value of the wrong type, or one declared property with a value of an incompatible type), except the deliberately
- * empty body, which a write endpoint must refuse too.
+ * value of the wrong type, or every declared property of a stated type with a value of an incompatible type), except
+ * the deliberately empty body, which a write endpoint must refuse too.
  */
 public final class HttpInputs {
 
@@ -143,26 +143,30 @@ public final class HttpInputs {
     }
 
     /**
-     * The declared properties with values that are half plausible, half hostile, plus one property whose value has an
-     * incompatible type: the defect that makes the whole body invalid.
+     * The declared properties, every one whose type the document states carrying a value of an incompatible type (the
+     * defect), the untyped ones half plausible, half hostile. Why every typed property and not one: a property the
+     * document lists may not be read at all (a getter's derived value, an ignored field), and a type error there is no
+     * defect to the service; the body is guaranteed invalid only while one property it really reads is wrong. Limit:
+     * Jackson stops at the first type error, so well-typed hostile values in a body never reach a resource's own
+     * validation (query and path parameters do).
      */
     private Body defectiveObject(boolean huge) {
         var properties = new ArrayList<>(endpoint.bodyProperties().keySet());
-        if (properties.isEmpty() || !"object".equals(endpoint.bodyType())) {
+        boolean anyTyped = endpoint.bodyProperties().values().stream().anyMatch(java.util.Objects::nonNull);
+        if (!anyTyped || !"object".equals(endpoint.bodyType())) {
             return new Body("wrong-type", hostile.incompatibleWith(endpoint.bodyType()));
         }
         java.util.Collections.sort(properties);
-        String defective = hostile.pick(properties);
         StringBuilder json = new StringBuilder("{");
         for (String name : properties) {
             String type = endpoint.bodyProperties().get(name);
             String value;
-            if (name.equals(defective)) {
-                value = hostile.incompatibleWith(type);
-            } else if (huge && hostile.chance(0.5)) {
-                value = hostile.chance(0.5) ? HostileValues.quote("h".repeat(HostileValues.HUGE)) : hostile.hugeArray();
+            if (type != null) {
+                value = huge && hostile.chance(0.5)
+                        ? hostile.hugeIncompatibleWith(type)
+                        : hostile.incompatibleWith(type);
             } else {
-                value = hostile.chance(0.5) ? plausible(name, type) : hostile.value(0);
+                value = hostile.chance(0.5) ? plausible(name, null) : hostile.value(0);
             }
             json.append(json.length() > 1 ? "," : "").append(HostileValues.quote(name)).append(':').append(value);
         }
