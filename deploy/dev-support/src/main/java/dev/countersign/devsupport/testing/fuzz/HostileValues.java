@@ -32,9 +32,20 @@ public final class HostileValues {
             "\uFEFF{}", "{\"\":", "\"\\", "{\"a\":[}", "{\"a\":{\"b\":[1,{]}}", "<xml/>", "a=1&b=2", "\u0000");
 
     private final Random random;
+    private final int hugeLength;
 
     public HostileValues(Random random) {
+        this(random, HUGE);
+    }
+
+    /**
+     * @param hugeLength
+     *            the length of the occasional huge string ({@link #HUGE} over HTTP; less on Kafka, where a record and
+     *            its dead-letter copy must stay under the 1 MB limit of the producers)
+     */
+    public HostileValues(Random random, int hugeLength) {
         this.random = random;
+        this.hugeLength = hugeLength;
     }
 
     public Random random() {
@@ -69,9 +80,9 @@ public final class HostileValues {
         };
     }
 
-    /** The same as {@link #string()}, occasionally 1 MB long. */
+    /** The same as {@link #string()}, occasionally huge (1 MB unless the constructor said otherwise). */
     public String stringMaybeHuge() {
-        return chance(0.01) ? "h".repeat(HUGE) : string();
+        return chance(0.003) ? "h".repeat(hugeLength) : string();
     }
 
     /** An identifier that is not a UUID, or almost one, or a UUID nobody has. */
@@ -114,7 +125,7 @@ public final class HostileValues {
             case 7 -> quote(uuid().toString());
             case 8 -> array(depth + 1);
             case 9 -> object(depth + 1);
-            default -> chance(0.1) ? hugeArray() : "[]";
+            default -> chance(0.02) ? hugeArray() : "[]";
         };
     }
 
@@ -130,11 +141,12 @@ public final class HostileValues {
     }
 
     /**
-     * Like {@link #incompatibleWith(String)}, and about 1 MB or more: an array of 100,000 elements where anything but
-     * an array is declared, an object holding a 1 MB string where an array is.
+     * Like {@link #incompatibleWith(String)}, and huge: an array of 100,000 elements or an object holding a huge
+     * string, whichever the declared type is not.
      */
     public String hugeIncompatibleWith(String declaredType) {
-        return "array".equals(declaredType) ? "{\"h\":" + quote("h".repeat(HUGE)) + "}" : hugeArray();
+        boolean array = "object".equals(declaredType) || !"array".equals(declaredType) && random.nextBoolean();
+        return array ? hugeArray() : "{\"h\":" + quote("h".repeat(hugeLength)) + "}";
     }
 
     public String array(int depth) {
@@ -155,9 +167,9 @@ public final class HostileValues {
         return json.append('}').toString();
     }
 
-    /** An array of 100,000 elements. */
+    /** An array of 100,000 short elements (200 to 400 KB: the count is what is huge, not the bytes). */
     public String hugeArray() {
-        String element = random.nextBoolean() ? "1" : quote(uuid().toString());
+        String element = random.nextBoolean() ? "1" : "\"x\"";
         return "[" + (element + ",").repeat(99_999) + element + "]";
     }
 

@@ -157,14 +157,14 @@ public final class HttpInputs {
             return new Body("wrong-type", hostile.incompatibleWith(endpoint.bodyType()));
         }
         java.util.Collections.sort(properties);
+        List<String> typed = properties.stream().filter(name -> endpoint.bodyProperties().get(name) != null).toList();
+        String hugeOne = huge ? hostile.pick(typed) : null;
         StringBuilder json = new StringBuilder("{");
         for (String name : properties) {
             String type = endpoint.bodyProperties().get(name);
             String value;
             if (type != null) {
-                value = huge && hostile.chance(0.5)
-                        ? hostile.hugeIncompatibleWith(type)
-                        : hostile.incompatibleWith(type);
+                value = name.equals(hugeOne) ? hostile.hugeIncompatibleWith(type) : hostile.incompatibleWith(type);
             } else {
                 value = hostile.chance(0.5) ? plausible(name, null) : hostile.value(0);
             }
