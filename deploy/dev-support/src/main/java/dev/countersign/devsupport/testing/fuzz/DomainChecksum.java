@@ -21,21 +21,32 @@ import java.util.TreeMap;
 public final class DomainChecksum {
 
     private final Set<String> excludedTables;
+    private final Map<String, String> excludedRows;
     private final Set<String> otherTestsTenants;
 
-    private DomainChecksum(Set<String> excludedTables, Set<String> otherTestsTenants) {
+    private DomainChecksum(Set<String> excludedTables, Map<String, String> excludedRows,
+            Set<String> otherTestsTenants) {
         this.excludedTables = excludedTables;
+        this.excludedRows = excludedRows;
         this.otherTestsTenants = otherTestsTenants;
+    }
+
+    public static DomainChecksum startingNow(Connection owner, Set<String> excludedTables, Set<String> fuzzTenants)
+            throws SQLException {
+        return startingNow(owner, excludedTables, Map.of(), fuzzTenants);
     }
 
     /**
      * @param excludedTables
      *            tables that legitimately record rejected inputs (say which and why where they are named)
+     * @param excludedRows
+     *            per table, an SQL condition on its rows ({@code t}) that leaves them out: rows that legitimately
+     *            record rejected inputs in a table that must otherwise stay unchanged (say why where they are named)
      * @param fuzzTenants
      *            tenants whose rows are always checked
      */
-    public static DomainChecksum startingNow(Connection owner, Set<String> excludedTables, Set<String> fuzzTenants)
-            throws SQLException {
+    public static DomainChecksum startingNow(Connection owner, Set<String> excludedTables,
+            Map<String, String> excludedRows, Set<String> fuzzTenants) throws SQLException {
         Set<String> tenants = new LinkedHashSet<>();
         for (String table : tablesWithTenants(owner)) {
             try (var rows = owner.createStatement()
@@ -46,7 +57,7 @@ public final class DomainChecksum {
             }
         }
         tenants.removeAll(fuzzTenants);
-        return new DomainChecksum(Set.copyOf(excludedTables), Set.copyOf(tenants));
+        return new DomainChecksum(Set.copyOf(excludedTables), Map.copyOf(excludedRows), Set.copyOf(tenants));
     }
 
     /** Per table, the row count and an md5 over its rows in a stable order. */
@@ -57,10 +68,12 @@ public final class DomainChecksum {
             if (excludedTables.contains(table)) {
                 continue;
             }
-            String where = withTenants.contains(table) ? " WHERE tenant_id IS NULL OR NOT (tenant_id = ANY (?))" : "";
+            boolean byTenant = withTenants.contains(table);
+            String where = " WHERE " + (byTenant ? "(tenant_id IS NULL OR NOT (tenant_id = ANY (?)))" : "true")
+                    + (excludedRows.containsKey(table) ? " AND NOT (" + excludedRows.get(table) + ")" : "");
             try (var query = owner.prepareStatement("SELECT count(*) || ':' || md5(coalesce(string_agg(md5(t::text),"
                     + " ',' ORDER BY md5(t::text)), '')) FROM " + table + " t" + where)) {
-                if (!where.isEmpty()) {
+                if (byTenant) {
                     query.setArray(1, owner.createArrayOf("text", otherTestsTenants.toArray()));
                 }
                 try (var rows = query.executeQuery()) {
