@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.agent.chat.ConversationResource;
 import dev.countersign.contracts.Audiences;
+import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.devsupport.testing.fuzz.Credential;
 import dev.countersign.devsupport.testing.fuzz.DomainChecksum;
@@ -50,6 +51,7 @@ class HttpFuzzTest {
                 .containsAll(ResourceMethods.declaredNextTo(ConversationResource.class));
 
         AgentFixtures fixtures = new AgentFixtures();
+        ScriptedModel.use(turn -> ModelReply.text("A fuzz input reached the model."));
         List<Credential> credentials = Credential.variants(fixtures.tenant, "alice", Audiences.AGENT,
                 Audiences.EXECUTOR);
         Map<String, List<String>> knownIds = Map.of("*", List.of(fixtures.checking.toString(), "c-fuzz"));
@@ -80,6 +82,8 @@ class HttpFuzzTest {
                 .map(failure -> result.endpoint() + ": " + failure)).toList();
         assertThat(failures).as("answers that were not a 4xx problem+json, %s; first: %s", run.replay(),
                 failures.stream().limit(5).toList()).isEmpty();
+        assertThat(ScriptedModel.requests()).as("model requests made for generated inputs, %s", run.replay())
+                .isEmpty();
         try (var owner = TestProperties.ownerConnection()) {
             assertThat(checksum.take(owner)).as("domain tables after %d rejected inputs, %s", total, run.replay())
                     .isEqualTo(before);
