@@ -233,6 +233,19 @@ class ChatTest {
     }
 
     @Test
+    void aContentTypeThatIsNotAMediaTypeIsRefusedWith415NotA500() {
+        ScriptedModel.use(turn -> ModelReply.text("Not for this request."));
+        // RestAssured needs to be told how to write a body of a type it does not know.
+        given().config(io.restassured.RestAssured.config().encoderConfig(io.restassured.config.EncoderConfig
+                .encoderConfig().encodeContentTypeAs("json", io.restassured.http.ContentType.TEXT)))
+                .header("Authorization", "Bearer " + bearer).header("Content-Type", "json").body("{\"text\":\"hi\"}")
+                .post("/api/conversations/{id}/messages", "c-8")
+                .then().statusCode(415).contentType("application/problem+json")
+                .body("code", equalTo("unsupported_request"));
+        assertThat(ScriptedModel.requests()).isEmpty();
+    }
+
+    @Test
     void withoutABearerTokenTheAnswerIs401() {
         given().contentType("application/json").body("{\"text\":\"hi\"}")
                 .post("/api/conversations/{id}/messages", "c-7")

@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.Response;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionPage;
 import dev.countersign.contracts.api.ActionView;
@@ -84,6 +85,12 @@ public class ActionResource {
                         "status must be one of " + java.util.Arrays.stream(ActionStatus.values())
                                 .map(ActionStatus::wireName).collect(java.util.stream.Collectors.joining(", ")) + ".");
             }
+        }
+        // PostgreSQL refuses a NUL in text: a filter it could never match is the caller's mistake, not ours.
+        if (kind != null && !Identifiers.isPrintableId(kind)
+                || conversation != null && !Identifiers.isPrintableId(conversation)) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "kind and conversation must be 1 to %d printable characters.".formatted(Identifiers.MAX_LENGTH));
         }
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
         ActionFilter filter = new ActionFilter(wanted, kind, conversation, after == null ? null : after.proposedAt(),

@@ -43,8 +43,12 @@ public class DecisionDeadLetters {
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
     }
 
-    /** The payload without its token: by JSON when it parses, by pattern when it does not. */
+    /** The payload without its token: by JSON when it parses, by pattern when it does not; never null. */
     static String redact(String payload) {
+        if (payload == null) {
+            // A tombstone (a record without a value) is parked with an empty value; its reason header says why.
+            return "";
+        }
         try {
             var tree = Json.mapper().readTree(payload);
             if (tree instanceof ObjectNode object && object.has("token")) {

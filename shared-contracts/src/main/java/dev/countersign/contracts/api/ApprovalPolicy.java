@@ -1,5 +1,7 @@
 package dev.countersign.contracts.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * Separation of duties for the tenant's HIGH actions: how many distinct approvers must confirm, and whether the user
  * who asked for the action may be one of them. The default (1, false) is a single confirmation by anyone of the tenant.
@@ -9,6 +11,11 @@ public record ApprovalPolicy(int highApprovals, boolean highNeedsOtherApprover) 
     public static final ApprovalPolicy DEFAULT = new ApprovalPolicy(1, false);
     public static final int MAX_APPROVALS = 10;
 
+    /**
+     * Not part of the wire form: as a bean getter it would be a {@code default} member of the JSON and the OpenAPI
+     * schema.
+     */
+    @JsonIgnore
     public boolean isDefault() {
         return highApprovals == 1 && !highNeedsOtherApprover;
     }

@@ -1,0 +1,165 @@
+package dev.countersign.devsupport.testing.fuzz;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.json.Json;
+
+/**
+ * Sends generated requests to a running service, a few at a time over one reused {@link HttpClient}, and judges each
+ * answer: a 4xx with an {@code application/problem+json} body that names a {@code code} (or an empty 413, 414 or 431 of
+ * the HTTP server); never a 5xx, never a missing answer; a 2xx only from a read (GET) or from an endpoint the caller
+ * names as harmless.
+ */
+public final class HttpFuzzer implements AutoCloseable {
+
+    /** Requests in flight at once: enough to keep both cores busy, few enough to leave the machine usable. */
+    private static final int CONCURRENCY = 4;
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * Refusals of the HTTP server itself (Vert.x), before any application code runs and so without a problem body: a
+     * body over the size limit (413), a request line over 4 KB (414), headers over 20 KB (431). Accepted as they are.
+     */
+    private static final Set<Integer> REFUSED_BY_HTTP_SERVER = Set.of(413, 414, 431);
+
+    private final ExecutorService senders = Executors.newFixedThreadPool(CONCURRENCY);
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(2)).build();
+    private final URI base;
+    private final Set<String> harmlessWrites;
+
+    /**
+     * @param harmlessWrites
+     *            keys ({@link Endpoint#key()}) of non-GET endpoints that may answer 2xx to any signed-in request
+     *            because they change nothing (say why where they are named)
+     */
+    public HttpFuzzer(URI base, Set<String> harmlessWrites) {
+        this.base = base;
+        this.harmlessWrites = harmlessWrites;
+    }
+
+    /** How one endpoint answered its inputs. */
+    public record Result(Endpoint endpoint, int tried, Map<Integer, Integer> statuses, List<String> failures) {
+    }
+
+    public Result fuzz(Endpoint endpoint, List<HttpInput> inputs) throws InterruptedException {
+        List<Future<String>> verdicts = new ArrayList<>();
+        for (HttpInput input : inputs) {
+            verdicts.add(senders.submit(() -> judge(input)));
+        }
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        List<String> failures = new ArrayList<>();
+        for (Future<String> verdict : verdicts) {
+            String outcome;
+            try {
+                outcome = verdict.get();
+            } catch (ExecutionException e) {
+                outcome = "FAIL the fuzzer itself failed: " + e.getCause();
+            }
+            int space = outcome.indexOf(' ');
+            String head = outcome.substring(0, space);
+            if ("FAIL".equals(head)) {
+                failures.add(outcome.substring(space + 1));
+            } else {
+                statuses.merge(Integer.parseInt(head), 1, Integer::sum);
+            }
+        }
+        return new Result(endpoint, inputs.size(), statuses, failures);
+    }
+
+    /** "STATUS ok" or "FAIL why" for one input. */
+    private String judge(HttpInput input) {
+        HttpResponse<String> response;
+        try {
+            response = send(input);
+        } catch (Exception e) {
+            return "FAIL no answer (" + e + ") to " + input.describe();
+        }
+        int status = response.statusCode();
+        String problem = problemWith(input.endpoint(), status, response);
+        return problem == null ? status + " ok" : "FAIL " + problem + " to " + input.describe();
+    }
+
+    /**
+     * Sends once more on another connection when the server had closed the pooled one (it closes a connection after
+     * refusing an oversized request, and a request already queued on it sees no bytes): a client artefact, not an
+     * answer.
+     */
+    private HttpResponse<String> send(HttpInput input) throws Exception {
+        try {
+            return client.send(request(input), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            return client.send(request(input), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    private HttpRequest request(HttpInput input) {
+        var body = input.body() == null
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(input.body());
+        var request = HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/+$", "") + input.pathAndQuery()))
+                .timeout(ANSWER_TIMEOUT).method(input.endpoint().method(), body);
+        if (input.credential().authorization() != null) {
+            request.header("Authorization", input.credential().authorization());
+        }
+        if (input.contentType() != null) {
+            request.header("Content-Type", input.contentType());
+        }
+        if (input.accept() != null) {
+            request.header("Accept", input.accept());
+        }
+        return request.build();
+    }
+
+    /** Null if the answer is acceptable for the input; otherwise what is wrong with it. */
+    private String problemWith(Endpoint endpoint, int status, HttpResponse<String> response) {
+        if (status >= 200 && status < 300) {
+            return endpoint.isRead() || harmlessWrites.contains(endpoint.key())
+                    ? null
+                    : "a " + status + " from a write endpoint (a generated write input is never valid)";
+        }
+        if (status < 400 || status >= 500) {
+            return "HTTP " + status + " (" + snippet(response.body()) + ")";
+        }
+        String contentType = response.headers().firstValue("Content-Type").orElse("");
+        if (REFUSED_BY_HTTP_SERVER.contains(status) && response.body().isEmpty()) {
+            return null;
+        }
+        if (!contentType.startsWith("application/problem+json")) {
+            return "a " + status + " that is not problem+json (Content-Type '" + contentType + "', body '"
+                    + snippet(response.body()) + "')";
+        }
+        try {
+            JsonNode problem = Json.mapper().readTree(response.body());
+            if (!problem.path("code").isTextual() || problem.path("status").asInt() != status) {
+                return "a " + status + " problem without a code or with another status: " + snippet(response.body());
+            }
+        } catch (Exception e) {
+            return "a " + status + " problem+json that is not JSON: " + snippet(response.body());
+        }
+        return null;
+    }
+
+    private static String snippet(String body) {
+        return body == null ? "" : body.length() > 300 ? body.substring(0, 300) + "..." : body;
+    }
+
+    @Override
+    public void close() {
+        senders.shutdownNow();
+    }
+}
