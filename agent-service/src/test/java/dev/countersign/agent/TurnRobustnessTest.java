@@ -79,7 +79,8 @@ class TurnRobustnessTest {
     void atMostTenCallsOfOneResponseRunTheRestAreAnsweredNotRun() {
         ToolCall[] calls = new ToolCall[12];
         for (int i = 0; i < calls.length; i++) {
-            calls[i] = new ToolCall("propose_expense", EXPENSE);
+            // Twelve different coffees: identical calls in one turn would be one action (ProposalIds).
+            calls[i] = new ToolCall("propose_expense", EXPENSE.replace("3.50", "3.%d".formatted(10 + i)));
         }
         ScriptedModel.use(script(ModelReply.toolCalls(calls), ModelReply.text("Ten are staged.")));
 

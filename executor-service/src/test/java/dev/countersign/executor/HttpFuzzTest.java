@@ -59,15 +59,21 @@ class HttpFuzzTest {
         Map<String, List<String>> knownIds = Map.of("*", List.of(cancelled.actionId.toString(),
                 tenant.wallet().toString()));
 
+        // The relay stamps outbox rows on its own schedule: wait until the fuzz tenant's are stamped, so the checksum
+        // sees only what the inputs could change.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> Db.count(
+                "SELECT count(*) FROM outbox WHERE tenant_id = ? AND published_at IS NULL", tenant.id()) == 0);
         DomainChecksum checksum;
         Map<String, String> before;
         try (var owner = Db.owner()) {
-            checksum = DomainChecksum.startingNow(owner, Set.of(), Set.of(tenant.id()));
+            // processed_events has no tenant column and moves with every other test's late record; HTTP never writes
+            // it (only the consumers do), so it is left out here.
+            checksum = DomainChecksum.startingNow(owner, Set.of("processed_events"), Set.of(tenant.id()));
             before = checksum.take(owner);
         }
         List<HttpFuzzer.Result> results = new ArrayList<>();
         long started = System.nanoTime();
-        try (var fuzzer = new HttpFuzzer(URI.create(TestHTTPResourceManager.getUri()), Set.of())) {
+        try (var fuzzer = new HttpFuzzer(URI.create(TestHTTPResourceManager.getUri()), Set.of(), Set.of())) {
             for (Endpoint endpoint : endpoints) {
                 var inputs = new HttpInputs(new HostileValues(run.randomFor(endpoint.key())), endpoint, credentials,
                         knownIds).generate(run.inputs());

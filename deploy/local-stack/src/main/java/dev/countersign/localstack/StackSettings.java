@@ -68,7 +68,8 @@ public record StackSettings(
             "EXTERNAL_RECOVERY_INTERVAL");
 
     /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker). */
-    static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE");
+    static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE",
+            "PROPOSAL_ATTEMPT_TIMEOUT_MS");
 
     /**
      * Observability settings both services get when set: {@code OTEL_EXPORTER_OTLP_ENDPOINT} (traces to a collector;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -47,6 +49,8 @@ class FaultsIT {
 
     /** The agent waits this long for the broker before it tells the model "pending" (PT5S in production). */
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(2);
+    /** One attempt of the agent's Kafka producer gives up after this long (30 s in production). */
+    private static final Duration PRODUCER_ATTEMPT = Duration.ofSeconds(3);
     private static final Duration RECOVERY = Duration.ofSeconds(60);
 
     private static StackSettings settings;
@@ -60,7 +64,8 @@ class FaultsIT {
     @BeforeAll
     static void startTheStack() throws Exception {
         settings = TestStacks.withExecutors(1, Map.of("FAULT_PROXIES", "true", "ACTIONS_AGENT_WRITES_DEFAULT",
-                "enabled", "PROPOSAL_PUBLISH_TIMEOUT", "PT" + PUBLISH_TIMEOUT.toSeconds() + "S"));
+                "enabled", "PROPOSAL_PUBLISH_TIMEOUT", "PT" + PUBLISH_TIMEOUT.toSeconds() + "S",
+                "PROPOSAL_ATTEMPT_TIMEOUT_MS", String.valueOf(PRODUCER_ATTEMPT.toMillis())));
         stack = LocalStack.start(settings);
         producer = StackAccess.producer(stack.bootstrapServers());
     }
@@ -123,6 +128,35 @@ class FaultsIT {
         awaitExecutedOnce(actionId, "4.30");
         report("a proposal, then the model's repeat", "broker acknowledgement held 4 s (tool waits 2 s)", 2,
                 List.of(actionId), 0);
+    }
+
+    @Test
+    void aProposalWhoseProducerAttemptsTimeOutIsSentAgainByTheAgentAndWrittenOnce() throws Exception {
+        List<String> results = modelProposesTwice("4.50");
+        stack.kafkaNetwork().freeze();
+
+        JsonNode reply = chat("a coffee of 4.50, please");
+        String actionId = onlyProposal(reply);
+        assertPendingThenRepeated(results, actionId);
+        Path agentLog = settings.logDirectory().resolve("agent-service.log");
+        // Frozen past several producer attempts: each times out and the agent sends the same event again.
+        await().atMost(RECOVERY).until(() -> Files.readString(agentLog)
+                .contains("did not take the proposal of action " + actionId + " yet"));
+        await().atMost(RECOVERY).until(() -> count(Files.readString(agentLog),
+                "did not take the proposal of action " + actionId + " yet") >= 2);
+        stack.kafkaNetwork().unfreeze();
+
+        awaitExecutedOnce(actionId, "4.50");
+        report("a proposal, then the model's repeat", "broker network frozen past two producer attempts", 2,
+                List.of(actionId), 0);
+    }
+
+    private static int count(String text, String part) {
+        int found = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+            found++;
+        }
+        return found;
     }
 
     /**

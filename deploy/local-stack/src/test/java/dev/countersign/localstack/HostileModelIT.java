@@ -106,10 +106,16 @@ class HostileModelIT {
                 + "\"occurredOn\":\"%s\"}").formatted(wallet, amount, LocalDate.now()));
     }
 
+    /**
+     * {@code count} expenses of {@code amount}, each with its own note: identical calls in one turn would be one action
+     * (ProposalIds), and a hostile model varies a word to get around that, so the budgets must hold for distinct ones.
+     */
     private static ModelReply expenses(int count, String amount) {
         ToolCall[] calls = new ToolCall[count];
         for (int i = 0; i < count; i++) {
-            calls[i] = expense("Checking", amount);
+            calls[i] = new ToolCall("propose_expense", ("{\"wallet\":\"Checking\",\"amount\":\"%s\","
+                    + "\"category\":\"coffee\",\"description\":\"coffee %d\",\"occurredOn\":\"%s\"}")
+                    .formatted(amount, i, LocalDate.now()));
         }
         return ModelReply.toolCalls(calls);
     }

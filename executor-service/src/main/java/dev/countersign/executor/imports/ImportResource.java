@@ -51,6 +51,10 @@ public class ImportResource {
     @Blocking
     @Consumes({"text/csv", MediaType.TEXT_PLAIN})
     public Uni<ImportResult> importCsv(@QueryParam("wallet") String wallet, String csv) {
+        if (wallet == null) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
+                    "Name the wallet to import into: POST /api/actions/imports?wallet=<wallet id>.");
+        }
         UUID walletId = Ids.parseOrNotFound(wallet, ErrorCode.NOT_FOUND, ImportService.NO_WALLET);
         CsvLines.Parsed parsed = CsvLines.parse(csv, walletId, config.maxRowAmount());
         if (!parsed.violations().isEmpty()) {

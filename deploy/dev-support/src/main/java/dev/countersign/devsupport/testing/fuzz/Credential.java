@@ -22,6 +22,8 @@ import dev.countersign.devsupport.testing.TestProperties;
  */
 public record Credential(String label, String authorization, boolean signedIn) {
 
+    private static final String OTHER_TENANT = "other-tenant";
+
     /**
      * The valid bearer of {@code userId} in {@code tenantId} for {@code audience}, and the ways to get it wrong: none,
      * expired, forged (signed with another key), wrong audience, another tenant, alg "none", not a JWT at all.
@@ -41,7 +43,7 @@ public record Credential(String label, String authorization, boolean signedIn) {
         variants.add(new Credential("wrong-audience", bearer(trusted.mint(tenantId, userId, List.of(otherAudience),
                 groups, Duration.ofHours(2))), false));
         // Valid, but of a tenant that owns nothing the inputs name: it must see nothing and change nothing.
-        variants.add(new Credential("other-tenant", bearer(trusted.mint("t-fuzz-other-" + UUID.randomUUID(), userId,
+        variants.add(new Credential(OTHER_TENANT, bearer(trusted.mint("t-fuzz-other-" + UUID.randomUUID(), userId,
                 List.of(audience), groups, Duration.ofHours(2))), false));
         variants.add(
                 new Credential("alg-none", bearer(unsigned(trusted.mint(tenantId, userId, List.of(audience), groups,
@@ -51,6 +53,11 @@ public record Credential(String label, String authorization, boolean signedIn) {
                 .encodeToString("alice:alice".getBytes(StandardCharsets.UTF_8)), false));
         variants.add(new Credential("empty-bearer", "Bearer ", false));
         return List.copyOf(variants);
+    }
+
+    /** A valid token of another tenant: it may read (and find nothing of the fuzz tenant's), never write. */
+    public boolean isAnotherTenant() {
+        return OTHER_TENANT.equals(label);
     }
 
     private static String bearer(String token) {

@@ -41,15 +41,20 @@ public final class HttpFuzzer implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(2)).build();
     private final URI base;
     private final Set<String> harmlessWrites;
+    private final Set<String> openToAnyone;
 
     /**
      * @param harmlessWrites
      *            keys ({@link Endpoint#key()}) of non-GET endpoints that may answer 2xx to any signed-in request
      *            because they change nothing (say why where they are named)
+     * @param openToAnyone
+     *            keys of endpoints that answer without a sign-in (anything else answering 2xx to a missing, expired,
+     *            forged or wrong-audience credential is a failure)
      */
-    public HttpFuzzer(URI base, Set<String> harmlessWrites) {
+    public HttpFuzzer(URI base, Set<String> harmlessWrites, Set<String> openToAnyone) {
         this.base = base;
         this.harmlessWrites = harmlessWrites;
+        this.openToAnyone = openToAnyone;
     }
 
     /** How one endpoint answered its inputs. */
@@ -90,7 +95,7 @@ public final class HttpFuzzer implements AutoCloseable {
             return "FAIL no answer (" + e + ") to " + input.describe();
         }
         int status = response.statusCode();
-        String problem = problemWith(input.endpoint(), status, response);
+        String problem = problemWith(input.endpoint(), input.credential(), status, response);
         return problem == null ? status + " ok" : "FAIL " + problem + " to " + input.describe();
     }
 
@@ -126,7 +131,11 @@ public final class HttpFuzzer implements AutoCloseable {
     }
 
     /** Null if the answer is acceptable for the input; otherwise what is wrong with it. */
-    private String problemWith(Endpoint endpoint, int status, HttpResponse<String> response) {
+    private String problemWith(Endpoint endpoint, Credential credential, int status, HttpResponse<String> response) {
+        if (status >= 200 && status < 300 && !credential.signedIn() && !credential.isAnotherTenant()
+                && !openToAnyone.contains(endpoint.key())) {
+            return "a " + status + " to a request without a valid sign-in (credential '" + credential.label() + "')";
+        }
         if (status >= 200 && status < 300) {
             return endpoint.isRead() || harmlessWrites.contains(endpoint.key())
                     ? null

@@ -76,7 +76,7 @@ public final class OpenApiEndpoints {
         operation.path("responses").elements().forEachRemaining(
                 response -> response.path("content").fieldNames().forEachRemaining(produces::add));
         return new Endpoint(method, path, List.copyOf(pathParams), List.copyOf(queryParams), bodyType,
-                Map.copyOf(properties), List.copyOf(produces));
+                java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(properties)), List.copyOf(produces));
     }
 
     private static JsonNode resolve(JsonNode document, JsonNode schema) {
