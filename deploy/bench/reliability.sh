@@ -6,13 +6,16 @@
 # its checks passed, so a failed scenario leaves no row and the build fails. Then the rows replace the table between
 # the markers in docs/reliability.md. About 15 minutes on 2 cores with the short soak.
 # Usage: deploy/bench/reliability.sh [maven flags], e.g. -Dsoak.duration=PT10M or -Dcountersign.fuzz.seed=42
+#        deploy/bench/reliability.sh --render-only   (only rewrites the table from the rows a run left, e.g. ./mvnw verify)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-find . -path '*/target/reliability' -type d -prune -exec rm -rf {} +
-./mvnw -B -ntp -Dformat.skip=true verify \
-  -pl shared-contracts,shared-web,deploy/dev-support,executor-service,agent-service,deploy/local-stack \
-  -Dtest='HttpFuzzTest,TopicFuzzTest,ReorderedEventsTest' -Dit.test='FaultsIT,SoakIT' \
-  -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false "$@"
+if [ "${1:-}" != "--render-only" ]; then
+  find . -path '*/target/reliability' -type d -prune -exec rm -rf {} +
+  ./mvnw -B -ntp -Dformat.skip=true verify \
+    -pl shared-contracts,shared-web,deploy/dev-support,executor-service,agent-service,deploy/local-stack \
+    -Dtest='HttpFuzzTest,TopicFuzzTest,ReorderedEventsTest' -Dit.test='FaultsIT,SoakIT' \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false "$@"
+fi
 
 rows=$(find . -path '*/target/reliability/*.tsv' -print0 | sort -z | xargs -0 cat)
 table=$(mktemp)
