@@ -138,8 +138,7 @@ public final class LocalStack implements AutoCloseable {
 
         for (int instance = 0; instance < settings.executorInstances(); instance++) {
             int port = settings.executorPort() + instance;
-            String name = instance == 0 ? "executor-service" : "executor-service-" + (instance + 1);
-            say(name);
+            say(serviceName("executor-service", instance));
             Map<String, String> executor = new HashMap<>(common);
             executor.put("EXECUTOR_PORT", String.valueOf(port));
             executor.put("EXECUTOR_MANAGEMENT_PORT", String.valueOf(settings.executorManagementPort() + instance));
@@ -163,8 +162,7 @@ public final class LocalStack implements AutoCloseable {
 
         for (int instance = 0; instance < settings.agentInstances(); instance++) {
             int port = settings.agentPort() + instance;
-            String name = instance == 0 ? "agent-service" : "agent-service-" + (instance + 1);
-            say(name);
+            say(serviceName("agent-service", instance));
             Map<String, String> agent = new HashMap<>(common);
             agent.put("AGENT_PORT", String.valueOf(port));
             agent.put("AGENT_MANAGEMENT_PORT", String.valueOf(settings.agentManagementPort() + instance));
@@ -295,12 +293,17 @@ public final class LocalStack implements AutoCloseable {
                 settings.executorManagementPort()));
     }
 
+    /** {@code agent-service}, {@code agent-service-2}, ...: a service instance's name, for its log and the banner. */
+    private static String serviceName(String module, int instance) {
+        return instance == 0 ? module : module + "-" + (instance + 1);
+    }
+
     /**
      * Instance {@code instance} of {@code module}'s packaged jar, started and ready (stopped when the stack closes).
      */
     private ServiceProcess startService(String module, int instance, Map<String, String> environment,
             int firstManagementPort) {
-        String name = instance == 0 ? module : module + "-" + (instance + 1);
+        String name = serviceName(module, instance);
         ServiceProcess process = ServiceProcess.start(name, jar(module), environment,
                 settings.logDirectory().resolve(name + ".log"), firstManagementPort + instance);
         started.push(process);
