@@ -22,7 +22,10 @@ public interface ExternalConfig {
     @WithDefault("PT2M")
     Duration staleAfter();
 
-    /** How often the recovery looks for stale {@code executing} actions (also once right after start). */
+    /**
+     * How often the recovery looks for stale {@code executing} actions (also a second after start). Read by the
+     * schedule of {@code ExternalRecovery} (quarkus-scheduler).
+     */
     @WithDefault("PT30S")
     Duration recoveryInterval();
 

@@ -13,7 +13,10 @@ public interface ActionsConfig {
     @WithDefault("PT15M")
     Duration maxTtl();
 
-    /** How often undecided actions whose window has closed are expired and announced. */
+    /**
+     * How often undecided actions whose window has closed are expired and announced. Read by the schedule of
+     * {@link ExpirySweeper} (quarkus-scheduler, which ticks once a second: at least PT1S).
+     */
     @WithDefault("PT5S")
     Duration sweepInterval();
 

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
@@ -16,19 +15,19 @@ import dev.countersign.executor.action.TenantTransactions;
 import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.outbox.OutboxWriter;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Expires undecided actions whose window has closed, on a timer, and announces each with {@code ActionExpired} through
- * the outbox in the same transaction. Every instance may sweep: SKIP LOCKED keeps two sweeps (or a sweep and a confirm)
- * off the same row. Between sweeps an action is also expired lazily when someone tries to decide it.
+ * Expires undecided actions whose window has closed, on a schedule (quarkus-scheduler), and announces each with
+ * {@code ActionExpired} through the outbox in the same transaction. Every instance may sweep: SKIP LOCKED keeps two
+ * sweeps (or a sweep and a confirm) off the same row. Between sweeps an action is also expired lazily when someone
+ * tries to decide it.
  * <p>
  * The search for due actions crosses tenants (the database function {@code actions_due_for_expiry} returns ids and
  * tenants only); each tenant's actions are then expired in a transaction of that tenant, under row-level security.
@@ -46,35 +45,31 @@ public class ExpirySweeper {
     private final ActionRepository actions;
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
-    private final Vertx vertx;
     private final ActionsConfig config;
-    private volatile long timerId = -1;
 
     public ExpirySweeper(Pool pool, TenantTransactions transactions, ActionRepository actions, OutboxWriter outbox,
-            OutboxRelay relay, Vertx vertx, ActionsConfig config) {
+            OutboxRelay relay, ActionsConfig config) {
         this.pool = pool;
         this.transactions = transactions;
         this.actions = actions;
         this.outbox = outbox;
         this.relay = relay;
-        this.vertx = vertx;
         this.config = config;
     }
 
-    void onStart(@Observes StartupEvent event) {
-        timerId = vertx.setPeriodic(config.sweepInterval().toMillis(), id -> sweep().subscribe().with(
-                expired -> {
+    /** Every {@code countersign.actions.sweep-interval}; a sweep still running when the next is due is not doubled. */
+    @Scheduled(identity = "expiry-sweep", every = "${countersign.actions.sweep-interval}", skipExecutionIf = Scheduled.ApplicationNotRunning.class, concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> sweepOnSchedule() {
+        return sweep()
+                .invoke(expired -> {
                     if (expired > 0) {
                         relay.wakeUp();
                     }
-                },
-                failure -> LOG.warnf("Expiry sweep failed, will retry on the next tick: %s", failure.getMessage())));
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
-        }
+                })
+                .onFailure().invoke(failure -> LOG.warnf("Expiry sweep failed, will retry on the next tick: %s",
+                        failure.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
     }
 
     /** One sweep of at most {@code sweepBatch} actions, one transaction per tenant; the number expired. */

@@ -3,7 +3,6 @@ package dev.countersign.executor.gate;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -19,11 +18,11 @@ import dev.countersign.executor.action.TenantTransactions.Actor;
 import dev.countersign.executor.external.ExternalConfig;
 import dev.countersign.executor.external.ExternalExecutor;
 import dev.countersign.executor.policy.TenantPolicyRepository;
-import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -63,13 +62,10 @@ public class ExternalRecovery {
     private final ExecutorRegistry executors;
     private final ExternalExecution execution;
     private final ExternalConfig config;
-    private final Vertx vertx;
     private final TenantPolicyRepository policies;
-    private volatile long timerId = -1;
-    private final AtomicBoolean running = new AtomicBoolean();
 
     public ExternalRecovery(Pool pool, TenantTransactions transactions, ActionRepository actions,
-            ExecutorRegistry executors, ExternalExecution execution, ExternalConfig config, Vertx vertx,
+            ExecutorRegistry executors, ExternalExecution execution, ExternalConfig config,
             TenantPolicyRepository policies) {
         this.policies = policies;
         this.pool = pool;
@@ -78,13 +74,10 @@ public class ExternalRecovery {
         this.executors = executors;
         this.execution = execution;
         this.config = config;
-        this.vertx = vertx;
     }
 
     void onStart(@Observes StartupEvent event) {
         requireStaleAfterLongerThanAnyCall(config);
-        vertx.setTimer(1000, first -> tick());
-        timerId = vertx.setPeriodic(config.recoveryInterval().toMillis(), id -> tick());
     }
 
     /**
@@ -104,22 +97,22 @@ public class ExternalRecovery {
         }
     }
 
-    void onStop(@Observes ShutdownEvent event) {
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
-        }
-    }
-
-    private void tick() {
-        // One pass at a time on this instance: a pass that repeats slow calls may outlast the interval.
-        if (!running.compareAndSet(false, true)) {
-            return;
-        }
-        recover().eventually(() -> running.set(false)).subscribe().with(count -> {
-            if (count > 0) {
-                LOG.infof("Recovered %d unrecorded external call(s)", count);
-            }
-        }, failure -> LOG.warnf("External recovery failed, will retry on the next tick: %s", failure.getMessage()));
+    /**
+     * A second after start, then every {@code countersign.external.recovery-interval}; one pass at a time on this
+     * instance (a pass that repeats slow calls may outlast the interval).
+     */
+    @Scheduled(identity = "external-recovery", delayed = "1s", every = "${countersign.external.recovery-interval}", skipExecutionIf = Scheduled.ApplicationNotRunning.class, concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> recoverOnSchedule() {
+        return recover()
+                .invoke(count -> {
+                    if (count > 0) {
+                        LOG.infof("Recovered %d unrecorded external call(s)", count);
+                    }
+                })
+                .onFailure().invoke(failure -> LOG.warnf("External recovery failed, will retry on the next tick: %s",
+                        failure.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
     }
 
     /** One pass; the number of stale actions looked at. */

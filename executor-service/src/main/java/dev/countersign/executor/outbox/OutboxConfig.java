@@ -8,8 +8,12 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "countersign.outbox")
 public interface OutboxConfig {
 
-    /** How often the relay looks for rows nobody woke it for (another instance's, or left by a failed run). */
-    @WithDefault("PT0.5S")
+    /**
+     * How often the relay looks for rows nobody woke it for (another instance's, or left by a failed run). Read by the
+     * schedule of {@link OutboxRelay#poll()} (quarkus-scheduler, which ticks once a second: at least PT1S); declared
+     * here so it is validated and documented with the relay's other settings.
+     */
+    @WithDefault("PT1S")
     Duration pollInterval();
 
     /** Rows published per relay transaction. */

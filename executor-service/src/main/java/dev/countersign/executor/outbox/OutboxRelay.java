@@ -5,26 +5,25 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Publishes outbox rows to Kafka and stamps them published. Runs after every commit that wrote the outbox
- * ({@link #wakeUp()}) and on a timer, so rows left by a crashed instance or a broker outage go out later.
+ * ({@link #wakeUp()}) and on a schedule ({@link #poll()}), so rows left by a crashed instance or a broker outage go out
+ * later.
  * <p>
  * Guarantees and limits: at least once (a crash between the broker's ack and the stamp republishes the batch; every
  * consumer deduplicates on eventId). The batch's rows stay locked, in an open transaction, until the broker has
@@ -39,27 +38,23 @@ public class OutboxRelay {
 
     private final Pool pool;
     private final MutinyEmitter<String> emitter;
-    private final Vertx vertx;
     private final OutboxConfig config;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
-    private volatile long timerId = -1;
 
-    public OutboxRelay(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, Vertx vertx, OutboxConfig config) {
+    public OutboxRelay(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, OutboxConfig config) {
         this.pool = pool;
         this.emitter = emitter;
-        this.vertx = vertx;
         this.config = config;
     }
 
-    void onStart(@Observes StartupEvent event) {
-        timerId = vertx.setPeriodic(config.pollInterval().toMillis(), id -> wakeUp());
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
-        }
+    /**
+     * The timer half: every {@code countersign.outbox.poll-interval}, for rows no commit on this instance announced.
+     */
+    @Scheduled(identity = "outbox-relay-poll", every = "${countersign.outbox.poll-interval}", skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    @NonBlocking
+    void poll() {
+        wakeUp();
     }
 
     /** Asks for a relay run soon; runs never overlap within an instance, and a request during a run causes another. */
