@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.countersign.agent.plan.StatementAnalysis;
+import dev.countersign.agent.planmode.StatementAnalysis;
 import dev.countersign.contracts.Topics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -101,7 +101,7 @@ class BoundaryTest {
             // The one exception, by its exact texts: plan mode's analysis makes the drafted statement a temporary view
             // (or a rule on a temporary table) of the plan role's own session, in a transaction it always rolls back
             // (PlanRoleFenceTest shows the role can write no table).
-            String text = type.name().equals("dev/countersign/agent/plan/StatementAnalysis.class")
+            String text = type.name().equals("dev/countersign/agent/planmode/StatementAnalysis.class")
                     ? type.text().replace(StatementAnalysis.CREATE_VIEW, "")
                             .replace(StatementAnalysis.CREATE_TARGET, "")
                     : type.text();
@@ -122,7 +122,7 @@ class BoundaryTest {
     void noShippedClassWritesSqlCallsAnotherServiceOrProducesToKafkaDirectly() throws Exception {
         List<ClassText> shipped = shippedClasses();
 
-        assertThat(shipped).extracting(ClassText::name).contains("dev/countersign/agent/turn/TurnRunner.class")
+        assertThat(shipped).extracting(ClassText::name).contains("dev/countersign/agent/act/ActTurn.class")
                 .anyMatch(name -> name.endsWith("catalogue/ActionCatalogue.class"))
                 .anyMatch(name -> name.endsWith("web/ProblemMappers.class"));
         assertThat(violations(shipped)).isEmpty();

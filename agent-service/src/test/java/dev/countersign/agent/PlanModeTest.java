@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.agent.plan.SchemaGrounding;
+import dev.countersign.agent.planmode.SchemaGrounding;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.model.DemoModel;

@@ -8,9 +8,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import dev.countersign.agent.chat.RequestEvidence;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.conversation.TurnRecorder;
+import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ChatRequest;
 import dev.countersign.contracts.events.TurnRecorded;

@@ -13,7 +13,7 @@ import dev.countersign.agent.brief.DailyBrief.Training;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.ledger.LedgerReader;
 import dev.countersign.agent.ledger.LedgerReader.RecordedSpending;
-import dev.countersign.agent.plans.PlanReader;
+import dev.countersign.agent.training.PlanReader;
 
 /**
  * Builds a user's brief from the readers, under the read-only role and the tenant's row-level security. Building

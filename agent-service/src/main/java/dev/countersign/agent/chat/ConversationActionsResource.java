@@ -11,6 +11,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.agent.actions.ActionReader;
+import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;

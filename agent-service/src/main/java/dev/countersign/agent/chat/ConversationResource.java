@@ -16,9 +16,12 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 
+import dev.countersign.agent.act.ActTurn;
+import dev.countersign.agent.act.TurnListener;
+import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.conversation.ConversationLedger;
-import dev.countersign.agent.turn.TurnListener;
-import dev.countersign.agent.turn.TurnRunner;
+import dev.countersign.agent.evidence.RequestEvidence;
+import dev.countersign.agent.planmode.PlanTurn;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ChatReply;
@@ -45,14 +48,16 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 @Authenticated
 public class ConversationResource {
 
-    private final TurnRunner turns;
+    private final ActTurn actTurns;
+    private final PlanTurn planTurns;
     private final ConversationLedger ledger;
     private final CurrentUser user;
     private final SecurityIdentity identity;
 
-    public ConversationResource(TurnRunner turns, ConversationLedger ledger, CurrentUser user,
+    public ConversationResource(ActTurn actTurns, PlanTurn planTurns, ConversationLedger ledger, CurrentUser user,
             SecurityIdentity identity) {
-        this.turns = turns;
+        this.actTurns = actTurns;
+        this.planTurns = planTurns;
         this.ledger = ledger;
         this.user = user;
         this.identity = identity;
@@ -87,8 +92,8 @@ public class ConversationResource {
         RequestEvidence evidence = evidence();
         String text = validText(request);
         return plan(request)
-                ? turns.plan(conversation, evidence, text)
-                : turns.run(conversation, evidence, text, TurnListener.NONE);
+                ? planTurns.run(conversation, evidence, text)
+                : actTurns.run(conversation, evidence, text, TurnListener.NONE);
     }
 
     @POST
@@ -119,8 +124,8 @@ public class ConversationResource {
             };
             try {
                 events.emit(event(sse, "reply", plan
-                        ? turns.plan(conversation, evidence, text)
-                        : turns.run(conversation, evidence, text, progress)));
+                        ? planTurns.run(conversation, evidence, text)
+                        : actTurns.run(conversation, evidence, text, progress)));
             } catch (RuntimeException e) {
                 events.emit(event(sse, "problem", ProblemMappers.problemOf(e)));
             }

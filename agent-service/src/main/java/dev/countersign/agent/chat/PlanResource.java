@@ -10,7 +10,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import dev.countersign.agent.plan.PlanStatementRunner;
+import dev.countersign.agent.planmode.PlanStatementRunner;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.PlanRunResult;
 import dev.countersign.contracts.events.PlanEvent;

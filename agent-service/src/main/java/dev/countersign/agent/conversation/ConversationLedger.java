@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import dev.countersign.agent.chat.ConversationKey;
 import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.PlanEvent;

@@ -11,7 +11,7 @@ public interface TurnConfig {
 
     /**
      * Wall clock from the start of the turn to the last model answer; a model call is abandoned when it runs out (see
-     * TurnRunner for what a request can add to it).
+     * ActTurn for what a request can add to it).
      */
     @WithDefault("PT40S")
     Duration wallClock();

@@ -2,7 +2,7 @@ package dev.countersign.agent.turn;
 
 import org.jboss.logging.MDC;
 
-import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.conversation.ConversationKey;
 
 /**
  * The tenant and user of the turn being run, in the logging MDC while it runs (JSON logs show them next to the trace

@@ -11,12 +11,12 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 
 /** A recorded turn replayed as the messages the model saw and said, tool calls and results included. */
-final class TurnMessages {
+public final class TurnMessages {
 
     private TurnMessages() {
     }
 
-    static List<ChatMessage> replay(TurnRecorded turn) {
+    public static List<ChatMessage> replay(TurnRecorded turn) {
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(UserMessage.from(turn.userText()));
         for (TurnRecorded.ToolRound round : turn.rounds()) {
@@ -34,5 +34,10 @@ final class TurnMessages {
             messages.add(AiMessage.from(turn.reply()));
         }
         return messages;
+    }
+
+    /** PostgreSQL stores no NUL in jsonb; what the model sent is recorded with it replaced. */
+    public static String storable(String text) {
+        return text == null ? null : text.replace('\u0000', '\uFFFD');
     }
 }

@@ -2,10 +2,12 @@ package dev.countersign.agent.turn;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.agent.conversation.ConversationKey;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.TokenUsage;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,8 +50,26 @@ public class TurnMetrics {
                 .publishPercentileHistogram().maximumExpectedValue(LONGEST).register(registry);
     }
 
-    /** Records a turn of {@code mode} that started at {@code startedNanos} ({@link System#nanoTime()}). */
-    void turn(String mode, String ending, long startedNanos) {
+    /**
+     * Runs one turn of {@code mode} with the conversation's tenant and user in the log fields, and records it with the
+     * ending it reports ({@link #ERROR} when it throws).
+     */
+    public <R> R measure(String mode, ConversationKey conversation, Supplier<R> turn, Function<R, String> ending) {
+        long started = System.nanoTime();
+        TurnLogFields.put(conversation);
+        try {
+            R reply = turn.get();
+            turn(mode, ending.apply(reply), started);
+            return reply;
+        } catch (RuntimeException e) {
+            turn(mode, ERROR, started);
+            throw e;
+        } finally {
+            TurnLogFields.remove();
+        }
+    }
+
+    private void turn(String mode, String ending, long startedNanos) {
         Timer.builder(TURN).description("Time of one chat turn, from the request to the reply")
                 .tag("mode", mode.toLowerCase(Locale.ROOT)).tag("ending", ending.toLowerCase(Locale.ROOT))
                 .publishPercentileHistogram().maximumExpectedValue(LONGEST)
@@ -61,7 +81,7 @@ public class TurnMetrics {
      * Records the turn in the ledger through {@code record}, timing it: with the model's time, what separates the
      * agent's own cost from the wait for the ledger (Kafka, the executor, PostgreSQL) in a turn's time.
      */
-    boolean recording(Supplier<Boolean> record) {
+    public boolean recording(Supplier<Boolean> record) {
         return recordings.record(record);
     }
 

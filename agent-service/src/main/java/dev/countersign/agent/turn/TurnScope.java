@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import dev.countersign.agent.chat.ConversationKey;
-import dev.countersign.agent.chat.RequestEvidence;
+import dev.countersign.agent.conversation.ConversationKey;
+import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.agent.ledger.WalletSummary;
 import dev.countersign.contracts.api.ProposalCard;
 

@@ -24,7 +24,6 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -43,10 +42,12 @@ public class TrainingPlanResource {
     private static final String ONE_ACTIVE_PLAN_INDEX = "one_active_plan_per_user";
 
     private final TenantTransactions transactions;
+    private final TrainingPlans plans;
     private final CurrentUser user;
 
-    public TrainingPlanResource(TenantTransactions transactions, CurrentUser user) {
+    public TrainingPlanResource(TenantTransactions transactions, TrainingPlans plans, CurrentUser user) {
         this.transactions = transactions;
+        this.plans = plans;
         this.user = user;
     }
 
@@ -57,18 +58,7 @@ public class TrainingPlanResource {
     @GET
     public Uni<List<TrainingPlanView>> plans() {
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> sql.preparedQuery("""
-                SELECT id, name, goal, starts_on, schedule, status, version FROM training_plans
-                WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
-                ORDER BY status = 'active' DESC, created_at DESC, id LIMIT 100""")
-                .execute(Tuple.of(tenantId, user.userId()))
-                .map(rows -> {
-                    List<TrainingPlanView> plans = new java.util.ArrayList<>();
-                    rows.forEach(row -> plans.add(new TrainingPlanView(row.getUUID("id"), row.getString("name"),
-                            row.getString("goal"), row.getLocalDate("starts_on"), row.getString("schedule"),
-                            row.getString("status"), row.getLong("version"))));
-                    return plans;
-                }));
+        return transactions.read(tenantId, sql -> plans.current(sql, tenantId, user.userId()));
     }
 
     /**
@@ -86,11 +76,8 @@ public class TrainingPlanResource {
         }
         String tenantId = user.tenantId();
         String userId = user.userId();
-        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> sql.preparedQuery("""
-                SELECT id, status FROM training_plans
-                WHERE tenant_id = $1 AND user_id = $2 AND status IN ('draft', 'active')
-                ORDER BY id FOR UPDATE""")
-                .execute(Tuple.of(tenantId, userId))
+        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> plans
+                .lockCurrent(sql, tenantId, userId)
                 .flatMap(locked -> current(sql, planId, tenantId, userId).map(current -> {
                     // In this order: another user's plan is 404, a plan that is no draft 409, then what was read.
                     String status = current.getString("status");
@@ -116,18 +103,8 @@ public class TrainingPlanResource {
                     }
                     return current;
                 }))
-                .flatMap(checked -> {
-                    return sql.preparedQuery("""
-                            UPDATE training_plans SET status = 'archived', updated_at = now()
-                            WHERE tenant_id = $1 AND user_id = $2 AND status = 'active' RETURNING id""")
-                            .execute(Tuple.of(tenantId, userId));
-                })
-                .flatMap(archived -> sql.preparedQuery("""
-                        UPDATE training_plans SET status = 'active', activated_by = $3, activated_at = now(),
-                               updated_at = now()
-                        WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'
-                        RETURNING activated_at""")
-                        .execute(Tuple.of(planId, tenantId, userId))
+                .flatMap(checked -> plans.archiveActive(sql, tenantId, userId))
+                .flatMap(archived -> plans.activateDraft(sql, planId, tenantId, userId)
                         .map(activated -> new PlanCommitted(planId, userId,
                                 activated.iterator().next().getOffsetDateTime("activated_at").toInstant(),
                                 archived.size() == 0 ? null : archived.iterator().next().getUUID("id")))))
@@ -144,10 +121,8 @@ public class TrainingPlanResource {
     }
 
     /** The plan's status and version if it is the caller's; 404 otherwise (another user's plan is simply absent). */
-    private static Uni<Row> current(SqlClient sql, UUID planId, String tenantId, String userId) {
-        return sql.preparedQuery("""
-                SELECT status, version FROM training_plans WHERE id = $1 AND tenant_id = $2 AND user_id = $3""")
-                .execute(Tuple.of(planId, tenantId, userId))
+    private Uni<Row> current(SqlClient sql, UUID planId, String tenantId, String userId) {
+        return plans.statusAndVersion(sql, planId, tenantId, userId)
                 .map(rows -> {
                     if (rows.size() == 0) {
                         throw new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND);

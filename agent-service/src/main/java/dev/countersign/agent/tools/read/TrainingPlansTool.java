@@ -5,11 +5,11 @@ import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.agent.plans.PlanReader;
-import dev.countersign.agent.plans.PlanReader.Plan;
 import dev.countersign.agent.tools.AgentTool;
 import dev.countersign.agent.tools.Schemas;
 import dev.countersign.agent.tools.ToolArguments;
+import dev.countersign.agent.training.PlanReader;
+import dev.countersign.agent.training.PlanReader.Plan;
 import dev.countersign.agent.turn.TurnScope;
 import dev.langchain4j.agent.tool.ToolSpecification;
 

@@ -1,4 +1,4 @@
-package dev.countersign.agent.chat;
+package dev.countersign.agent.evidence;
 
 import java.nio.charset.StandardCharsets;
 

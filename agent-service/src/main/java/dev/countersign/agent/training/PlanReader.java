@@ -1,4 +1,4 @@
-package dev.countersign.agent.plans;
+package dev.countersign.agent.training;
 
 import java.time.LocalDate;
 import java.util.List;

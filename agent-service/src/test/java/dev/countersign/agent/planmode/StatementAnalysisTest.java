@@ -1,4 +1,4 @@
-package dev.countersign.agent.plan;
+package dev.countersign.agent.planmode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

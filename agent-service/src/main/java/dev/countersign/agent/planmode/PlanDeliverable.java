@@ -1,4 +1,4 @@
-package dev.countersign.agent.plan;
+package dev.countersign.agent.planmode;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,7 +10,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.PlanFellShort;
 import dev.countersign.contracts.events.PlanRefused;

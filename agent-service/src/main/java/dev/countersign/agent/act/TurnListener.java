@@ -1,4 +1,4 @@
-package dev.countersign.agent.turn;
+package dev.countersign.agent.act;
 
 import dev.countersign.contracts.api.ProposalCard;
 

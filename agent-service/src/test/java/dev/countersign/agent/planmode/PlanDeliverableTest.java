@@ -1,4 +1,4 @@
-package dev.countersign.agent.plan;
+package dev.countersign.agent.planmode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,12 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.countersign.agent.plan.PlanDeliverable.Refusal;
-import dev.countersign.agent.plan.PlanDeliverable.Shortfall;
-import dev.countersign.agent.plan.PlanDeliverable.Statement;
-import dev.countersign.agent.plan.SchemaInventory.Column;
-import dev.countersign.agent.plan.SchemaInventory.Scope;
-import dev.countersign.agent.plan.SchemaInventory.Table;
+import dev.countersign.agent.planmode.PlanDeliverable.Refusal;
+import dev.countersign.agent.planmode.PlanDeliverable.Shortfall;
+import dev.countersign.agent.planmode.PlanDeliverable.Statement;
+import dev.countersign.agent.planmode.SchemaInventory.Column;
+import dev.countersign.agent.planmode.SchemaInventory.Scope;
+import dev.countersign.agent.planmode.SchemaInventory.Table;
 import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
 import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
 

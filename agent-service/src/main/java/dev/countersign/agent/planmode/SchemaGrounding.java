@@ -1,4 +1,4 @@
-package dev.countersign.agent.plan;
+package dev.countersign.agent.planmode;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,9 +9,9 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.agent.ledger.TenantReads;
-import dev.countersign.agent.plan.SchemaInventory.Column;
-import dev.countersign.agent.plan.SchemaInventory.Scope;
-import dev.countersign.agent.plan.SchemaInventory.Table;
+import dev.countersign.agent.planmode.SchemaInventory.Column;
+import dev.countersign.agent.planmode.SchemaInventory.Scope;
+import dev.countersign.agent.planmode.SchemaInventory.Table;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;

@@ -1,4 +1,4 @@
-package dev.countersign.agent.chat;
+package dev.countersign.agent.conversation;
 
 /** A conversation belongs to one user of one tenant: the same id used by another user is another conversation. */
 public record ConversationKey(String tenantId, String userId, String conversationId) {

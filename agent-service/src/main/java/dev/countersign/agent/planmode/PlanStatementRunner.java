@@ -1,4 +1,4 @@
-package dev.countersign.agent.plan;
+package dev.countersign.agent.planmode;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -10,7 +10,7 @@ import java.util.concurrent.Semaphore;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.agent.chat.ConversationKey;
+import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.PlanRunResult;

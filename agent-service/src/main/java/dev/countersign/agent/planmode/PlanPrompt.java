@@ -1,4 +1,4 @@
-package dev.countersign.agent.plan;
+package dev.countersign.agent.planmode;
 
 import java.time.LocalDate;
 

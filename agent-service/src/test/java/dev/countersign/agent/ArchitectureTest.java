@@ -1,0 +1,105 @@
+package dev.countersign.agent;
+
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.regex.Pattern;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+
+import dev.countersign.devsupport.testing.ArchitectureRules;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/**
+ * The agent's structure, held by ArchUnit on its compiled classes: its packages form no cycle (chat over act and plan
+ * mode, over tools, over turn, over conversation, evidence and the readers); nothing in it reaches write code (the
+ * executor's classes, a Kafka producer of its own, an ORM call that persists, updates or deletes); and no REST resource
+ * runs SQL (the readers do). Each rule is also shown to fail on a planted class that breaks it.
+ * <p>
+ * Limit: these rules read class files, so SQL text is not judged here; the read-only role and {@link BoundaryTest}
+ * (writing SQL in any shipped class, the database's answer to the agent's credentials) hold that line.
+ */
+class ArchitectureTest {
+
+    /** An ORM call that writes: Hibernate Reactive's session or Panache's entity and repository methods. */
+    private static final Pattern ORM_WRITE = Pattern.compile(
+            "persist.*|merge|remove|delete.*|update|flush|refresh|lock|executeUpdate|createMutationQuery|insert");
+
+    static final ArchRule NOTHING_REACHES_WRITE_CODE = noClasses().should()
+            .dependOnClassesThat().resideInAnyPackage("dev.countersign.executor..",
+                    "org.apache.kafka.clients.producer..")
+            .orShould().callMethodWhere(describe("an ORM method that writes", (JavaMethodCall call) -> {
+                String owner = call.getTargetOwner().getPackageName();
+                return (owner.startsWith("io.quarkus.hibernate") || owner.startsWith("org.hibernate"))
+                        && ORM_WRITE.matcher(call.getName()).matches();
+            }))
+            .because("agent-service proposes; executor-service alone writes");
+
+    private static final JavaClasses AGENT = ArchitectureRules.mainClasses("dev.countersign.agent");
+
+    @Test
+    void theAgentsPackagesFormNoCycle() {
+        ArchitectureRules.packagesFormNoCycle("dev.countersign.agent").check(AGENT);
+    }
+
+    @Test
+    void nothingInTheAgentReachesWriteCode() {
+        NOTHING_REACHES_WRITE_CODE.check(AGENT);
+    }
+
+    @Test
+    void noResourceRunsSql() {
+        ArchitectureRules.resourcesRunNoSql().check(AGENT);
+    }
+
+    @Test
+    void eachRuleFailsOnAClassThatBreaksIt() {
+        JavaClasses planted = new ClassFileImporter().importClasses(PlantedSqlResource.class, PlantedProducer.class,
+                CycleA.class, CycleB.class);
+
+        assertThat(ArchitectureRules.resourcesRunNoSql().evaluate(planted).hasViolation()).isTrue();
+        assertThat(NOTHING_REACHES_WRITE_CODE.evaluate(planted).hasViolation()).isTrue();
+        assertThat(ArchitectureRules.classesFormNoCycle().evaluate(planted).hasViolation()).isTrue();
+    }
+
+    @Path("/planted")
+    static class PlantedSqlResource {
+
+        Pool pool;
+
+        /** In a lambda, as a resource would run it in a tenant transaction: still the resource's own call. */
+        @GET
+        public Object rows() {
+            return Uni.createFrom().item(pool).flatMap(client -> client.query("SELECT 1").execute());
+        }
+    }
+
+    static class PlantedProducer {
+
+        void send(KafkaProducer<String, String> producer) {
+            producer.send(new ProducerRecord<>("countersign.actions.decisions", "forged"));
+        }
+    }
+
+    static class CycleA {
+
+        CycleB next;
+    }
+
+    static class CycleB {
+
+        CycleA back;
+    }
+}
