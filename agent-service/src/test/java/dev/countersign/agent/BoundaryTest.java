@@ -126,7 +126,7 @@ class BoundaryTest {
                 .anyMatch(name -> name.endsWith("catalogue/ActionCatalogue.class"))
                 .anyMatch(name -> name.endsWith("web/ProblemMappers.class"));
         assertThat(violations(shipped)).isEmpty();
-        assertThatThrownBy(() -> Class.forName("dev.countersign.executor.gate.DecisionService"))
+        assertThatThrownBy(() -> Class.forName("dev.countersign.executor.decision.DecisionService"))
                 .isInstanceOf(ClassNotFoundException.class);
     }
 

@@ -16,6 +16,11 @@ class ArchitectureTest {
     private static final JavaClasses EXECUTOR = ArchitectureRules.mainClasses("dev.countersign.executor");
 
     @Test
+    void theExecutorsPackagesFormNoCycle() {
+        ArchitectureRules.packagesFormNoCycle("dev.countersign.executor").check(EXECUTOR);
+    }
+
+    @Test
     void noResourceRunsSql() {
         ArchitectureRules.resourcesRunNoSql().check(EXECUTOR);
     }

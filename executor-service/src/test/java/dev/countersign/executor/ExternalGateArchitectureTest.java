@@ -18,12 +18,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The runtime gate holds only if nothing else can reach a vendor: no class of executor-service outside
- * {@code external/gate} refers to a raw mail or HTTP client (read from the class files' constant pools, where every
+ * {@code external/egress} refers to a raw mail or HTTP client (read from the class files' constant pools, where every
  * referenced type is named).
  */
 class ExternalGateArchitectureTest {
 
-    private static final String GATE = "dev/countersign/executor/external/gate/";
+    private static final String GATE = "dev/countersign/executor/external/egress/";
     /** Types (or packages, ending in '/') through which a process reaches a mail server or any network peer. */
     private static final List<String> RAW_CLIENTS = List.of("io/quarkus/mailer/Mailer",
             "io/quarkus/mailer/MailTemplate",
@@ -95,13 +95,13 @@ class ExternalGateArchitectureTest {
         Path classes = Path.of("target", "classes");
 
         assertThat(usersOf(classes, GATE + "ExternalGate")).allSatisfy(name -> assertThat(name)
-                .matches(GATE + ".*|dev/countersign/executor/gate/ExternalExecution(\\$.*)?\\.class"));
+                .matches(GATE + ".*|dev/countersign/executor/execution/ExternalExecution(\\$.*)?\\.class"));
         assertThat(usersOf(classes, GATE + "GatedHttp")).allSatisfy(name -> assertThat(name)
                 .matches(GATE + ".*|dev/countersign/executor/external/ticket/.*"));
         assertThat(usersOf(classes, GATE + "GatedMailer")).allSatisfy(name -> assertThat(name)
                 .matches(GATE + ".*|dev/countersign/executor/external/mail/.*"));
         assertThat(usersOf(classes, GATE + "ExternalGate"))
-                .contains("dev/countersign/executor/gate/ExternalExecution.class");
+                .contains("dev/countersign/executor/execution/ExternalExecution.class");
     }
 
     @Test

@@ -24,7 +24,7 @@ import dev.countersign.devsupport.testing.fuzz.HttpFuzzer;
 import dev.countersign.devsupport.testing.fuzz.HttpInputs;
 import dev.countersign.devsupport.testing.fuzz.OpenApiEndpoints;
 import dev.countersign.devsupport.testing.fuzz.ResourceMethods;
-import dev.countersign.executor.gate.ActionResource;
+import dev.countersign.executor.decision.ActionResource;
 import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.quarkus.test.junit.QuarkusTest;
 

@@ -34,7 +34,7 @@ class ObservabilityTest {
     /**
      * The series the services export at /q/metrics, as the Prometheus registry names Micrometer's meters (dots to
      * underscores, {@code _total} for counters, {@code _seconds} for timers). Defined in executor-service:
-     * {@code outbox.OutcomeMetrics}, {@code gate.ActorMismatches}, {@code external.gate.ExternalGate}; in
+     * {@code outbox.OutcomeMetrics}, {@code decision.ActorMismatches}, {@code external.egress.ExternalGate}; in
      * agent-service: {@code turn.TurnMetrics}. A metric renamed there must be renamed here, in the dashboard and in the
      * alerts.
      */

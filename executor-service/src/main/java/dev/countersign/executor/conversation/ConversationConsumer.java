@@ -12,11 +12,11 @@ import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
+import dev.countersign.executor.db.TransientFailures;
 import dev.countersign.executor.evidence.Evidence;
 import dev.countersign.executor.evidence.EvidenceGate;
 import dev.countersign.executor.evidence.EvidenceRejectedException;
 import dev.countersign.executor.evidence.RecordTime;
-import dev.countersign.executor.gate.TransientFailures;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 

@@ -13,8 +13,8 @@ import dev.countersign.contracts.api.ChatRequest;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.TenantTransactions;
-import dev.countersign.executor.action.TenantTransactions.Actor;
+import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.db.TenantTransactions.Actor;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 

@@ -3,7 +3,7 @@ package dev.countersign.executor.external;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.external.gate.GateScope;
+import dev.countersign.executor.external.egress.GateScope;
 import io.smallrye.mutiny.Uni;
 
 /**

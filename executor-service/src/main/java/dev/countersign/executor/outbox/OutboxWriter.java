@@ -9,7 +9,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.action.TenantTransactions;
+import dev.countersign.executor.db.TenantTransactions;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;

@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.gate.ActionsConfig;
+import dev.countersign.executor.action.ActionsConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;

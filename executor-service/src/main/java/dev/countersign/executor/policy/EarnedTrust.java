@@ -5,7 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.TrustLevel;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.gate.ActionsConfig;
+import dev.countersign.executor.action.ActionsConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 

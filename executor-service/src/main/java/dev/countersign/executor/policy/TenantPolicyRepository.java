@@ -6,7 +6,7 @@ import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
-import dev.countersign.executor.gate.ActionsConfig;
+import dev.countersign.executor.action.ActionsConfig;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;

@@ -4,8 +4,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 
 import dev.countersign.contracts.api.TrustLevel;
-import dev.countersign.executor.action.TenantTransactions;
-import dev.countersign.executor.gate.AutoApply;
+import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.web.CurrentUser;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.gate.ActionExecutor;
+import dev.countersign.executor.execution.ActionExecutor;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;

@@ -14,8 +14,8 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.external.CallRefused;
 import dev.countersign.executor.external.ExternalConfig;
 import dev.countersign.executor.external.ExternalExecutor;
-import dev.countersign.executor.external.gate.GateScope;
-import dev.countersign.executor.external.gate.GatedHttp;
+import dev.countersign.executor.external.egress.GateScope;
+import dev.countersign.executor.external.egress.GatedHttp;
 import io.smallrye.mutiny.Uni;
 
 /**

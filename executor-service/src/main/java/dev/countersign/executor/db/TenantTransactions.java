@@ -1,0 +1,126 @@
+package dev.countersign.executor.db;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.contracts.TenantIsolation;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The only way the executor opens a transaction on tenant data. Its first statement names, for the rest of the
+ * transaction, the tenant (row-level security then shows and accepts only that tenant's rows, see migration V7) and who
+ * is acting through which channel (the history trigger records both with every move an action makes).
+ * <p>
+ * Limits: one extra round trip per transaction. Settings are transaction-local ({@code set_config(..., true)}), so they
+ * never leak to the next user of a pooled connection. Row-level security guards against a query that forgets its tenant
+ * or takes a wrong id; the tenant named here comes from the caller's token or the event, and code that names another
+ * tenant on purpose would see it.
+ */
+@ApplicationScoped
+public class TenantTransactions {
+
+    public static final String AGENT = "agent";
+    public static final String HTTP = "http";
+    /** The executor's tier rules applying an action on arrival. */
+    public static final String AUTO_APPLY = "auto-apply";
+
+    private final Pool pool;
+    /** Tasks waiting for the commit of each open transaction, by connection identity. */
+    private final Map<SqlClient, List<Runnable>> afterCommit = Collections.synchronizedMap(new IdentityHashMap<>());
+
+    public TenantTransactions(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Runs {@code work} in one transaction of {@code actor.tenantId()}; commits if it succeeds. */
+    public <T> Uni<T> run(Actor actor, Function<SqlConnection, Uni<T>> work) {
+        // Deferred: a caller's retry resubscribes and gets a fresh task list, not the failed attempt's.
+        return Uni.createFrom().deferred(() -> {
+            List<Runnable> committed = new ArrayList<>();
+            SqlConnection[] opened = new SqlConnection[1];
+            return pool.withTransaction(sql -> {
+                opened[0] = sql;
+                afterCommit.put(sql, committed);
+                return begin(sql, actor, work);
+            }).onTermination().invoke((item, failure, cancelled) -> {
+                if (opened[0] != null) {
+                    afterCommit.remove(opened[0]);
+                }
+                if (failure == null && !cancelled) {
+                    synchronized (committed) {
+                        committed.forEach(Runnable::run);
+                    }
+                }
+            });
+        });
+    }
+
+    /**
+     * Runs {@code task} once the transaction of {@code sql} has committed, and never if it rolls back: for counts that
+     * must not include rolled-back work. Outside {@link #run} (no known transaction) it runs at once.
+     * <p>
+     * Limits: work undone by {@code ROLLBACK TO SAVEPOINT} inside a transaction that then commits still runs its tasks.
+     */
+    public void afterCommit(SqlClient sql, Runnable task) {
+        List<Runnable> tasks = afterCommit.get(sql);
+        if (tasks == null) {
+            task.run();
+            return;
+        }
+        synchronized (tasks) {
+            tasks.add(task);
+        }
+    }
+
+    private <T> Uni<T> begin(SqlConnection sql, Actor actor, Function<SqlConnection, Uni<T>> work) {
+        return sql.preparedQuery("SELECT " + TenantIsolation.setTenant("$1")
+                + ", set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true),"
+                + " set_config('countersign.reason', $4, true)")
+                .execute(Tuple.of(actor.tenantId(), actor.userId(), actor.channel(),
+                        actor.reason() == null ? "" : actor.reason()))
+                .flatMap(ignored -> work.apply(sql));
+    }
+
+    /** Reads of one tenant, in one transaction (nothing they do is recorded as anyone's move). */
+    public <T> Uni<T> read(String tenantId, Function<SqlConnection, Uni<T>> work) {
+        return run(new Actor(tenantId, "", "", null), work);
+    }
+
+    /** Changes who acts, through which channel and why, for the next moves in this transaction. */
+    public Uni<Void> actAs(SqlClient sql, String userId, String channel, String reason) {
+        return sql.preparedQuery("SELECT set_config('countersign.actor', $1, true),"
+                + " set_config('countersign.channel', $2, true), set_config('countersign.reason', $3, true)")
+                .execute(Tuple.of(userId, channel, reason))
+                .replaceWithVoid();
+    }
+
+    /** Changes only the reason, for the next move in this transaction. */
+    public Uni<Void> because(SqlClient sql, String reason) {
+        return sql.preparedQuery("SELECT set_config('countersign.reason', $1, true)")
+                .execute(Tuple.of(reason))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Who acts, for which tenant, through which channel, and optionally why.
+     *
+     * @param reason
+     *            null unless the moves need one (the history trigger supplies the usual reasons itself)
+     */
+    public record Actor(String tenantId, String userId, String channel, String reason) {
+
+        public Actor(String tenantId, String userId, String channel) {
+            this(tenantId, userId, channel, null);
+        }
+    }
+}

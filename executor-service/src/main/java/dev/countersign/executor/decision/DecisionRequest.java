@@ -1,0 +1,66 @@
+package dev.countersign.executor.decision;
+
+import java.util.UUID;
+
+/**
+ * A person's confirm or cancel, from HTTP or from the decisions topic.
+ *
+ * @param authority
+ *            what entitles it: the signed-in person (HTTP) or the confirm token (the decisions topic)
+ * @param channel
+ *            recorded in the action's history ({@code http}, or the integration's channel)
+ * @param eventId
+ *            the decisions-topic event id, so a redelivered event decides nothing twice; null over HTTP
+ * @param turnId
+ *            the conversation turn that relayed a chat decision; null otherwise
+ * @param expectedParamsHash
+ *            the parameters hash the person was shown: required to confirm, null on a cancel
+ * @param verifiedUser
+ *            whether {@code userId} is verified (a bearer token over HTTP, an approver token on the topic); if not, it
+ *            is only what an integration asserts
+ */
+public record DecisionRequest(UUID actionId, String tenantId, String userId, DecisionAuthority authority,
+        String channel, UUID eventId, UUID turnId, String expectedParamsHash, boolean verifiedUser) {
+
+    /** The conversation channel: a decision relayed from the chat. */
+    public static final String CHAT = "chat";
+    /**
+     * The one approver every decision without a verified approver identity counts as, whatever user id it names: the
+     * consumer cannot see which Kafka principal wrote a record, so all unverified integrations together are one.
+     */
+    public static final String UNVERIFIED_APPROVER = "integration:unverified";
+
+    /** A decision by the signed-in person; {@code approver}: whether their groups include the approver role. */
+    public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, boolean approver) {
+        return new DecisionRequest(actionId, tenantId, userId, new DecisionAuthority.Person(approver),
+                dev.countersign.executor.db.TenantTransactions.HTTP, null, null, null, true);
+    }
+
+    /** The same request, naming the parameters hash the person was shown (null: not named). */
+    public DecisionRequest expecting(String paramsHash) {
+        return new DecisionRequest(actionId, tenantId, userId, authority, channel, eventId, turnId, paramsHash,
+                verifiedUser);
+    }
+
+    /** Who this approval counts as for k-of-n: the verified user, or {@link #UNVERIFIED_APPROVER}. */
+    public String approver() {
+        return verifiedUser ? userId : UNVERIFIED_APPROVER;
+    }
+
+    /**
+     * The same-turn rule, for integrations that relay decisions typed in a chat of their own (channel {@code chat} on
+     * the decisions topic): a decision relayed in the very turn that proposed the action is refused. It relies on the
+     * turn the integration declares, so it is a guard against a careless relay, not a boundary. The boundary against
+     * agent-service is elsewhere: the agent holds no confirm token (the executor mints a person's), no
+     * executor-audience token and no session on the executor's origin, so it cannot decide in any turn.
+     */
+    public boolean isSameTurnAs(UUID proposingTurn) {
+        return CHAT.equals(channel) && turnId != null && turnId.equals(proposingTurn);
+    }
+
+    @Override
+    public String toString() {
+        return "DecisionRequest[actionId=%s, tenantId=%s, userId=%s, channel=%s, authority=%s]"
+                .formatted(actionId, tenantId, userId, channel, authority);
+    }
+}

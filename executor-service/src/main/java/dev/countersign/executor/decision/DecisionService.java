@@ -1,0 +1,305 @@
+package dev.countersign.executor.decision;
+
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.ReissuedToken;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
+import dev.countersign.contracts.catalogue.Violation;
+import dev.countersign.contracts.events.ActionCancelled;
+import dev.countersign.contracts.json.ConfirmTokens;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.DecisionOutcome;
+import dev.countersign.executor.db.ProcessedEvents;
+import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.db.TransientFailures;
+import dev.countersign.executor.execution.ActionExecution;
+import dev.countersign.executor.execution.ActionExecutor;
+import dev.countersign.executor.execution.ExecutionRefused;
+import dev.countersign.executor.execution.ExecutorRegistry;
+import dev.countersign.executor.execution.ExternalExecution;
+import dev.countersign.executor.expiry.ExpirySweeper;
+import dev.countersign.executor.outbox.OutboxRelay;
+import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.outbox.OutcomeEvents;
+import dev.countersign.executor.policy.EarnedTrust;
+import dev.countersign.executor.telemetry.ActionTelemetry;
+import dev.countersign.web.ProblemException;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+
+/**
+ * Confirm and execute, in one transaction: compare-and-swap {@code proposed -> confirmed} on (id, tenant, token hash,
+ * status, expiry), rebuild the write from the stored proposal only, check its hash, write it, compare-and-swap
+ * {@code confirmed -> executed}, and put the outcome in the outbox.
+ * <p>
+ * Time is the database's ({@code now()}), so instances with drifting clocks agree on expiry.
+ * <p>
+ * Why this executes at most once: only one transaction can win the first compare-and-swap (PostgreSQL re-checks the
+ * WHERE clause of a concurrent UPDATE after the winner commits, and the loser matches no row); if the transaction does
+ * not commit, neither the confirmation nor the write exists, and the token still works for a retry. The unique
+ * {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database (an
+ * e-mail, a ticket) cannot join the transaction; such executors send the action's idempotency key (see
+ * {@link ActionExecutor}).
+ */
+@ApplicationScoped
+public class DecisionService {
+
+    private final ActionRepository actions;
+    private final ExecutorRegistry executors;
+    private final OutboxWriter outbox;
+    private final OutboxRelay relay;
+    private final TenantTransactions transactions;
+    private final ProcessedEvents processed;
+    private final SeparationOfDuties separationOfDuties;
+    private final ActorMismatches actorMismatches;
+    private final ActionExecution execution;
+    private final EarnedTrust trust;
+    private final ExternalExecution external;
+
+    public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
+            OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties,
+            ActorMismatches actorMismatches, ActionExecution execution, EarnedTrust trust,
+            ExternalExecution external) {
+        this.external = external;
+        this.execution = execution;
+        this.trust = trust;
+        this.actorMismatches = actorMismatches;
+        this.separationOfDuties = separationOfDuties;
+        this.transactions = transactions;
+        this.processed = processed;
+        this.actions = actions;
+        this.executors = executors;
+        this.outbox = outbox;
+        this.relay = relay;
+    }
+
+    public Uni<DecisionOutcome> confirm(DecisionRequest request) {
+        requireParamsHash(request);
+        // The row is read once, locked: the checks below see what the compare-and-swap will see, and approvals of one
+        // action take turns.
+        return decide(request, (sql, tokenHash) -> actions.lockWithToken(sql, request.actionId(), request.tenantId(),
+                tokenHash)
+                .flatMap(locked -> {
+                    DecisionOutcome refused = refuseBeforeDeciding(request, locked);
+                    return refused != null
+                            ? Uni.createFrom().item(refused)
+                            : separationOfDuties.check(sql, request, locked);
+                })
+                .flatMap(held -> held != null
+                        ? Uni.createFrom().item(held)
+                        : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
+                                .flatMap(confirmed -> confirmed != null
+                                        ? execution.run(sql, confirmed)
+                                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
+                .flatMap(outcome -> outcome instanceof DecisionOutcome.Claimed claimed
+                        // Committed as executing: the external call is made now, with no transaction open, and runs
+                        // to its record even if the caller goes away (its own subscription, not the request's).
+                        ? Uni.createFrom().completionStage(external.callAndRecord(claimed.action())
+                                .subscribeAsCompletionStage())
+                        : Uni.createFrom().item(outcome))
+                .invoke(actorMismatches::count);
+    }
+
+    /** A person may decide what they asked for, or anything of their tenant as an approver; a token holder may. */
+    private static boolean entitled(DecisionRequest request, ActionRow action) {
+        return !(request.authority() instanceof DecisionAuthority.Person person)
+                || person.mayDecide(request.userId(), action.requestedBy());
+    }
+
+    /**
+     * Refusals decided from what never changes about an action: who may decide it, the same-turn rule (see
+     * {@link DecisionRequest#isSameTurnAs}) and parameters other than the stored ones. Only answered to a holder of the
+     * right token ({@code action} is null otherwise); null if neither applies.
+     */
+    private static DecisionOutcome refuseBeforeDeciding(DecisionRequest request, ActionRow action) {
+        if (action == null) {
+            return null;
+        }
+        if (!entitled(request, action)) {
+            return new DecisionOutcome.NotEntitled(action);
+        }
+        if (request.isSameTurnAs(action.turnId())) {
+            return new DecisionOutcome.SameTurn(action);
+        }
+        // What the person saw must be what runs: a decision naming other parameters runs nothing.
+        if (!request.expectedParamsHash().equals(action.paramsHash())) {
+            return new DecisionOutcome.ParamsMismatch(action);
+        }
+        return null;
+    }
+
+    /**
+     * Every confirm names the parameters hash the person was shown (the resource and the decisions consumer refuse one
+     * without it before calling here); a caller that forgets fails loudly instead of confirming blind.
+     */
+    private static void requireParamsHash(DecisionRequest request) {
+        if (request.expectedParamsHash() == null) {
+            throw new IllegalArgumentException("A confirm must name the paramsHash the person was shown");
+        }
+    }
+
+    /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */
+    public Uni<ReissuedToken> reissueToken(UUID actionId, String tenantId, String userId) {
+        String token = ConfirmTokens.newToken();
+        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions
+                .reissueToken(sql, actionId, tenantId, ConfirmTokens.hash(token))
+                .flatMap(updated -> updated != null
+                        ? Uni.createFrom().item(new ReissuedToken(actionId, token, updated.expiresAt()))
+                        : actions.find(sql, actionId, tenantId).map(current -> {
+                            throw current == null
+                                    ? new ProblemException(ErrorCode.ACTION_NOT_FOUND, "No such action in your tenant.")
+                                    : new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                                            "Only a proposal still waiting for a decision gets a new token.",
+                                            current.toView());
+                        })));
+    }
+
+    /**
+     * Confirms and executes several actions of one tenant in one transaction: all or none. Each keeps its own token
+     * check. Actions are taken in id order, so overlapping batches lock their action rows in the same order; the rows
+     * their writes touch (wallets) can still be locked in different orders, so a deadlock PostgreSQL breaks (40P01) or
+     * a serialization failure is retried, up to three times. If any action cannot be confirmed or written, the
+     * transaction rolls back and {@link BatchRefused} says why, per action; nothing is marked failed, because nothing
+     * ran.
+     */
+    public Uni<List<ActionRow>> confirmBatch(List<DecisionRequest> requests) {
+        requests.forEach(DecisionService::requireParamsHash);
+        List<DecisionRequest> ordered = requests.stream()
+                .sorted(java.util.Comparator.comparing(DecisionRequest::actionId)).toList();
+        DecisionRequest first = ordered.get(0);
+        return transactions.run(new Actor(first.tenantId(), first.userId(), first.channel()), sql -> Multi
+                .createFrom().iterable(ordered)
+                .onItem().transformToUniAndConcatenate(request -> ActionTelemetry.withLogFields(
+                        request.tenantId(), request.actionId(), () -> confirmInBatch(sql, request)))
+                .collect().asList())
+                .onFailure(TransientFailures::isDeadlockOrSerialization).retry().atMost(3)
+                .invoke(executed -> executed.forEach(actorMismatches::countConfirmed))
+                .invoke(relay::wakeUp);
+    }
+
+    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
+        return tokenHash(sql, request).flatMap(tokenHash -> confirmInBatch(sql, request, tokenHash));
+    }
+
+    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request, String tokenHash) {
+        String id = request.actionId().toString();
+        return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                .flatMap(locked -> {
+                    if (locked != null && !entitled(request, locked)) {
+                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.FORBIDDEN.code())));
+                    }
+                    if (locked != null && !request.expectedParamsHash().equals(locked.paramsHash())) {
+                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
+                    }
+                    return separationOfDuties.check(sql, request, locked);
+                }).flatMap(held -> {
+                    if (held != null) {
+                        throw new BatchRefused(List.of(new Violation(id,
+                                "needs the tenant's approvals for HIGH actions; confirm it on its own")));
+                    }
+                    return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId());
+                })
+                .flatMap(confirmed -> {
+                    if (confirmed == null) {
+                        return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                                .<ActionRow>map(current -> {
+                                    throw new BatchRefused(List.of(new Violation(id, current == null
+                                            ? "not found in your tenant"
+                                            : "is " + current.status().wireName() + ", not waiting for a decision")));
+                                });
+                    }
+                    if (ActionCatalogue.find(confirmed.kind()).map(ActionDefinition::isExternal).orElse(false)) {
+                        throw new BatchRefused(List.of(new Violation(id,
+                                "is an external send (e-mail, ticket); confirm it on its own")));
+                    }
+                    if (!ActionExecution.paramsStillMatch(confirmed)) {
+                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
+                    }
+                    return execution.writeTraced(sql, confirmed, executors.forKind(confirmed.kind()).orElseThrow())
+                            .onFailure(ExecutionRefused.class).transform(refused -> new BatchRefused(List.of(
+                                    new Violation(id, "cannot be written: " + ((ExecutionRefused) refused).code()
+                                            .code()))));
+                });
+    }
+
+    /**
+     * Cancel, by the requester or an approver, or with the token: same no-oracle answers as confirm; publishes
+     * {@code ActionCancelled}.
+     */
+    public Uni<DecisionOutcome> cancel(DecisionRequest request) {
+        return decide(request, (sql, tokenHash) -> actions.lockWithToken(sql, request.actionId(), request.tenantId(),
+                tokenHash).flatMap(
+                        locked -> locked != null && !entitled(request, locked)
+                                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(locked))
+                                : cancelLocked(sql, request, tokenHash)));
+    }
+
+    private Uni<DecisionOutcome> cancelLocked(SqlClient sql, DecisionRequest request, String tokenHash) {
+        return actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
+                .flatMap(cancelled -> cancelled != null
+                        ? trust.cancelled(sql, cancelled)
+                                .flatMap(ignored -> outbox.append(sql,
+                                        OutcomeEvents.cancelled(cancelled, request.userId()), cancelled))
+                                .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
+                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash));
+    }
+
+    /**
+     * One transaction of the request's tenant, with who and through which channel set for the history: a decision
+     * relayed as an event is first recorded as processed (a redelivery decides nothing), then the decision runs.
+     */
+    private Uni<DecisionOutcome> decide(DecisionRequest request,
+            java.util.function.BiFunction<SqlClient, String, Uni<DecisionOutcome>> decision) {
+        Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
+        return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
+                () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
+                        DecisionConsumer.CONSUMER, () -> tokenHash(sql, request).flatMap(tokenHash -> tokenHash == null
+                                ? Uni.createFrom().item(new DecisionOutcome.NotFound())
+                                : decision.apply(sql, tokenHash)),
+                        new DecisionOutcome.AlreadyDecided())))
+                .invoke(relay::wakeUp);
+    }
+
+    /**
+     * The token hash the decision's compare-and-swap matches: the hash of the token it carries, or, for a signed-in
+     * person, the action's stored one (null if the tenant has no such action), read without a lock. Limit: a token
+     * reissued between that read and the row lock makes this person's decision find no action (404, nothing changed);
+     * deciding again works.
+     */
+    private Uni<String> tokenHash(SqlClient sql, DecisionRequest request) {
+        if (request.authority() instanceof DecisionAuthority.Token token) {
+            return Uni.createFrom().item(ConfirmTokens.hash(token.rawToken()));
+        }
+        return actions.tokenHash(sql, request.actionId(), request.tenantId());
+    }
+
+    /** This request did not win: say why without revealing whether an action exists to a wrong token. */
+    private Uni<DecisionOutcome> explainLoss(SqlClient sql, UUID actionId, String tenantId, String tokenHash) {
+        return actions.findWithToken(sql, actionId, tenantId, tokenHash).flatMap(current -> {
+            if (current == null) {
+                return Uni.createFrom().item(new DecisionOutcome.NotFound());
+            }
+            if (current.status() == ActionStatus.PROPOSED) {
+                // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
+                return transactions.because(sql, ExpirySweeper.REASON)
+                        .flatMap(ignored -> actions.expire(sql, actionId))
+                        .flatMap(expired -> expired == null
+                                // Someone else moved it meanwhile (the sweep held the row): answer with what it is now.
+                                ? actions.find(sql, actionId, tenantId)
+                                        .map(now -> (DecisionOutcome) new DecisionOutcome.NotProposed(now))
+                                : outbox.append(sql, OutcomeEvents.expired(expired), expired).replaceWith(
+                                        (DecisionOutcome) new DecisionOutcome.NotProposed(expired)));
+            }
+            return Uni.createFrom().item(new DecisionOutcome.NotProposed(current));
+        });
+    }
+}

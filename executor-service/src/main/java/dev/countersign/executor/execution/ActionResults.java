@@ -1,0 +1,17 @@
+package dev.countersign.executor.execution;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.json.Json;
+
+/** The result recorded for an action that did not (or may not) carry out: {@code {"error": code, "reason": ...}}. */
+final class ActionResults {
+
+    private ActionResults() {
+    }
+
+    static ObjectNode error(ErrorCode code, String reason) {
+        return Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
+    }
+}

@@ -1,0 +1,113 @@
+package dev.countersign.executor.execution;
+
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Tier;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.ActionsConfig;
+import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.outbox.OutboxRelay;
+import dev.countersign.executor.outbox.OutboxWriter;
+import dev.countersign.executor.outbox.OutcomeEvents;
+import dev.countersign.executor.policy.EarnedTrust;
+import dev.countersign.web.ProblemException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+
+/**
+ * Undo of an executed action, in one transaction: the action row is locked, the undo must be asked by its requester or
+ * an administrator (only an administrator for a HIGH action, which may have needed other approvers), within the window
+ * (by the database's clock), of a kind whose executor has an inverse ({@link Undoable}); the inverse writes only if the
+ * target still has the version the action left; then {@code executed -> undone} (history records who), the requester's
+ * earned trust goes back to zero, and {@code ActionUndone} goes to the outbox. Any refusal leaves everything as it was.
+ * <p>
+ * Limit: only the row the action wrote is put back; what a person did because of it (a reply, a transfer elsewhere) is
+ * not.
+ */
+@ApplicationScoped
+public class UndoService {
+
+    private static final String NOT_FOUND = "No such action in your tenant.";
+
+    private final TenantTransactions transactions;
+    private final ActionRepository actions;
+    private final ExecutorRegistry executors;
+    private final EarnedTrust trust;
+    private final OutboxWriter outbox;
+    private final OutboxRelay relay;
+    private final ActionsConfig config;
+
+    public UndoService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
+            EarnedTrust trust, OutboxWriter outbox, OutboxRelay relay, ActionsConfig config) {
+        this.transactions = transactions;
+        this.actions = actions;
+        this.executors = executors;
+        this.trust = trust;
+        this.outbox = outbox;
+        this.relay = relay;
+        this.config = config;
+    }
+
+    /**
+     * @param mayUndoOthers
+     *            whether the user is an administrator (anyone else may undo only the actions they requested)
+     */
+    public Uni<ActionRow> undo(UUID actionId, String tenantId, String userId, boolean mayUndoOthers) {
+        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions
+                .lock(sql, actionId, tenantId)
+                .flatMap(action -> {
+                    refuseUnlessUndoable(action, userId, mayUndoOthers);
+                    return actions.executedWithin(sql, actionId, config.undoWindow()).flatMap(recent -> {
+                        if (!recent) {
+                            throw new ProblemException(ErrorCode.UNDO_WINDOW_CLOSED,
+                                    "This action ran more than %s ago; change the row by hand if needed."
+                                            .formatted(config.undoWindow()),
+                                    action.toView());
+                        }
+                        return putBack(sql, action, userId);
+                    });
+                }))
+                .invoke(relay::wakeUp);
+    }
+
+    private void refuseUnlessUndoable(ActionRow action, String userId, boolean mayUndoOthers) {
+        if (action == null) {
+            throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        }
+        if (!mayUndoOthers && !action.requestedBy().equals(userId)) {
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "Only the user who asked for this action, or an administrator, can undo it.");
+        }
+        if (!mayUndoOthers && action.tier() == Tier.HIGH) {
+            // A HIGH action may have needed other approvers; undoing it alone would bypass them.
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "A HIGH action is undone by an administrator; ask yours.");
+        }
+        if (action.status() != ActionStatus.EXECUTED) {
+            throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
+                    "Only an executed action can be undone; this one is " + action.status().wireName() + ".",
+                    action.toView());
+        }
+        if (executors.undoerFor(action.kind()).isEmpty()) {
+            throw new ProblemException(ErrorCode.NOT_UNDOABLE,
+                    "A %s action cannot be undone here; propose the opposite change instead.".formatted(action.kind()),
+                    action.toView());
+        }
+    }
+
+    private Uni<ActionRow> putBack(SqlClient sql, ActionRow action, String userId) {
+        return Uni.createFrom().deferred(() -> executors.undoerFor(action.kind()).orElseThrow().undo(sql, action))
+                .onFailure(ExecutionRefused.class).transform(refused -> new ProblemException(
+                        ((ExecutionRefused) refused).code(), refused.getMessage() + ".", action.toView()))
+                .flatMap(ignored -> actions.markUndone(sql, action.id(), userId))
+                .flatMap(undone -> trust.undone(sql, undone)
+                        .flatMap(ignored -> outbox.append(sql, OutcomeEvents.undone(undone), undone))
+                        .replaceWith(undone));
+    }
+}

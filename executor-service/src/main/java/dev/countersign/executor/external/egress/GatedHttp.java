@@ -1,0 +1,48 @@
+package dev.countersign.executor.external.egress;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.executor.external.ExternalConfig;
+import io.smallrye.mutiny.Uni;
+
+/** The only holder of the outbound HTTP client: sends only inside an open {@link GateScope}. */
+@ApplicationScoped
+public class GatedHttp {
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final ExternalGate gate;
+    private final Optional<URI> ticketSystem;
+
+    public GatedHttp(ExternalGate gate, ExternalConfig config) {
+        this.gate = gate;
+        this.ticketSystem = config.ticket().url().filter(url -> !url.isBlank()).map(URI::create);
+    }
+
+    /**
+     * Sends {@code request} (which carries its own timeout) and answers its body as text. Only to the configured ticket
+     * system's origin (scheme, host, port): the gate's client is no general way out.
+     */
+    public Uni<HttpResponse<String>> send(GateScope scope, HttpRequest request) {
+        return Uni.createFrom().deferred(() -> {
+            gate.check(scope, "HTTP");
+            if (ticketSystem.isEmpty() || !sameOrigin(ticketSystem.get(), request.uri())) {
+                throw new UngatedCallException("HTTP call refused: " + request.uri().getHost()
+                        + " is not the configured ticket system");
+            }
+            return Uni.createFrom().completionStage(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+        });
+    }
+
+    private static boolean sameOrigin(URI allowed, URI requested) {
+        return allowed.getScheme().equalsIgnoreCase(requested.getScheme())
+                && allowed.getHost().equalsIgnoreCase(requested.getHost()) && allowed.getPort() == requested.getPort();
+    }
+}

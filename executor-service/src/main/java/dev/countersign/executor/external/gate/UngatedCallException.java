@@ -1,9 +1,0 @@
-package dev.countersign.executor.external.gate;
-
-/** An external call was attempted outside an open {@link GateScope}: refused before anything left the process. */
-public class UngatedCallException extends IllegalStateException {
-
-    public UngatedCallException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,78 @@
+package dev.countersign.executor.staging;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+import dev.countersign.contracts.events.ActionProposed;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.MalformedEventException;
+import dev.countersign.executor.db.TransientFailures;
+import dev.countersign.executor.evidence.Evidence;
+import dev.countersign.executor.evidence.EvidenceGate;
+import dev.countersign.executor.evidence.EvidenceRejectedException;
+import dev.countersign.executor.evidence.RecordTime;
+import dev.countersign.executor.outbox.OutboxRelay;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+
+/**
+ * Consumes {@code countersign.actions.proposed}. An unreadable record fails at once and goes to the dead-letter topic
+ * (it can never succeed); a database failure is retried with back-off and holds the partition, so nothing is skipped or
+ * reordered while PostgreSQL is away. The offset is committed only after the staging transaction commits.
+ * <p>
+ * Before anything else, the record's evidence ({@link EvidenceGate}) must show that the proposal's user of the
+ * proposal's tenant signed in recently (or that a service principal proposes as itself): without it the proposal goes
+ * to the dead-letter topic with the reason and without the token, and nothing is staged or published for the tenant it
+ * names (an unverified tenant gets no outcome events).
+ */
+@ApplicationScoped
+public class ProposalConsumer {
+
+    private static final Logger LOG = Logger.getLogger(ProposalConsumer.class);
+
+    private static final String CONSUMER = "proposals";
+
+    private final StagingService staging;
+    private final OutboxRelay relay;
+    private final EvidenceGate evidence;
+
+    public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence) {
+        this.staging = staging;
+        this.relay = relay;
+        this.evidence = evidence;
+    }
+
+    @Incoming("proposals")
+    public Uni<Void> consume(String payload, IncomingKafkaRecordMetadata<String, String> metadata) {
+        String token = EvidenceGate.take(metadata);
+        RecordTime time = RecordTime.of(metadata);
+        ActionProposed proposal;
+        try {
+            proposal = Json.read(payload, ActionProposed.class);
+        } catch (MalformedEventException e) {
+            LOG.warnf("Unreadable proposal sent to the dead-letter topic: %s", e.getMessage());
+            return Uni.createFrom().failure(e);
+        }
+        if (evidence.check(CONSUMER, token, proposal.tenantId(), proposal.userId(),
+                time) instanceof Evidence.Rejected rejected) {
+            LOG.warnf("Proposal %s (action %s) sent to the dead-letter topic: no valid evidence (%s)",
+                    proposal.eventId(), proposal.actionId(), rejected.reason());
+            return Uni.createFrom().failure(new EvidenceRejectedException(rejected.reason(), proposal.eventId()));
+        }
+        return TransientFailures.retryWhileTransient(staging.stage(proposal), LOG, "Staging " + proposal.actionId())
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
+                            failure.getMessage());
+                    // If recording the rejection fails too, the record goes to the dead-letter topic.
+                    return staging.rejectUnstorable(proposal);
+                })
+                .invoke(wroteOutbox -> {
+                    if (wroteOutbox) {
+                        relay.wakeUp();
+                    }
+                })
+                .replaceWithVoid();
+    }
+}
