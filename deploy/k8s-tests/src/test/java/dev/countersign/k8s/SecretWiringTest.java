@@ -117,8 +117,8 @@ class SecretWiringTest {
 
     /**
      * create-secrets.sh makes every Secret a pod requires that no operator writes (a manifest's {@code name:}, a
-     * {@code kubectl create secret generic} or a {@code db_secret} line), so a fresh install following the README
-     * starts; a Secret it forgot would keep the pod from starting.
+     * {@code kubectl create secret generic} or a {@code db_secret} line), so a fresh install following
+     * docs/kubernetes.md starts; a Secret it forgot would keep the pod from starting.
      */
     @Test
     void createSecretsMakesEveryRequiredSecretNoOperatorWrites() throws IOException {

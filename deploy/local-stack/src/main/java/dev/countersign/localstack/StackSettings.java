@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything the local stack can be told, from environment variables, with the defaults the README documents.
+ * Everything the local stack can be told, from environment variables, with the defaults docs/configuration.md
+ * documents.
  *
  * @param dataDirectory
  *            PostgreSQL data, Kafka logs, the dev signing key and the service logs; survives restarts

@@ -31,8 +31,8 @@ import java.util.UUID;
  * <li>the wallet's balance (its live rows) is the sum of the amounts of the actions executed and not undone, as the
  * clients proposed them.</li>
  * </ul>
- * The outbox is checked, not the outcomes topic: the relay may publish an event twice (at-least-once, README "How
- * exactly-once holds"); TwoExecutorsLoadIT covers the topic.
+ * The outbox is checked, not the outcomes topic: the relay may publish an event twice (at-least-once,
+ * docs/guarantees.md, "How exactly-once holds"); TwoExecutorsLoadIT covers the topic.
  */
 final class ExactlyOnceCheck {
 

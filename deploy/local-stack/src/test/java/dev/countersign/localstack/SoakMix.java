@@ -51,7 +51,7 @@ final class SoakMix {
             Operation.PROPOSE, Operation.CONFIRM, Operation.GET_ACTION);
 
     /**
-     * The only answers besides a 2xx the soak allows (README "API"): a decision that met an action another decision
+     * The only answers besides a 2xx the soak allows (docs/api.md): a decision that met an action another decision
      * already moved, {@code 409 invalid_state_transition} with its current status. Only the racing pair and a cancel
      * can meet one; a plain confirm or an undo names an action nothing else touches, so any refusal there is a fault.
      */
