@@ -150,7 +150,14 @@ class DatabaseRulesMigrationTest {
         Map<String, List<String>> actual = Catalog.read(connect(database));
         assertThat(actual.keySet()).isEqualTo(expected.keySet());
         for (String part : expected.keySet()) {
-            assertThat(actual.get(part)).as(part).isNotEmpty().containsExactlyElementsOf(expected.get(part));
+            List<String> unexpected = new ArrayList<>(actual.get(part));
+            unexpected.removeAll(expected.get(part));
+            List<String> missing = new ArrayList<>(expected.get(part));
+            missing.removeAll(actual.get(part));
+            assertThat(expected.get(part)).as("%s the original migrations leave", part).isNotEmpty();
+            assertThat(unexpected).as("%s in %s that the original migrations do not leave so", part, database)
+                    .isEmpty();
+            assertThat(missing).as("%s the original migrations leave that %s lacks", part, database).isEmpty();
         }
     }
 
