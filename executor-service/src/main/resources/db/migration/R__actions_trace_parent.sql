@@ -1,5 +1,5 @@
--- An action's trace parent (the W3C trace context of the proposal that staged it, V15) is set once, when the proposal is
--- stored: a later statement cannot re-parent an action's execution into another trace.
+-- An action's trace parent (the W3C trace context of the proposal that staged it, V15) is set once, when the proposal
+-- is stored: a later statement cannot re-parent an action's execution into another trace.
 CREATE OR REPLACE FUNCTION actions_trace_parent_guard() RETURNS trigger LANGUAGE plpgsql
     SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN

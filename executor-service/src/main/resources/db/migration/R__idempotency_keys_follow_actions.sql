@@ -1,6 +1,7 @@
 -- An action's idempotency key (idempotency_key(uuid), V8) is issued when the action is stored and retired, with the
 -- reason, when it is cancelled or expires; a retired key is never revived. Only the database records either: this
--- trigger runs as the owner (search_path pinned with pg_temp last); the application roles only read their tenant's keys.
+-- trigger runs as the owner (search_path pinned with pg_temp last); the application roles only read their tenant's
+-- keys.
 CREATE OR REPLACE FUNCTION idempotency_key_follow_action() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN

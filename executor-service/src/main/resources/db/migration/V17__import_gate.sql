@@ -1,16 +1,6 @@
--- CSV imports go through the same gate as actions (see docs/security/imports.md). ImportService applies the rules and
--- answers with problem+json; triggers are the backstop for statements that skip it, and the trail (R__import_gate.sql,
--- R__import_history.sql, R__import_tier.sql):
---   * a row is imported only into a wallet its importer owns (the tenant's wallets.owner_id);
---   * a row is born unconfirmed and names its importer; who confirmed it is set by the confirming move, never after;
---   * a row at or above the tenant's high-impact threshold (the catalogue's rule for an expense, threshold read when
---     it is confirmed) is HIGH and follows the tenant's approval policy for HIGH actions: never confirmed by its
---     importer where the policy needs another approver, and confirmed only with k distinct approvals recorded in
---     import_approvals where it needs k > 1 (the importer's not counted where another approver is needed);
---   * every import and every confirmation appends a row to import_history (who, which row, when, the tier, the
---     channel), written by a SECURITY DEFINER trigger: the executor role may read its tenant's history, never write it.
--- Limits: the database trusts the names the executor writes (imported_by, import_confirmed_by come from the caller's
--- token, checked by the application); a compromised executor could name another confirmer or record approvals.
+-- CSV imports go through the same gate as actions (see docs/security/imports.md): ImportService applies the rules and
+-- answers with problem+json; the database is the backstop for statements that skip it (R__import_gate.sql) and keeps
+-- the trail (R__import_history.sql), with each row's tier (R__import_tier.sql). This migration adds their tables.
 
 -- Approvals of HIGH imported rows under a k-of-n policy, one per approver, append-only (as action_approvals).
 CREATE TABLE import_approvals (

@@ -1,9 +1,5 @@
--- Every state an action enters (and every re-issue of its confirm token), appended by the database itself (R__action_history.sql), so the
--- trail is complete even for statements that skip the application. Who and through what channel come from transaction-local settings the executor makes
--- (countersign.actor, countersign.channel, countersign.reason); a statement without them is recorded as
--- actor 'database', channel 'sql'. A confirmation by another user of the tenant than the one who asked is allowed
--- and marked here as an actor mismatch (unless the transaction gave its own reason), so it can be counted from the
--- history; no metric counts it yet.
+-- Every state an action enters (and every re-issue of its confirm token), with who and through what channel: appended
+-- by the database itself (R__action_history.sql), append-only (R__append_only_trails.sql).
 CREATE TABLE action_history (
     id          bigserial   PRIMARY KEY,
     action_id   uuid        NOT NULL REFERENCES actions (id),
@@ -16,8 +12,6 @@ CREATE TABLE action_history (
     at          timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 CREATE INDEX action_history_by_action ON action_history (action_id, id);
-
--- Append-only: R__append_only_trails.sql.
 
 -- V2 made sure the reader role exists.
 GRANT SELECT ON action_history TO ${readerRole};

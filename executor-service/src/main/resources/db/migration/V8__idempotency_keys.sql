@@ -4,9 +4,9 @@
 --     derives the same key; the key reveals nothing the id does not.
 --   * Issued when the action is stored; retired, with the reason, when the action is cancelled or expires: a retired
 --     key is never issued again (the key is unique and so is the action id) and never revived.
---   * Only the database records issue and retirement (R__idempotency_keys_follow_actions.sql); the application roles may
---     read their tenant's keys and nothing else. The table is the record an integration checks a key against (is it
---     live, for which action); the key itself is no secret (anyone with the action id can derive it).
+--   * Only the database records issue and retirement (R__idempotency_keys_follow_actions.sql); the application
+--     roles may read their tenant's keys and nothing else. The table is the record an integration checks a key
+--     against (is it live, for which action); the key itself is no secret (anyone with the action id can derive it).
 -- Limits: the key makes a vendor call idempotent only if the vendor honours it, for as long as the vendor remembers
 -- it. Retiring is a record, not a lock: a cancelled or expired action can never reach an executor anyway, because
 -- those statuses are final (ActionTransitions and the actions guard trigger).
