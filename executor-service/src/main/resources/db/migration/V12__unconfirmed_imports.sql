@@ -9,17 +9,4 @@ GRANT UPDATE (unconfirmed) ON transactions TO ${executorRole};
 ALTER TABLE transactions ADD COLUMN import_confirmed_by text,
     ADD CONSTRAINT imported_rows_name_their_importer CHECK (NOT unconfirmed OR imported_by IS NOT NULL);
 GRANT UPDATE (import_confirmed_by) ON transactions TO ${executorRole};
-CREATE FUNCTION transactions_import_guard() RETURNS trigger LANGUAGE plpgsql
-    SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-    IF NEW.unconfirmed AND NOT OLD.unconfirmed THEN
-        RAISE EXCEPTION 'a confirmed transaction cannot become unconfirmed' USING ERRCODE = 'check_violation';
-    END IF;
-    IF OLD.unconfirmed AND NOT NEW.unconfirmed AND NEW.import_confirmed_by IS NULL THEN
-        RAISE EXCEPTION 'confirming an import names who confirmed it' USING ERRCODE = 'check_violation';
-    END IF;
-    RETURN NEW;
-END
-$$;
-CREATE TRIGGER transactions_import_guard BEFORE UPDATE ON transactions
-    FOR EACH ROW EXECUTE FUNCTION transactions_import_guard();
+-- Held by R__transactions_import_guard.sql.

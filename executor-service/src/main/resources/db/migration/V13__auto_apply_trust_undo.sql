@@ -7,37 +7,7 @@ ALTER TABLE actions ADD COLUMN auto_applied boolean NOT NULL DEFAULT false,
                     ADD COLUMN undone_by text,
                     ADD COLUMN undone_at timestamptz;
 
-CREATE FUNCTION actions_decision_marks_guard() RETURNS trigger LANGUAGE plpgsql
-    SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        IF NEW.auto_applied OR NEW.undone_by IS NOT NULL OR NEW.undone_at IS NOT NULL THEN
-            RAISE EXCEPTION 'a new action is neither applied nor undone' USING ERRCODE = 'check_violation';
-        END IF;
-        RETURN NEW;
-    END IF;
-    IF NEW.auto_applied IS DISTINCT FROM OLD.auto_applied AND NOT (OLD.status = 'proposed' AND NEW.status = 'confirmed')
-            THEN
-        RAISE EXCEPTION 'only confirming records an automatic application' USING ERRCODE = 'check_violation';
-    END IF;
-    -- Only the tier rules apply on arrival, and never a HIGH action (the same rule as AutoApply, as a backstop).
-    IF NEW.auto_applied AND NOT OLD.auto_applied
-            AND (NEW.tier = 'high' OR NEW.confirmed_by IS DISTINCT FROM 'countersign/auto-apply') THEN
-        RAISE EXCEPTION 'a HIGH action is never applied automatically, and only the tier rules apply one'
-            USING ERRCODE = 'check_violation';
-    END IF;
-    IF (NEW.undone_by IS DISTINCT FROM OLD.undone_by OR NEW.undone_at IS DISTINCT FROM OLD.undone_at)
-            AND NOT (OLD.status = 'executed' AND NEW.status = 'undone') THEN
-        RAISE EXCEPTION 'only undoing records who undid' USING ERRCODE = 'check_violation';
-    END IF;
-    IF NEW.status = 'undone' AND (NEW.undone_by IS NULL OR NEW.undone_at IS NULL) THEN
-        RAISE EXCEPTION 'an undone action names who undid it and when' USING ERRCODE = 'check_violation';
-    END IF;
-    RETURN NEW;
-END
-$$;
-CREATE TRIGGER actions_decision_marks_guard BEFORE INSERT OR UPDATE ON actions
-    FOR EACH ROW EXECUTE FUNCTION actions_decision_marks_guard();
+-- Who may set them, and when: R__actions_decision_marks.sql.
 
 GRANT SELECT (auto_applied, undone_by, undone_at) ON actions TO ${readerRole};
 
@@ -68,14 +38,4 @@ ALTER TABLE tenant_policy_history ADD COLUMN high_impact_threshold numeric(14, 2
 ALTER TABLE tenant_policies ALTER COLUMN agent_writes DROP NOT NULL, ALTER COLUMN agent_writes DROP DEFAULT;
 ALTER TABLE tenant_policy_history ALTER COLUMN agent_writes DROP NOT NULL;
 
-CREATE OR REPLACE FUNCTION tenant_policy_history_append() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-    INSERT INTO tenant_policy_history (tenant_id, agent_writes, changed_by, high_approvals, high_needs_other_approver,
-                                       high_impact_threshold, external_sends)
-    VALUES (NEW.tenant_id, NEW.agent_writes, NEW.updated_by, NEW.high_approvals, NEW.high_needs_other_approver,
-            NEW.high_impact_threshold, NEW.external_sends);
-    RETURN NEW;
-END;
-$$;
-REVOKE ALL ON FUNCTION tenant_policy_history_append() FROM PUBLIC;
+-- Both audited by R__tenant_policy_history.sql.

@@ -13,21 +13,11 @@ CREATE TABLE action_approvals (
     at        timestamptz NOT NULL DEFAULT clock_timestamp(),
     PRIMARY KEY (action_id, approver)
 );
-CREATE TRIGGER action_approvals_frozen BEFORE UPDATE OR DELETE ON action_approvals
-    FOR EACH ROW EXECUTE FUNCTION action_history_frozen();
-CREATE TRIGGER action_approvals_no_truncate BEFORE TRUNCATE ON action_approvals
-    FOR EACH STATEMENT EXECUTE FUNCTION action_history_frozen();
+-- Append-only: R__append_only_trails.sql.
 
 GRANT SELECT ON action_approvals TO ${readerRole};
 
--- The policy audit keeps the approval rules too.
+-- The policy audit keeps the approval rules too (R__tenant_policy_history.sql).
 ALTER TABLE tenant_policy_history
     ADD COLUMN high_approvals integer,
     ADD COLUMN high_needs_other_approver boolean;
-CREATE OR REPLACE FUNCTION tenant_policy_history_append() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO tenant_policy_history (tenant_id, agent_writes, changed_by, high_approvals, high_needs_other_approver)
-    VALUES (NEW.tenant_id, NEW.agent_writes, NEW.updated_by, NEW.high_approvals, NEW.high_needs_other_approver);
-    RETURN NEW;
-END;
-$$;

@@ -6,7 +6,8 @@
 --     set_config('countersign.tenant_id', <tenant>, true) (TenantTransactions in the executor, the ledger reader in the
 --     agent). No tenant named: no rows. The agent's reader role is under the same policies.
 --   * reaches the two cross-tenant jobs (the outbox relay, the expiry sweep's search) and the consumers' dedup table
---     only through the SECURITY DEFINER functions at the end, each doing one narrow thing;
+--     only through SECURITY DEFINER functions, each doing one narrow thing (R__outbox_relay.sql,
+--     R__actions_due_for_expiry.sql, R__first_delivery.sql);
 --   * cannot write the audit trails: the history triggers run as the owner from here on.
 -- Every SECURITY DEFINER function pins search_path with pg_temp last, so a caller's temporary look-alike tables or
 -- functions are never resolved in the owner's name. Operators should also REVOKE TEMP ON DATABASE ... FROM PUBLIC
@@ -53,10 +54,8 @@ GRANT SELECT ON action_history, tenant_policy_history TO ${executorRole};
 GRANT INSERT ON outbox TO ${executorRole};
 GRANT USAGE ON SEQUENCE outbox_id_seq TO ${executorRole};
 
--- The audit trails are appended by the database only: their triggers run as the owner.
-ALTER FUNCTION action_history_append() SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp;
-ALTER FUNCTION tenant_policy_history_append() SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp;
-REVOKE ALL ON FUNCTION action_history_append(), tenant_policy_history_append() FROM PUBLIC;
+-- The audit trails are appended by the database only: their triggers run as the owner (R__action_history.sql,
+-- R__tenant_policy_history.sql).
 
 -- One policy per table, the same rule everywhere.
 DO $$
@@ -71,44 +70,3 @@ BEGIN
     END LOOP;
 END
 $$;
-
--- Consumers' dedup: true the first time (consumer, event id) is seen, in the caller's transaction. Event ids are
--- global, not per tenant, so the table is not isolated; the application role cannot read or change it directly.
-CREATE FUNCTION first_delivery(p_consumer text, p_event_id uuid) RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-    INSERT INTO processed_events (consumer, event_id) VALUES (p_consumer, p_event_id)
-    ON CONFLICT (consumer, event_id) DO NOTHING;
-    RETURN FOUND;
-END;
-$$;
-
--- The relay's claim: the oldest unpublished events of every tenant, locked until the caller's transaction ends (SKIP
--- LOCKED: two relays never hold the same row).
-CREATE FUNCTION outbox_claim(p_limit integer)
-    RETURNS TABLE (id bigint, topic text, message_key text, payload text)
-    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    SELECT o.id, o.topic, o.message_key, o.payload FROM outbox o
-    WHERE o.published_at IS NULL ORDER BY o.id LIMIT p_limit FOR UPDATE SKIP LOCKED;
-$$;
-
-CREATE FUNCTION outbox_mark_published(p_ids bigint[]) RETURNS integer
-    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    WITH stamped AS (
-        UPDATE outbox SET published_at = now() WHERE id = ANY (p_ids) AND published_at IS NULL RETURNING 1)
-    SELECT count(*)::integer FROM stamped;
-$$;
-
--- The sweep's search: which undecided actions, of which tenants, are past their window. Only ids and tenants; the sweep
--- then expires them under each tenant's own policy, with the same compare-and-swap as everywhere else.
-CREATE FUNCTION actions_due_for_expiry(p_limit integer) RETURNS TABLE (tenant_id text, id uuid)
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    SELECT a.tenant_id, a.id FROM actions a
-    WHERE a.status IN ('proposed', 'confirmed') AND a.expires_at <= now()
-    ORDER BY a.expires_at LIMIT p_limit;
-$$;
-
-REVOKE ALL ON FUNCTION first_delivery(text, uuid), outbox_claim(integer), outbox_mark_published(bigint[]),
-    actions_due_for_expiry(integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION first_delivery(text, uuid), outbox_claim(integer), outbox_mark_published(bigint[]),
-    actions_due_for_expiry(integer) TO ${executorRole};

@@ -33,8 +33,8 @@ import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * Statistics that reach the model in plan mode for tables under row-level security (issue 17, part 3): the inventory
- * the model is sent, read through the application, and {@code plan_statistics()} (executor migration V19) called as the
- * roles themselves, around the application.
+ * the model is sent, read through the application, and {@code plan_statistics()} (executor migration
+ * R__plan_statistics.sql) called as the roles themselves, around the application.
  */
 @QuarkusTest
 @AgentTestResources

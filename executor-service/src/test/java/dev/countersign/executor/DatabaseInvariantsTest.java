@@ -54,7 +54,8 @@ class DatabaseInvariantsTest {
     }
 
     private static void setStatus(Connection sql, UUID id, String status) throws SQLException {
-        // Undoing must name who undid it (V13) and a claim when its call started (V14); other moves leave those alone.
+        // Undoing must name who undid it (R__actions_decision_marks.sql) and a claim when its call started
+        // (R__actions_external_calls.sql); other moves leave those alone.
         try (var update = sql.prepareStatement("UPDATE actions SET status = ?,"
                 + " undone_by = CASE WHEN ? = 'undone' THEN 'alice' END,"
                 + " undone_at = CASE WHEN ? = 'undone' THEN now() END,"

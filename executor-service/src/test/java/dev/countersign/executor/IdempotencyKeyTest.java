@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
 
-/** One idempotency key per action, issued and retired by the database (V8). */
+/** One idempotency key per action, issued and retired by the database (R__idempotency_keys_follow_actions.sql). */
 @QuarkusTest
 @ExecutorTestResources
 class IdempotencyKeyTest {

@@ -111,8 +111,9 @@ public class PlanStatementRunner {
     }
 
     /**
-     * The run: through {@code plan_rows} (executor migration V20), which runs the wrapped statement and re-raises any
-     * error with its message cut, since PostgreSQL quotes values in messages (an invalid cast quotes its whole input).
+     * The run: through {@code plan_rows} (executor migration R__plan_rows.sql), which runs the wrapped statement and
+     * re-raises any error with its message cut, since PostgreSQL quotes values in messages (an invalid cast quotes its
+     * whole input).
      */
     private Uni<Page> read(String statement, List<StatementAnalysis.Column> columns, String tenantId, int size,
             long offset) {

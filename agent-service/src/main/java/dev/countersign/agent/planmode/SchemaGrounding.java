@@ -32,10 +32,10 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * analysed, is "unknown"), and {@code null_frac} and {@code n_distinct} from the {@code pg_stats} view, which
  * PostgreSQL itself filters to the columns the role may read;</li>
  * <li>a relation under row-level security, for which PostgreSQL shows nothing in {@code pg_stats} and whose
- * {@code reltuples} counts every tenant's rows: {@code plan_statistics()} (executor migration V19, SECURITY DEFINER),
- * which gives the planner's estimate of the caller's tenant's rows only, and whole-table null fractions and distinct
- * estimates of the columns the caller may read, when the relation's row-level security is the tenant rule. A relation
- * it does not describe (another policy) is listed with its estimates withheld.</li>
+ * {@code reltuples} counts every tenant's rows: {@code plan_statistics()} (executor migration R__plan_statistics.sql,
+ * SECURITY DEFINER), which gives the planner's estimate of the caller's tenant's rows only, and whole-table null
+ * fractions and distinct estimates of the columns the caller may read, when the relation's row-level security is the
+ * tenant rule. A relation it does not describe (another policy) is listed with its estimates withheld.</li>
  * </ul>
  * {@code most_common_vals} and the other sample columns are never returned by either. Nothing is cached: every run
  * reads the catalog afresh, so any replica, after any restart, grounds the same way.
@@ -96,7 +96,8 @@ public class SchemaGrounding {
 
     /**
      * Estimates for relations under row-level security keyed on the tenant, for the tenant this transaction named: the
-     * tenant's rows, and whole-table column figures (executor migration V19 says what they reveal across tenants).
+     * tenant's rows, and whole-table column figures (executor migration R__plan_statistics.sql says what they reveal
+     * across tenants).
      */
     static final String TENANT_STATISTICS = """
             SELECT relid::bigint AS oid, column_name, tenant_rows_estimate, null_frac, n_distinct

@@ -22,7 +22,7 @@ public record SchemaInventory(List<Table> tables) {
         TABLE,
         /**
          * Row-level security keyed on the tenant: the row estimate is the caller's tenant's rows only, the column
-         * statistics whole-table figures ({@code plan_statistics()}, executor migration V19).
+         * statistics whole-table figures ({@code plan_statistics()}, executor migration R__plan_statistics.sql).
          */
         TENANT,
         /**

@@ -11,7 +11,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Remembers consumed event ids in the consumer's transaction, which makes every consumer idempotent. Event ids are
- * global, not per tenant: the table is reached only through the database function {@code first_delivery} (V7).
+ * global, not per tenant: the table is reached only through the database function {@code first_delivery}
+ * (R__first_delivery.sql).
  */
 @ApplicationScoped
 public class ProcessedEvents {

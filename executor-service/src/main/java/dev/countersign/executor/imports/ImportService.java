@@ -33,7 +33,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * high-impact threshold is HIGH (the catalogue's tier rule for an expense), and where the tenant's approval policy
  * needs another approver for HIGH actions, its importer cannot confirm it, any other user of the tenant can. The
  * database keeps the trail (import_history, appended by a trigger on every import and confirmation) and refuses the
- * same moves as a backstop (migration V17).
+ * same moves as a backstop (migrations R__import_gate.sql, R__import_history.sql).
  * <p>
  * Under a policy of k > 1 approvals for HIGH, each person's confirmation of a HIGH row is recorded as an approval and
  * the k-th counted approver confirms it, as for actions.

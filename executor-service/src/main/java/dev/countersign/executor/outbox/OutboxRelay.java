@@ -80,8 +80,8 @@ public class OutboxRelay {
 
     /** Publishes one batch; the number of rows published. */
     Uni<Integer> publishBatch() {
-        // Across tenants, through the two database functions made for it (V7): the application role cannot read the
-        // outbox otherwise.
+        // Across tenants, through the two database functions made for it (R__outbox_relay.sql): the application role
+        // cannot read the outbox otherwise.
         return pool.withTransaction(sql -> sql.preparedQuery(
                 "SELECT id, topic, message_key, payload FROM outbox_claim($1)")
                 .execute(Tuple.of(config.batchSize()))

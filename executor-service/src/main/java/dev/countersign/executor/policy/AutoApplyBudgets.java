@@ -15,8 +15,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * The tenant's auto-apply budget and its spending. The budget is read from the tenant's policy row (the deployment's
  * defaults where an administrator set none); spending is one call of the database function
- * {@code spend_auto_apply_budget} (migration V16), which serialises a tenant's spenders and checks every bound, so two
- * executor instances cannot overshoot together. A spend belongs to the caller's transaction: rolled back with it.
+ * {@code spend_auto_apply_budget} (migration R__auto_apply_budget.sql), which serialises a tenant's spenders and checks
+ * every bound, so two executor instances cannot overshoot together. A spend belongs to the caller's transaction: rolled
+ * back with it.
  */
 @ApplicationScoped
 public class AutoApplyBudgets {

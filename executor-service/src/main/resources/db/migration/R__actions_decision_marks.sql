@@ -1,0 +1,36 @@
+-- The marks a decision leaves on an action: auto_applied is set only by confirming, only by the tier rules
+-- ('countersign/auto-apply') and never on a HIGH action (the same rule as AutoApply, as a backstop); undone_by and
+-- undone_at are set only by executed -> undone, which must name both. A new action carries none of them.
+CREATE OR REPLACE FUNCTION actions_decision_marks_guard() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF NEW.auto_applied OR NEW.undone_by IS NOT NULL OR NEW.undone_at IS NOT NULL THEN
+            RAISE EXCEPTION 'a new action is neither applied nor undone' USING ERRCODE = 'check_violation';
+        END IF;
+        RETURN NEW;
+    END IF;
+    IF NEW.auto_applied IS DISTINCT FROM OLD.auto_applied AND NOT (OLD.status = 'proposed' AND NEW.status = 'confirmed')
+            THEN
+        RAISE EXCEPTION 'only confirming records an automatic application' USING ERRCODE = 'check_violation';
+    END IF;
+    -- Only the tier rules apply on arrival, and never a HIGH action (the same rule as AutoApply, as a backstop).
+    IF NEW.auto_applied AND NOT OLD.auto_applied
+            AND (NEW.tier = 'high' OR NEW.confirmed_by IS DISTINCT FROM 'countersign/auto-apply') THEN
+        RAISE EXCEPTION 'a HIGH action is never applied automatically, and only the tier rules apply one'
+            USING ERRCODE = 'check_violation';
+    END IF;
+    IF (NEW.undone_by IS DISTINCT FROM OLD.undone_by OR NEW.undone_at IS DISTINCT FROM OLD.undone_at)
+            AND NOT (OLD.status = 'executed' AND NEW.status = 'undone') THEN
+        RAISE EXCEPTION 'only undoing records who undid' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.status = 'undone' AND (NEW.undone_by IS NULL OR NEW.undone_at IS NULL) THEN
+        RAISE EXCEPTION 'an undone action names who undid it and when' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+DROP TRIGGER IF EXISTS actions_decision_marks_guard ON actions;
+CREATE TRIGGER actions_decision_marks_guard BEFORE INSERT OR UPDATE ON actions
+    FOR EACH ROW EXECUTE FUNCTION actions_decision_marks_guard();

@@ -1,0 +1,198 @@
+package dev.countersign.executor.db;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.countersign.devsupport.LocalPostgres;
+
+/**
+ * The database's rules (functions and their triggers) live in repeatable migrations, one file per rule, and the
+ * versioned migrations hold tables, indexes, roles, grants and policies (docs/adr/0003). These tests hold that the move
+ * changed nothing a database ends up with: a database migrated with today's files is compared, catalog row by catalog
+ * row, with one migrated with the versioned files as they were before the move (frozen in
+ * src/test/resources/db/legacy-migration, never edited), and so is a database first migrated with those old files and
+ * then upgraded the documented way (repair, then migrate).
+ * <p>
+ * Its own PostgreSQL server (the module's shared one holds the application's database, which these tests must not
+ * touch), with the same roles as every test.
+ */
+class DatabaseRulesMigrationTest {
+
+    private static final String CURRENT = "classpath:db/migration";
+    private static final String LEGACY = "classpath:db/legacy-migration";
+    /**
+     * Functions a versioned migration needs while it runs, so they stay in it (Flyway runs repeatables after every
+     * versioned migration): each row-level security policy calls current_tenant(), V8's backfill derives keys with
+     * idempotency_key(uuid). Each is still created in exactly one file.
+     */
+    private static final Map<String, String> FUNCTIONS_KEPT_IN_VERSIONED = Map.of("current_tenant",
+            "V7__row_level_security.sql", "idempotency_key", "V8__idempotency_keys.sql");
+    /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
+    private static final String SUPERUSER = "postgres";
+
+    private static LocalPostgres server;
+    private static String legacyDatabase;
+
+    @BeforeAll
+    static void migrateTheReference() throws SQLException {
+        server = LocalPostgres.start(0, null);
+        legacyDatabase = createDatabase("rules_legacy");
+        flyway(legacyDatabase, LEGACY).migrate();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aNewDatabaseGetsTheSameFunctionsTriggersAndGrantsAsFromTheOriginalMigrations() throws SQLException {
+        String database = createDatabase("rules_current");
+
+        flyway(database, CURRENT).migrate();
+
+        assertSameRules(database);
+    }
+
+    /** An existing database: migrated by the old files up to a version, then upgraded as docs/adr/0003 says. */
+    @ParameterizedTest
+    @ValueSource(strings = {"10", "21"})
+    void aDatabaseMigratedByTheOriginalFilesUpgradesByRepairThenMigrate(String migratedUpTo) throws SQLException {
+        String database = createDatabase("rules_upgraded_from_v" + migratedUpTo);
+        Flyway.configure().configuration(flyway(database, LEGACY).getConfiguration()).target(migratedUpTo).load()
+                .migrate();
+        Flyway current = flyway(database, CURRENT);
+
+        assertThatThrownBy(current::migrate).as("the versioned files were edited: without repair, Flyway refuses")
+                .hasMessageContaining("checksum mismatch");
+        current.repair();
+        current.migrate();
+
+        assertSameRules(database);
+    }
+
+    /**
+     * One file to read per rule: no versioned migration creates, alters or grants a function (but the two it needs
+     * while it runs) or creates a trigger, no function is created in two files, and every repeatable can run again.
+     */
+    @Test
+    void eachFunctionAndTriggerIsCreatedInOneFileOnly() throws IOException, URISyntaxException {
+        Map<String, List<String>> filesCreating = new TreeMap<>();
+        Pattern function = Pattern.compile("CREATE\\s+(OR\\s+REPLACE\\s+)?FUNCTION\\s+(\\w+)",
+                Pattern.CASE_INSENSITIVE);
+        Pattern trigger = Pattern.compile(
+                "CREATE\\s+(OR\\s+REPLACE\\s+)?(CONSTRAINT\\s+)?TRIGGER\\s+(\\w+)\\s.*?\\sON\\s+(\\w+)",
+                Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+        for (Path file : migrationFiles()) {
+            String name = file.getFileName().toString();
+            String sql = withoutComments(Files.readString(file));
+            boolean repeatable = name.startsWith("R__");
+            Matcher functions = function.matcher(sql);
+            while (functions.find()) {
+                String created = functions.group(2).toLowerCase();
+                filesCreating.computeIfAbsent(created, f -> new ArrayList<>()).add(name);
+                if (repeatable) {
+                    assertThat(functions.group(1)).as("%s creates %s without OR REPLACE: it could not run again", name,
+                            created).isNotNull();
+                } else {
+                    assertThat(FUNCTIONS_KEPT_IN_VERSIONED.get(created))
+                            .as("%s creates function %s: rules belong in a repeatable migration", name, created)
+                            .isEqualTo(name);
+                }
+            }
+            Matcher triggers = trigger.matcher(sql);
+            while (triggers.find()) {
+                String created = triggers.group(3);
+                String table = triggers.group(4);
+                assertThat(repeatable).as("%s creates trigger %s: triggers live with their function in a repeatable",
+                        name, created).isTrue();
+                assertThat(sql).as("%s creates trigger %s without dropping it first: it could not run again", name,
+                        created)
+                        .containsPattern("(?i)DROP\\s+TRIGGER\\s+IF\\s+EXISTS\\s+" + created + "\\s+ON\\s+" + table
+                                + "\\s*;");
+            }
+            if (!repeatable) {
+                assertThat(sql).as("%s changes a function's attributes or grants: restate them in its repeatable", name)
+                        .doesNotContainPattern("(?i)ALTER\\s+FUNCTION|ON\\s+FUNCTION");
+            }
+        }
+        assertThat(filesCreating).as("files creating each function").allSatisfy(
+                (created, files) -> assertThat(files).as("files creating %s", created).hasSize(1));
+        assertThat(filesCreating).as("functions found in the migrations").hasSizeGreaterThan(25);
+    }
+
+    private static void assertSameRules(String database) throws SQLException {
+        Map<String, List<String>> expected = Catalog.read(connect(legacyDatabase));
+        Map<String, List<String>> actual = Catalog.read(connect(database));
+        assertThat(actual.keySet()).isEqualTo(expected.keySet());
+        for (String part : expected.keySet()) {
+            List<String> unexpected = new ArrayList<>(actual.get(part));
+            unexpected.removeAll(expected.get(part));
+            List<String> missing = new ArrayList<>(expected.get(part));
+            missing.removeAll(actual.get(part));
+            assertThat(expected.get(part)).as("%s the original migrations leave", part).isNotEmpty();
+            assertThat(unexpected).as("%s in %s that the original migrations do not leave so", part, database)
+                    .isEmpty();
+            assertThat(missing).as("%s the original migrations leave that %s lacks", part, database).isEmpty();
+        }
+    }
+
+    private static List<Path> migrationFiles() throws IOException, URISyntaxException {
+        Path directory = Path.of(DatabaseRulesMigrationTest.class.getResource("/db/migration").toURI());
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(f -> f.toString().endsWith(".sql")).sorted().toList();
+        }
+    }
+
+    private static String withoutComments(String sql) {
+        return sql.replaceAll("--[^\\n]*", "");
+    }
+
+    private static Flyway flyway(String database, String location) {
+        return Flyway.configure().dataSource(url(database), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
+                .locations(location)
+                .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE, "executorRole",
+                        LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE))
+                .load();
+    }
+
+    private static String createDatabase(String name) throws SQLException {
+        try (Connection admin = DriverManager.getConnection(url("postgres"), SUPERUSER, SUPERUSER);
+                var sql = admin.createStatement()) {
+            sql.execute("CREATE DATABASE " + name + " OWNER " + LocalPostgres.OWNER_ROLE);
+        }
+        return name;
+    }
+
+    private static Connection connect(String database) throws SQLException {
+        return DriverManager.getConnection(url(database), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD);
+    }
+
+    private static String url(String database) {
+        return "jdbc:postgresql://localhost:%d/%s".formatted(server.port(), database);
+    }
+}
