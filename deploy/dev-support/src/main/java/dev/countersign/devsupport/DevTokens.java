@@ -7,7 +7,6 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
@@ -18,7 +17,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.countersign.contracts.Groups;
-import dev.countersign.contracts.json.Json;
+import io.smallrye.jwt.algorithm.SignatureAlgorithm;
+import io.smallrye.jwt.build.Jwt;
 
 /**
  * Mints RS256 bearer tokens for demo users. Lives here, in a module no service depends on at run time, so a production
@@ -127,22 +127,19 @@ public final class DevTokens {
                 "jti", UUID.randomUUID().toString()));
     }
 
-    /** Any claims, signed with this key: for tests of tokens a service must refuse (no iat, another issuer). */
+    /**
+     * Exactly these claims, signed with this key by smallrye-jwt-build (header {@code alg} RS256, {@code typ} JWT, no
+     * {@code kid}): for tests of tokens a service must refuse (no iat, another issuer) as well as for good ones.
+     * <p>
+     * smallrye-jwt-build would add {@code iat}, {@code exp} and {@code jti} to a token lacking them; dev-support's
+     * {@code META-INF/microprofile-config.properties} turns that off
+     * ({@code smallrye.jwt.new-token.add-default-claims}), so a token without {@code iat} stays without one. That
+     * setting is MicroProfile Config: a test or process that sets it back to true, or sets
+     * {@code smallrye.jwt.new-token.issuer}/{@code audience} with {@code override-matching-claims}, changes these
+     * tokens.
+     */
     public String sign(Map<String, Object> claims) {
-        Map<String, Object> header = Map.of("alg", "RS256", "typ", "JWT");
-        String signingInput = base64Url(Json.write(header)) + "." + base64Url(Json.write(claims));
-        try {
-            Signature signature = Signature.getInstance("SHA256withRSA");
-            signature.initSign(keys.getPrivate());
-            signature.update(signingInput.getBytes(StandardCharsets.US_ASCII));
-            return signingInput + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String base64Url(String json) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+        return Jwt.claims(claims).jws().algorithm(SignatureAlgorithm.RS256).sign(keys.getPrivate());
     }
 
     private static String pem(String type, byte[] der) {
