@@ -20,7 +20,11 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-/** Reads wallets and transactions, in the caller's tenant only (see {@link TenantReads}). */
+/**
+ * Reads wallets and transactions, in the caller's tenant only: wallets and the user's categories as mapped reads
+ * ({@link TenantSessions}); transaction searches and spending figures as native SQL ({@link TenantReads}), which share
+ * one filter ({@code MATCHING}) and use what HQL lacks (arrays of search words, grouping sets).
+ */
 @ApplicationScoped
 public class LedgerReader {
 
