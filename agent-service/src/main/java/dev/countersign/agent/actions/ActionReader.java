@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -15,6 +16,7 @@ import dev.countersign.agent.ledger.TenantSessions;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.Names;
 import dev.countersign.contracts.json.Json;
+import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -35,6 +37,10 @@ public class ActionReader {
     public ActionReader(TenantReads reads, TenantSessions sessions) {
         this.reads = reads;
         this.sessions = sessions;
+    }
+
+    void parseAtStartup(@Observes StartupEvent start) {
+        sessions.parseAtStartup(ACTIONS, ActionLine.class);
     }
 
     /**

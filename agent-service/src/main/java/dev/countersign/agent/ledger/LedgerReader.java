@@ -10,10 +10,12 @@ import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.hibernate.reactive.mutiny.Mutiny;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -65,6 +67,11 @@ public class LedgerReader {
     public LedgerReader(TenantReads reads, TenantSessions sessions) {
         this.reads = reads;
         this.sessions = sessions;
+    }
+
+    void parseAtStartup(@Observes StartupEvent start) {
+        sessions.parseAtStartup(WALLETS, WalletSummary.class);
+        sessions.parseAtStartup(OWN_CATEGORIES, String.class);
     }
 
     /** The tenant's wallets, each marked whether {@code userId} chose its name (a mapped read). */

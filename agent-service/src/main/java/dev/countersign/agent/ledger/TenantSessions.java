@@ -5,6 +5,7 @@ import java.util.function.Function;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.hibernate.reactive.mutiny.Mutiny;
+import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.TenantIsolation;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -25,6 +26,8 @@ import io.vertx.core.Vertx;
  */
 @ApplicationScoped
 public class TenantSessions {
+
+    private static final Logger LOG = Logger.getLogger(TenantSessions.class);
 
     private static final String NAME_TENANT = "SELECT " + TenantIsolation.setTenant(":tenant");
 
@@ -48,6 +51,23 @@ public class TenantSessions {
     /** Like {@link #inTenant}, waited for at most {@link TenantReads#TIMEOUT}: for callers that block (tools). */
     public <T> T await(String tenantId, Function<Mutiny.Session, Uni<T>> read) {
         return inTenant(tenantId, read).await().atMost(TenantReads.TIMEOUT);
+    }
+
+    /**
+     * Parses {@code hql} once, at startup, so the first read after a start does not parse it on the event loop: a cold
+     * HQL parse (ANTLR) took seconds on a loaded machine and ran a turn's first read past {@link TenantReads#TIMEOUT}.
+     * Opens a session (a pooled connection) and runs nothing; if the database is not there yet the query is parsed at
+     * its first use instead, as before.
+     */
+    public void parseAtStartup(String hql, Class<?> resultType) {
+        try {
+            onOwnContext(() -> Panache.withSession(() -> Panache.getSession()
+                    .map(session -> session.createSelectionQuery(hql, resultType))))
+                    .await().atMost(TenantReads.TIMEOUT);
+        } catch (RuntimeException e) {
+            LOG.warnf("A mapped read's query was not parsed at startup (%s); it will be at its first use",
+                    e.getClass().getSimpleName());
+        }
     }
 
     private <T> Uni<T> onOwnContext(java.util.function.Supplier<Uni<T>> work) {

@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import dev.countersign.agent.ledger.OwnText;
 import dev.countersign.agent.ledger.TenantSessions;
+import io.quarkus.runtime.StartupEvent;
 
 /**
  * Reads the user's training plans (active and drafts; archived ones are history), in the caller's tenant only: a mapped
@@ -32,6 +34,10 @@ public class PlanReader {
 
     public PlanReader(TenantSessions sessions) {
         this.sessions = sessions;
+    }
+
+    void parseAtStartup(@Observes StartupEvent start) {
+        sessions.parseAtStartup(PLANS, Plan.class);
     }
 
     /** The active plan first, then drafts, newest first; {@code status} null means both. */
