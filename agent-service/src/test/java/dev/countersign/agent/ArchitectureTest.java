@@ -4,6 +4,7 @@ import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 import jakarta.ws.rs.GET;
@@ -11,14 +12,19 @@ import jakarta.ws.rs.Path;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.hibernate.reactive.mutiny.Mutiny;
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 
+import dev.countersign.agent.ledger.StoredWallet;
 import dev.countersign.devsupport.testing.ArchitectureRules;
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 
@@ -41,9 +47,16 @@ class ArchitectureTest {
             .dependOnClassesThat().resideInAnyPackage("dev.countersign.executor..",
                     "org.apache.kafka.clients.producer..")
             .orShould().callMethodWhere(describe("an ORM method that writes", (JavaMethodCall call) -> {
-                String owner = call.getTargetOwner().getPackageName();
-                return (owner.startsWith("io.quarkus.hibernate") || owner.startsWith("org.hibernate"))
-                        && ORM_WRITE.matcher(call.getName()).matches();
+                JavaClass owner = call.getTargetOwner();
+                // A call on a mapped entity (StoredWallet.persist(), StoredWallet.deleteAll()) names the entity, not
+                // PanacheEntityBase, as its owner in the class file: hence the assignability check.
+                boolean orm = owner.getPackageName().startsWith("io.quarkus.hibernate")
+                        || owner.getPackageName().startsWith("org.hibernate")
+                        || owner.isAssignableTo(PanacheEntityBase.class)
+                        || owner.isAssignableTo(PanacheRepositoryBase.class)
+                        || owner.isAssignableTo(Mutiny.Session.class)
+                        || owner.isAssignableTo(Mutiny.StatelessSession.class);
+                return orm && ORM_WRITE.matcher(call.getName()).matches();
             }))
             .because("agent-service proposes; executor-service alone writes");
 
@@ -72,6 +85,58 @@ class ArchitectureTest {
         assertThat(ArchitectureRules.resourcesRunNoSql().evaluate(planted).hasViolation()).isTrue();
         assertThat(NOTHING_REACHES_WRITE_CODE.evaluate(planted).hasViolation()).isTrue();
         assertThat(ArchitectureRules.classesFormNoCycle().evaluate(planted).hasViolation()).isTrue();
+    }
+
+    @Test
+    void theWriteRuleFailsOnEachKindOfOrmWrite() {
+        for (Class<?> planted : List.of(PlantedEntityPersist.class, PlantedStaticDelete.class,
+                PlantedSessionMerge.class, PlantedQueryUpdate.class)) {
+            assertThat(NOTHING_REACHES_WRITE_CODE.evaluate(new ClassFileImporter().importClasses(planted))
+                    .hasViolation()).as(planted.getSimpleName()).isTrue();
+        }
+    }
+
+    @Test
+    void theWriteRulePassesAMappedRead() {
+        assertThat(NOTHING_REACHES_WRITE_CODE.evaluate(new ClassFileImporter().importClasses(PlantedRead.class))
+                .hasViolation()).isFalse();
+    }
+
+    /** {@code entity.persist()}: the class file names the entity as the call's owner. */
+    static class PlantedEntityPersist {
+
+        Uni<StoredWallet> write(StoredWallet wallet) {
+            return wallet.persist();
+        }
+    }
+
+    static class PlantedStaticDelete {
+
+        Uni<Long> write() {
+            return StoredWallet.delete("tenantId", "t1");
+        }
+    }
+
+    static class PlantedSessionMerge {
+
+        Uni<StoredWallet> write(Mutiny.Session session, StoredWallet wallet) {
+            return session.merge(wallet).call(session::flush);
+        }
+    }
+
+    static class PlantedQueryUpdate {
+
+        Uni<Integer> write(Mutiny.Session session) {
+            return session.createMutationQuery("update StoredWallet set name = 'x'").executeUpdate();
+        }
+    }
+
+    /** What the readers do: a read must not trip the rule, or the rule would be switched off. */
+    static class PlantedRead {
+
+        Uni<StoredWallet> read(Mutiny.Session session, java.util.UUID id) {
+            return session.find(StoredWallet.class, id);
+        }
     }
 
     @Path("/planted")

@@ -7,13 +7,16 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.agent.ledger.TenantSessions;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.Names;
 import dev.countersign.contracts.json.Json;
+import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -29,9 +32,15 @@ public class ActionReader {
     public static final int MAX_CONVERSATION_ACTIONS = 200;
 
     private final TenantReads reads;
+    private final TenantSessions sessions;
 
-    public ActionReader(TenantReads reads) {
+    public ActionReader(TenantReads reads, TenantSessions sessions) {
         this.reads = reads;
+        this.sessions = sessions;
+    }
+
+    void parseAtStartup(@Observes StartupEvent start) {
+        sessions.parseAtStartup(ACTIONS, ActionLine.class);
     }
 
     /**
@@ -40,14 +49,22 @@ public class ActionReader {
      * few seconds later).
      */
     public List<ActionLine> actions(String tenantId, String userId, boolean pendingOnly) {
-        return reads.list(tenantId, """
-                SELECT id, kind, tier, status, summary, proposed_at, expires_at, context_clean
-                FROM actions
-                WHERE tenant_id = $1 AND requested_by = $2 AND (NOT $3 OR (status = 'proposed' AND expires_at > now()))
-                ORDER BY status = 'proposed' DESC, proposed_at DESC
-                LIMIT $4""",
-                Tuple.of(tenantId, userId, pendingOnly, MAX_ACTIONS), ActionReader::line);
+        return sessions.await(tenantId, session -> session.createSelectionQuery(ACTIONS, ActionLine.class)
+                .setParameter("tenant", tenantId)
+                .setParameter("user", userId)
+                .setParameter("pendingOnly", pendingOnly)
+                .setMaxResults(MAX_ACTIONS)
+                .getResultList());
     }
+
+    /** The database's clock ({@code instant}: the transaction's start, as {@code now()}) decides what is pending. */
+    private static final String ACTIONS = """
+            select new dev.countersign.agent.actions.ActionReader$ActionLine(a.id, a.kind, a.tier, a.status, a.summary,
+                   a.proposedAt, a.expiresAt, a.contextClean)
+            from StoredAction a
+            where a.tenantId = :tenant and a.requestedBy = :user
+              and (:pendingOnly = false or (a.status = 'proposed' and a.expiresAt > instant))
+            order by case when a.status = 'proposed' then 0 else 1 end, a.proposedAt desc""";
 
     /**
      * The actions proposed in one conversation of the user, newest first, at most {@link #MAX_CONVERSATION_ACTIONS}:

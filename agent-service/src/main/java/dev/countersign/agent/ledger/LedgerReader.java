@@ -10,15 +10,23 @@ import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.hibernate.reactive.mutiny.Mutiny;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-/** Reads wallets and transactions, in the caller's tenant only (see {@link TenantReads}). */
+/**
+ * Reads wallets and transactions, in the caller's tenant only: wallets and the user's categories as mapped reads
+ * ({@link TenantSessions}); transaction searches and spending figures as native SQL ({@link TenantReads}), which share
+ * one filter ({@code MATCHING}) and use what HQL lacks (arrays of search words, grouping sets).
+ */
 @ApplicationScoped
 public class LedgerReader {
 
@@ -54,52 +62,64 @@ public class LedgerReader {
             """;
 
     private final TenantReads reads;
+    private final TenantSessions sessions;
 
-    public LedgerReader(TenantReads reads) {
+    public LedgerReader(TenantReads reads, TenantSessions sessions) {
         this.reads = reads;
+        this.sessions = sessions;
     }
 
-    /** The tenant's wallets, each marked whether {@code userId} chose its name. */
+    void parseAtStartup(@Observes StartupEvent start) {
+        sessions.parseAtStartup(WALLETS, WalletSummary.class);
+        sessions.parseAtStartup(OWN_CATEGORIES, String.class);
+    }
+
+    /** The tenant's wallets, each marked whether {@code userId} chose its name (a mapped read). */
     public Uni<List<WalletSummary>> wallets(String tenantId, String userId) {
-        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId, userId));
+        return sessions.inTenant(tenantId, session -> wallets(session, tenantId, userId));
     }
 
     /**
-     * A wallet's name is trusted when it was set with the wallet (the tenant's setup) or by a rename {@code $2}
+     * A wallet's name is trusted when it was set with the wallet (the tenant's setup) or by a rename {@code :user}
      * proposed clean ({@link OwnText}); a name another user chose is text this user did not write.
      */
     private static final String WALLETS = """
-            SELECT w.id, w.name, w.currency, w.name_action_id IS NULL OR %s AS own_name
-            FROM wallets w WHERE w.tenant_id = $1 ORDER BY w.name, w.id"""
-            .formatted(OwnText.writtenBy("$2", "w.name_action_id", "w.tenant_id"));
+            select new dev.countersign.agent.ledger.WalletSummary(w.id, w.name, w.currency,
+                   case when w.nameActionId is null or %s then true else false end)
+            from StoredWallet w where w.tenantId = :tenant order by w.name, w.id"""
+            .formatted(OwnText.writtenByHql(":user", "w.nameActionId", "w.tenantId"));
 
-    private static Uni<List<WalletSummary>> wallets(SqlConnection sql, String tenantId, String userId) {
-        return sql.preparedQuery(WALLETS)
-                .execute(Tuple.of(tenantId, userId))
-                .map(rows -> TenantReads.map(rows, LedgerReader::wallet));
+    private static Uni<List<WalletSummary>> wallets(Mutiny.Session session, String tenantId, String userId) {
+        return session.createSelectionQuery(WALLETS, WalletSummary.class)
+                .setParameter("tenant", tenantId)
+                .setParameter("user", userId)
+                .getResultList();
     }
 
     /**
      * What a turn's tool schemas are built from, in one transaction: the tenant's wallets, and the categories
      * {@code userId} wrote (those of rows their own actions wrote, not imported; then the catalogue's defaults). A
      * category someone else wrote is text the user did not write: it is not offered in the schemas, where it would sit
-     * in every turn's context (see {@link TransactionLine#ownText}).
+     * in every turn's context (see {@link TransactionLine#ownText}). A mapped read, run once per turn.
      */
     public Uni<TenantFacts> facts(String tenantId, String userId) {
-        return reads.inTenant(tenantId, sql -> wallets(sql, tenantId, userId).flatMap(wallets -> sql
-                .preparedQuery(OWN_CATEGORIES)
-                .execute(Tuple.of(tenantId, TenantFacts.MAX_CATEGORIES, userId))
-                .map(rows -> new TenantFacts(wallets, TenantFacts.withDefaults(
-                        TenantReads.map(rows, row -> row.getString("category")),
-                        ActionCatalogue.DEFAULT_CATEGORIES)))));
+        return sessions.inTenant(tenantId, session -> wallets(session, tenantId, userId).flatMap(wallets -> session
+                .createSelectionQuery(OWN_CATEGORIES, String.class)
+                .setParameter("tenant", tenantId)
+                .setParameter("user", userId)
+                .setMaxResults(TenantFacts.MAX_CATEGORIES)
+                .getResultList()
+                .map(categories -> new TenantFacts(wallets,
+                        TenantFacts.withDefaults(categories, ActionCatalogue.DEFAULT_CATEGORIES)))));
     }
 
-    /** The categories of tenant {@code $1}'s rows whose text {@code $3} wrote, most used first, at most {@code $2}. */
+    /** The categories of the tenant's rows whose text {@code :user} wrote, most used first. */
     private static final String OWN_CATEGORIES = """
-            SELECT t.category FROM transactions t
-            WHERE t.tenant_id = $1 AND t.deleted_at IS NULL AND NOT t.unconfirmed AND t.imported_by IS NULL AND %s
-            GROUP BY t.category ORDER BY count(*) DESC, t.category LIMIT $2"""
-            .formatted(OwnText.writtenBy("$3", "coalesce(t.text_action_id, t.source_action_id)", "t.tenant_id"));
+            select t.category from StoredTransaction t
+            where t.tenantId = :tenant and t.deletedAt is null and t.unconfirmed = false and t.importedBy is null
+              and %s
+            group by t.category order by count(*) desc, t.category"""
+            .formatted(OwnText.writtenByHql(":user", "coalesce(t.textActionId, t.sourceActionId)", "t.tenantId"));
 
     /** One wallet's newest transactions, in one transaction; empty if the tenant has no such wallet. */
     public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, String userId, UUID walletId,
@@ -210,11 +230,6 @@ public class LedgerReader {
         return unconfirmed == 0
                 ? ""
                 : "\n(%d imported transaction(s) not yet confirmed by the user were left out.)".formatted(unconfirmed);
-    }
-
-    private static WalletSummary wallet(Row row) {
-        return new WalletSummary(row.getUUID("id"), row.getString("name"), row.getString("currency"),
-                row.getBoolean("own_name"));
     }
 
     private static TransactionLine transaction(Row row) {

@@ -21,4 +21,16 @@ public final class OwnText {
         return ("EXISTS (SELECT 1 FROM actions own WHERE own.tenant_id = %s AND own.id = %s AND own.requested_by = %s"
                 + " AND own.context_clean)").formatted(tenantIdSql, actionIdSql, userSql);
     }
+
+    /**
+     * The same rule in HQL, for the mapped reads ({@code StoredAction}): the action whose id is {@code actionIdHql}
+     * exists in tenant {@code tenantIdHql}, was requested by {@code userHql} and proposed clean. Kept next to the SQL
+     * form so the two cannot drift apart unseen; the tests of both kinds of read (ToolsTest, TaintTest) hold them to
+     * the same answers.
+     */
+    public static String writtenByHql(String userHql, String actionIdHql, String tenantIdHql) {
+        return ("exists (select 1 from StoredAction own where own.tenantId = %s and own.id = %s"
+                + " and own.requestedBy = %s and own.contextClean = true)")
+                .formatted(tenantIdHql, actionIdHql, userHql);
+    }
 }

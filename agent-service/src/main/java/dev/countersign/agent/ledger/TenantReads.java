@@ -16,9 +16,10 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The one way agent-service reads the database: a transaction, under the read-only role, whose first statement names
- * the caller's tenant, so row-level security shows that tenant's rows only. The queries filter by tenant as well (the
- * indexes lead with it).
+ * The agent's native reads (plain SQL on the reactive pool): a transaction, under the read-only role, whose first
+ * statement names the caller's tenant, so row-level security shows that tenant's rows only. The queries filter by
+ * tenant as well (the indexes lead with it). The mapped reads go through {@link TenantSessions}, which names the tenant
+ * the same way; docs/agent-data-access.md says which reads are which, and why some stay native.
  */
 @ApplicationScoped
 public class TenantReads {

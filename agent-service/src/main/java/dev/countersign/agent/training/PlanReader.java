@@ -5,36 +5,49 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import dev.countersign.agent.ledger.OwnText;
-import dev.countersign.agent.ledger.TenantReads;
-import io.vertx.mutiny.sqlclient.Tuple;
+import dev.countersign.agent.ledger.TenantSessions;
+import io.quarkus.runtime.StartupEvent;
 
-/** Reads the user's training plans (active and drafts; archived ones are history), in the caller's tenant only. */
+/**
+ * Reads the user's training plans (active and drafts; archived ones are history), in the caller's tenant only: a mapped
+ * read of {@link StoredPlan}, projected.
+ */
 @ApplicationScoped
 public class PlanReader {
 
-    private final TenantReads reads;
+    public static final int MAX_PLANS = 20;
 
-    public PlanReader(TenantReads reads) {
-        this.reads = reads;
+    /** The active plan first, then drafts, newest first. */
+    private static final String PLANS = """
+            select new dev.countersign.agent.training.PlanReader$Plan(p.id, p.name, p.goal, p.status, p.startsOn,
+                   p.schedule, case when %s then true else false end)
+            from StoredPlan p
+            where p.tenantId = :tenant and p.userId = :user and p.status in ('active', 'draft')
+              and (:status = 'any' or p.status = :status)
+            order by case when p.status = 'active' then 0 else 1 end, p.updatedAt desc"""
+            .formatted(OwnText.writtenByHql(":user", "coalesce(p.textActionId, p.sourceActionId)", "p.tenantId"));
+
+    private final TenantSessions sessions;
+
+    public PlanReader(TenantSessions sessions) {
+        this.sessions = sessions;
+    }
+
+    void parseAtStartup(@Observes StartupEvent start) {
+        sessions.parseAtStartup(PLANS, Plan.class);
     }
 
     /** The active plan first, then drafts, newest first; {@code status} null means both. */
     public List<Plan> plans(String tenantId, String userId, String status) {
-        return reads.list(tenantId, """
-                SELECT p.id, p.name, p.goal, p.status, p.starts_on, p.schedule, p.updated_at::text AS updated_at, %s
-                    AS own_text
-                FROM training_plans p
-                WHERE p.tenant_id = $1 AND p.user_id = $2 AND p.status IN ('active', 'draft')
-                  AND ($3::text IS NULL OR p.status = $3)
-                ORDER BY p.status = 'active' DESC, p.updated_at DESC
-                LIMIT 20""".formatted(OwnText.writtenBy("$2", "coalesce(p.text_action_id, p.source_action_id)",
-                "p.tenant_id")),
-                Tuple.of(tenantId, userId, status),
-                row -> new Plan(row.getUUID("id"), row.getString("name"), row.getString("goal"),
-                        row.getString("status"), row.getLocalDate("starts_on"), row.getString("schedule"),
-                        row.getBoolean("own_text")));
+        return sessions.await(tenantId, session -> session.createSelectionQuery(PLANS, Plan.class)
+                .setParameter("tenant", tenantId)
+                .setParameter("user", userId)
+                .setParameter("status", status == null ? "any" : status)
+                .setMaxResults(MAX_PLANS)
+                .getResultList());
     }
 
     /**
