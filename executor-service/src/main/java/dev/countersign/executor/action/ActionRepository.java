@@ -24,7 +24,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
-import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import io.smallrye.mutiny.Uni;
@@ -285,52 +284,6 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
-    /**
-     * The tenant's actions, newest first, optionally narrowed; keyset-paged after ({@code afterProposedAt},
-     * {@code afterId}) when those are given. Returns up to {@code limit} rows.
-     */
-    public Uni<List<ActionRow>> list(SqlClient sql, String tenantId, ActionFilter filter, int limit) {
-        return sql.preparedQuery("SELECT " + COLUMNS + """
-                 FROM actions
-                WHERE tenant_id = $1
-                  AND ($2::text IS NULL OR status = $2)
-                  AND ($3::text IS NULL OR kind = $3)
-                  AND ($4::text IS NULL OR conversation_id = $4)
-                  AND ($5::timestamptz IS NULL OR (proposed_at, id) < ($5, $6))
-                ORDER BY proposed_at DESC, id DESC
-                LIMIT $7""")
-                .execute(Tuple.from(new Object[]{tenantId,
-                        filter.status() == null ? null : filter.status().wireName(), filter.kind(),
-                        filter.conversationId(),
-                        filter.afterProposedAt() == null
-                                ? null
-                                : filter.afterProposedAt().atOffset(java.time.ZoneOffset.UTC),
-                        filter.afterId(), limit}))
-                .map(rows -> {
-                    List<ActionRow> page = new ArrayList<>();
-                    rows.forEach(row -> page.add(toRow(row)));
-                    return page;
-                });
-    }
-
-    /** Every state the action entered, oldest first; empty if it is not in this tenant. */
-    public Uni<List<ActionHistoryEntry>> history(SqlClient sql, UUID id, String tenantId) {
-        return sql.preparedQuery("""
-                SELECT from_status, to_status, actor, channel, reason, at FROM action_history
-                WHERE action_id = $1 AND tenant_id = $2 ORDER BY id""")
-                .execute(Tuple.of(id, tenantId))
-                .map(rows -> {
-                    List<ActionHistoryEntry> entries = new ArrayList<>();
-                    for (Row row : rows) {
-                        String from = row.getString("from_status");
-                        entries.add(new ActionHistoryEntry(from == null ? null : ActionStatus.fromWire(from),
-                                ActionStatus.fromWire(row.getString("to_status")), row.getString("actor"),
-                                row.getString("channel"), row.getString("reason"), instant(row, "at")));
-                    }
-                    return entries;
-                });
-    }
-
     private static ActionRow firstOrNull(RowSet<Row> rows) {
         var iterator = rows.iterator();
         return iterator.hasNext() ? toRow(iterator.next()) : null;
@@ -370,7 +323,7 @@ public class ActionRepository {
         return value == null ? null : value.toInstant();
     }
 
-    private static JsonNode json(String text) {
+    static JsonNode json(String text) {
         if (text == null) {
             return null;
         }

@@ -5,9 +5,6 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.catalogue.Names;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * What a person's page calls the rows an action names: a wallet by its current name, a transaction or a plan by what
@@ -22,14 +19,9 @@ public final class PageNames {
         this.walletNames = walletNames;
     }
 
-    /** The tenant's wallet names, read in the caller's transaction (row-level security shows this tenant's only). */
-    public static Uni<PageNames> load(SqlClient sql, String tenantId) {
-        return sql.preparedQuery("SELECT id, name FROM wallets WHERE tenant_id = $1").execute(Tuple.of(tenantId))
-                .map(rows -> {
-                    Map<String, String> names = new java.util.HashMap<>();
-                    rows.forEach(row -> names.put(row.getUUID("id").toString(), row.getString("name")));
-                    return new PageNames(Map.copyOf(names));
-                });
+    /** The tenant's wallet names by id, as read (by {@link ActionReads}). */
+    static PageNames of(Map<String, String> walletNames) {
+        return new PageNames(Map.copyOf(walletNames));
     }
 
     /** No names known: every row by its id. */

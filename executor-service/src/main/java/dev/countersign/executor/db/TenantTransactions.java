@@ -9,7 +9,6 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.contracts.TenantIsolation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -33,6 +32,10 @@ public class TenantTransactions {
     public static final String HTTP = "http";
     /** The executor's tier rules applying an action on arrival. */
     public static final String AUTO_APPLY = "auto-apply";
+
+    private static final String SETTINGS = TenantSettings.select(n -> "$" + n);
+    private static final String ACT_AS = TenantSettings.actAs(n -> "$" + n);
+    private static final String BECAUSE = TenantSettings.because(n -> "$" + n);
 
     private final Pool pool;
     /** Tasks waiting for the commit of each open transaction, by connection identity. */
@@ -83,11 +86,8 @@ public class TenantTransactions {
     }
 
     private <T> Uni<T> begin(SqlConnection sql, Actor actor, Function<SqlConnection, Uni<T>> work) {
-        return sql.preparedQuery("SELECT " + TenantIsolation.setTenant("$1")
-                + ", set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true),"
-                + " set_config('countersign.reason', $4, true)")
-                .execute(Tuple.of(actor.tenantId(), actor.userId(), actor.channel(),
-                        actor.reason() == null ? "" : actor.reason()))
+        return sql.preparedQuery(SETTINGS)
+                .execute(Tuple.from(TenantSettings.values(actor)))
                 .flatMap(ignored -> work.apply(sql));
     }
 
@@ -98,15 +98,14 @@ public class TenantTransactions {
 
     /** Changes who acts, through which channel and why, for the next moves in this transaction. */
     public Uni<Void> actAs(SqlClient sql, String userId, String channel, String reason) {
-        return sql.preparedQuery("SELECT set_config('countersign.actor', $1, true),"
-                + " set_config('countersign.channel', $2, true), set_config('countersign.reason', $3, true)")
+        return sql.preparedQuery(ACT_AS)
                 .execute(Tuple.of(userId, channel, reason))
                 .replaceWithVoid();
     }
 
     /** Changes only the reason, for the next move in this transaction. */
     public Uni<Void> because(SqlClient sql, String reason) {
-        return sql.preparedQuery("SELECT set_config('countersign.reason', $1, true)")
+        return sql.preparedQuery(BECAUSE)
                 .execute(Tuple.of(reason))
                 .replaceWithVoid();
     }

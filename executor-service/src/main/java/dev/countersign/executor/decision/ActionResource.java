@@ -27,20 +27,17 @@ import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.api.ResolveRequest;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionFilter;
-import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionReads;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
-import dev.countersign.executor.action.PageNames;
-import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.execution.ExternalExecution;
 import dev.countersign.executor.execution.UndoService;
-import dev.countersign.executor.policy.ApprovalRepository;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * The person's side of the gate: look at the tenant's actions and their history, and decide them. The authority to
@@ -55,21 +52,19 @@ public class ActionResource {
     private static final int MAX_PAGE = 200;
 
     private final DecisionService decisions;
-    private final ActionRepository actions;
-    private final TenantTransactions transactions;
+    private final ActionReads reads;
+    private final TenantSessions sessions;
     private final CurrentUser user;
-    private final ApprovalRepository approvals;
     private final UndoService undos;
     private final ExternalExecution external;
 
-    public ActionResource(DecisionService decisions, ActionRepository actions, TenantTransactions transactions,
-            CurrentUser user, ApprovalRepository approvals, UndoService undos, ExternalExecution external) {
+    public ActionResource(DecisionService decisions, ActionReads reads, TenantSessions sessions, CurrentUser user,
+            UndoService undos, ExternalExecution external) {
         this.external = external;
         this.undos = undos;
-        this.approvals = approvals;
         this.decisions = decisions;
-        this.actions = actions;
-        this.transactions = transactions;
+        this.reads = reads;
+        this.sessions = sessions;
         this.user = user;
     }
 
@@ -100,8 +95,8 @@ public class ActionResource {
                 after == null ? null : after.id());
         // One row more than asked tells whether another page exists.
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> actions.list(sql, tenantId, filter, limit + 1)
-                .flatMap(rows -> PageNames.load(sql, tenantId).map(names -> {
+        return sessions.read(tenantId, () -> reads.list(tenantId, filter, limit + 1)
+                .flatMap(rows -> reads.pageNames(tenantId).map(names -> {
                     boolean more = rows.size() > limit;
                     List<ActionRow> page = more ? rows.subList(0, limit) : rows;
                     return new ActionPage(page.stream().map(row -> row.toView(names)).toList(),
@@ -114,8 +109,8 @@ public class ActionResource {
     public Uni<ActionView> get(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> findOrNotFound(sql, actionId, tenantId)
-                .flatMap(row -> PageNames.load(sql, tenantId).map(row::toView)));
+        return sessions.read(tenantId, () -> findOrNotFound(actionId, tenantId)
+                .flatMap(row -> reads.pageNames(tenantId).map(row::toView)));
     }
 
     /** Every state the action entered, with who and through which channel; 404 like {@link #get}. */
@@ -124,7 +119,7 @@ public class ActionResource {
     public Uni<List<ActionHistoryEntry>> history(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> actions.history(sql, actionId, tenantId)).map(entries -> {
+        return sessions.read(tenantId, () -> reads.history(actionId, tenantId)).map(entries -> {
             if (entries.isEmpty()) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
@@ -185,12 +180,12 @@ public class ActionResource {
     public Uni<List<String>> approvals(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> findOrNotFound(sql, actionId, tenantId)
-                .flatMap(action -> approvals.approvers(sql, actionId, tenantId)));
+        return sessions.read(tenantId, () -> findOrNotFound(actionId, tenantId)
+                .flatMap(action -> reads.approvers(actionId, tenantId)));
     }
 
-    private Uni<ActionRow> findOrNotFound(SqlClient sql, UUID actionId, String tenantId) {
-        return actions.find(sql, actionId, tenantId).map(row -> {
+    private Uni<ActionRow> findOrNotFound(UUID actionId, String tenantId) {
+        return reads.find(actionId, tenantId).map(row -> {
             if (row == null) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }

@@ -17,6 +17,7 @@ import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.decision.DecisionAuthority;
@@ -62,10 +63,15 @@ public class ImportService {
 
     private final TenantTransactions transactions;
     private final TenantPolicyRepository policies;
+    private final TenantSessions sessions;
+    private final ImportHistoryRepository trail;
 
-    public ImportService(TenantTransactions transactions, TenantPolicyRepository policies) {
+    public ImportService(TenantTransactions transactions, TenantPolicyRepository policies, TenantSessions sessions,
+            ImportHistoryRepository trail) {
         this.transactions = transactions;
         this.policies = policies;
+        this.sessions = sessions;
+        this.trail = trail;
     }
 
     /** Stores {@code rows} unconfirmed in {@code walletId}, all or nothing, if the actor owns that wallet. */
@@ -238,18 +244,7 @@ public class ImportService {
 
     /** The trail of one imported row, oldest first; empty if the tenant has no such imported row. */
     public Uni<List<ImportHistoryEntry>> history(String tenantId, UUID transactionId) {
-        return transactions.read(tenantId, sql -> sql.preparedQuery("""
-                SELECT event, actor, channel, wallet_id, amount::text AS amount, tier, at FROM import_history
-                WHERE tenant_id = $1 AND transaction_id = $2 ORDER BY id""")
-                .execute(Tuple.of(tenantId, transactionId))
-                .map(rows -> {
-                    List<ImportHistoryEntry> entries = new ArrayList<>();
-                    rows.forEach(row -> entries.add(new ImportHistoryEntry(row.getString("event"),
-                            row.getString("actor"), row.getString("channel"), row.getUUID("wallet_id"),
-                            row.getString("amount"), row.getString("tier"),
-                            row.getOffsetDateTime("at").toInstant())));
-                    return entries;
-                }));
+        return sessions.read(tenantId, () -> trail.of(tenantId, transactionId));
     }
 
     /** The catalogue's tier rule for an expense of {@code amount}. */

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.AgentWritesPolicy;
-import dev.countersign.contracts.api.TrustLevel;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.executor.action.ActionRow;
@@ -84,11 +83,6 @@ public class AutoApply {
                     : amount.subtract(new BigDecimal(before.get("amount").asText())).abs();
         }
         return amount;
-    }
-
-    /** What {@code userId} sees of their trust. */
-    public Uni<TrustLevel> level(SqlClient sql, String tenantId, String userId, AgentWritesPolicy.Mode agentWrites) {
-        return trust.level(sql, tenantId, userId, agentWrites == AgentWritesPolicy.Mode.ENABLED);
     }
 
     private static Uni<Boolean> requesterOwns(SqlClient sql, ActionRow staged) {

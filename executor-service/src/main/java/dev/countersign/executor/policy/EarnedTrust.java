@@ -3,6 +3,7 @@ package dev.countersign.executor.policy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.TrustLevel;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.ActionsConfig;
@@ -54,9 +55,9 @@ public class EarnedTrust {
     }
 
     /** What {@code userId} sees of their trust; MEDIUM applies on arrival only while agent writes are enabled. */
-    public Uni<TrustLevel> level(SqlClient sql, String tenantId, String userId, boolean agentWritesEnabled) {
-        return trust.find(sql, tenantId, userId).map(run -> new TrustLevel(userId, run.mediumConfirmedInARow(),
-                trustAfter, agentWritesEnabled && run.mediumConfirmedInARow() >= trustAfter, run.resetAt(),
-                run.resetBecause()));
+    public TrustLevel level(TrustRepository.Run run, String userId, AgentWritesPolicy.Mode agentWrites) {
+        boolean agentWritesEnabled = agentWrites == AgentWritesPolicy.Mode.ENABLED;
+        return new TrustLevel(userId, run.mediumConfirmedInARow(), trustAfter,
+                agentWritesEnabled && run.mediumConfirmedInARow() >= trustAfter, run.resetAt(), run.resetBecause());
     }
 }

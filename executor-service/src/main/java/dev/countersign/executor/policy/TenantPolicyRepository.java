@@ -29,6 +29,13 @@ public class TenantPolicyRepository {
         this.agentWritesDefault = AgentWritesPolicy.Mode.fromWire(config.agentWritesDefault());
     }
 
+    /**
+     * The deployment's agent writes, for a tenant whose administrator never set them (ACTIONS_AGENT_WRITES_DEFAULT).
+     */
+    public AgentWritesPolicy.Mode agentWritesDefault() {
+        return agentWritesDefault;
+    }
+
     /** The tenant's agent writes; the deployment's default where no administrator set them. */
     public Uni<AgentWritesPolicy> agentWrites(SqlClient sql, String tenantId) {
         return sql

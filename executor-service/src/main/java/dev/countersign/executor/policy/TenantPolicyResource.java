@@ -15,6 +15,7 @@ import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
+import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.web.CurrentUser;
@@ -33,15 +34,17 @@ public class TenantPolicyResource {
 
     private static final BigDecimal MAX_THRESHOLD = new BigDecimal("1000000000000");
 
-    private final TenantPolicyRepository policies;
+    private final PolicySettingsRepository policies;
+    private final TenantSessions sessions;
     private final TenantTransactions transactions;
     private final CurrentUser user;
     private final AutoApplyBudgets budgets;
 
-    public TenantPolicyResource(TenantPolicyRepository policies, TenantTransactions transactions, CurrentUser user,
-            AutoApplyBudgets budgets) {
+    public TenantPolicyResource(PolicySettingsRepository policies, TenantSessions sessions,
+            TenantTransactions transactions, CurrentUser user, AutoApplyBudgets budgets) {
         this.budgets = budgets;
         this.policies = policies;
+        this.sessions = sessions;
         this.transactions = transactions;
         this.user = user;
     }
@@ -49,7 +52,7 @@ public class TenantPolicyResource {
     @GET
     @Path("/agent-writes")
     public Uni<AgentWritesPolicy> agentWrites() {
-        return transactions.read(user.tenantId(), sql -> policies.agentWrites(sql, user.tenantId()));
+        return sessions.read(user.tenantId(), () -> policies.agentWrites(user.tenantId()));
     }
 
     @PUT
@@ -61,14 +64,14 @@ public class TenantPolicyResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"mode\": \"enabled\" | \"staged_only\" | \"disabled\"}.");
         }
-        return transactions.run(actingUser(),
-                sql -> policies.setAgentWrites(sql, user.tenantId(), request.mode(), user.userId()));
+        return sessions.run(actingUser(),
+                () -> policies.setAgentWrites(user.tenantId(), request.mode(), user.userId()));
     }
 
     @GET
     @Path("/approvals")
     public Uni<ApprovalPolicy> approvals() {
-        return transactions.read(user.tenantId(), sql -> policies.approvals(sql, user.tenantId()));
+        return sessions.read(user.tenantId(), () -> policies.approvals(user.tenantId()));
     }
 
     @PUT
@@ -81,15 +84,15 @@ public class TenantPolicyResource {
                     "Send {\"highApprovals\": 1 to %d, \"highNeedsOtherApprover\": true | false}."
                             .formatted(ApprovalPolicy.MAX_APPROVALS));
         }
-        return transactions.run(actingUser(),
-                sql -> policies.setApprovals(sql, user.tenantId(), policy, user.userId()));
+        return sessions.run(actingUser(),
+                () -> policies.setApprovals(user.tenantId(), policy, user.userId()));
     }
 
     /** The high-impact threshold: amounts at or above it make a money action HIGH (never applied on arrival). */
     @GET
     @Path("/tiers")
     public Uni<TierPolicy> tiers() {
-        return transactions.read(user.tenantId(), sql -> policies.tiers(sql, user.tenantId()));
+        return sessions.read(user.tenantId(), () -> policies.tiers(user.tenantId()));
     }
 
     @PUT
@@ -103,14 +106,14 @@ public class TenantPolicyResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"highImpactThreshold\": a positive amount with at most two decimals, below 10^12}.");
         }
-        return transactions.run(actingUser(), sql -> policies.setTiers(sql, user.tenantId(), policy, user.userId()));
+        return sessions.run(actingUser(), () -> policies.setTiers(user.tenantId(), policy, user.userId()));
     }
 
     /** The kill switch for agent-initiated external sends (e-mail to a requestor, tickets). */
     @GET
     @Path("/external-sends")
     public Uni<ExternalSendsPolicy> externalSends() {
-        return transactions.read(user.tenantId(), sql -> policies.externalSends(sql, user.tenantId()));
+        return sessions.read(user.tenantId(), () -> policies.externalSends(user.tenantId()));
     }
 
     @PUT
@@ -121,8 +124,8 @@ public class TenantPolicyResource {
         if (policy == null || policy.enabled() == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"enabled\": true | false}.");
         }
-        return transactions.run(actingUser(),
-                sql -> policies.setExternalSends(sql, user.tenantId(), policy, user.userId()));
+        return sessions.run(actingUser(),
+                () -> policies.setExternalSends(user.tenantId(), policy, user.userId()));
     }
 
     /**

@@ -22,14 +22,7 @@ public class TrustRepository {
         static final Run NONE = new Run(0, null, null);
     }
 
-    public Uni<Run> find(SqlClient sql, String tenantId, String userId) {
-        return sql.preparedQuery("SELECT medium_confirmed_in_a_row, reset_at, reset_because FROM user_trust"
-                + " WHERE tenant_id = $1 AND user_id = $2")
-                .execute(Tuple.of(tenantId, userId))
-                .map(rows -> rows.size() == 0 ? Run.NONE : run(rows.iterator().next()));
-    }
-
-    /** Like {@link #find}, holding a share lock on the row (if there is one) until the transaction ends. */
+    /** A user's run, holding a share lock on the row (if there is one) until the transaction ends. */
     public Uni<Run> findForShare(SqlClient sql, String tenantId, String userId) {
         return sql.preparedQuery("SELECT medium_confirmed_in_a_row, reset_at, reset_because FROM user_trust"
                 + " WHERE tenant_id = $1 AND user_id = $2 FOR SHARE")

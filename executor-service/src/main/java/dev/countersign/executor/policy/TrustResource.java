@@ -4,7 +4,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 
 import dev.countersign.contracts.api.TrustLevel;
-import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.web.CurrentUser;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -14,16 +14,18 @@ import io.smallrye.mutiny.Uni;
 @Authenticated
 public class TrustResource {
 
-    private final TenantTransactions transactions;
-    private final TenantPolicyRepository policies;
-    private final AutoApply autoApply;
+    private final TenantSessions sessions;
+    private final PolicySettingsRepository policies;
+    private final UserTrustRepository trust;
+    private final EarnedTrust earnedTrust;
     private final CurrentUser user;
 
-    public TrustResource(TenantTransactions transactions, TenantPolicyRepository policies, AutoApply autoApply,
-            CurrentUser user) {
-        this.transactions = transactions;
+    public TrustResource(TenantSessions sessions, PolicySettingsRepository policies, UserTrustRepository trust,
+            EarnedTrust earnedTrust, CurrentUser user) {
+        this.sessions = sessions;
         this.policies = policies;
-        this.autoApply = autoApply;
+        this.trust = trust;
+        this.earnedTrust = earnedTrust;
         this.user = user;
     }
 
@@ -31,7 +33,8 @@ public class TrustResource {
     public Uni<TrustLevel> mine() {
         String tenantId = user.tenantId();
         String userId = user.userId();
-        return transactions.read(tenantId, sql -> policies.agentWrites(sql, tenantId)
-                .flatMap(writes -> autoApply.level(sql, tenantId, userId, writes.mode())));
+        return sessions.read(tenantId, () -> policies.agentWrites(tenantId)
+                .flatMap(writes -> trust.run(tenantId, userId)
+                        .map(run -> earnedTrust.level(run, userId, writes.mode()))));
     }
 }

@@ -11,10 +11,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.hibernate.exception.ConstraintViolationException;
+
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.PlanCommitRequest;
 import dev.countersign.contracts.api.PlanCommitted;
 import dev.countersign.contracts.api.TrainingPlanView;
+import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.web.CurrentUser;
@@ -22,9 +25,6 @@ import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.pgclient.PgException;
 
 /**
  * The caller's training plans, and committing one: the user makes one of their drafts their active plan, and the plan
@@ -41,12 +41,12 @@ public class TrainingPlanResource {
     private static final String NOT_FOUND = "You have no training plan with this id.";
     private static final String ONE_ACTIVE_PLAN_INDEX = "one_active_plan_per_user";
 
-    private final TenantTransactions transactions;
-    private final TrainingPlans plans;
+    private final TenantSessions sessions;
+    private final TrainingPlanRepository plans;
     private final CurrentUser user;
 
-    public TrainingPlanResource(TenantTransactions transactions, TrainingPlans plans, CurrentUser user) {
-        this.transactions = transactions;
+    public TrainingPlanResource(TenantSessions sessions, TrainingPlanRepository plans, CurrentUser user) {
+        this.sessions = sessions;
         this.plans = plans;
         this.user = user;
     }
@@ -58,7 +58,8 @@ public class TrainingPlanResource {
     @GET
     public Uni<List<TrainingPlanView>> plans() {
         String tenantId = user.tenantId();
-        return transactions.read(tenantId, sql -> plans.current(sql, tenantId, user.userId()));
+        return sessions.read(tenantId, () -> plans.current(tenantId, user.userId()))
+                .map(found -> found.stream().map(TrainingPlan::toView).toList());
     }
 
     /**
@@ -76,38 +77,42 @@ public class TrainingPlanResource {
         }
         String tenantId = user.tenantId();
         String userId = user.userId();
-        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> plans
-                .lockCurrent(sql, tenantId, userId)
-                .flatMap(locked -> current(sql, planId, tenantId, userId).map(current -> {
+        return sessions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), () -> plans
+                .lockCurrent(tenantId, userId)
+                .flatMap(locked -> current(planId, tenantId, userId).map(current -> {
                     // In this order: another user's plan is 404, a plan that is no draft 409, then what was read.
-                    String status = current.getString("status");
-                    if (!"draft".equals(status)) {
+                    if (!"draft".equals(current.status)) {
                         throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
-                                "Only a draft can be committed; this plan is %s.".formatted(status));
+                                "Only a draft can be committed; this plan is %s.".formatted(current.status));
                     }
-                    if (current.getLong("version") != request.version().longValue()) {
+                    if (current.version != request.version().longValue()) {
                         throw new ProblemException(ErrorCode.PLAN_CHANGED, "This draft was revised after you read it;"
                                 + " nothing changed. Read it again and commit again.");
                     }
-                    UUID active = null;
-                    for (Row row : locked) {
-                        if ("active".equals(row.getString("status"))) {
-                            active = row.getUUID("id");
-                        }
-                    }
+                    UUID active = locked.stream().filter(plan -> "active".equals(plan.status)).map(plan -> plan.id)
+                            .findFirst().orElse(null);
                     if (!Objects.equals(active, request.replaces())) {
                         throw new ProblemException(ErrorCode.PLAN_CHANGED, active == null
                                 ? "You have no active plan any more; nothing changed. Reload your plans."
                                 : "Your active plan is not the one you were shown; nothing changed. Reload your plans"
                                         + " and commit again.");
                     }
-                    return current;
+                    return active;
                 }))
-                .flatMap(checked -> plans.archiveActive(sql, tenantId, userId))
-                .flatMap(archived -> plans.activateDraft(sql, planId, tenantId, userId)
-                        .map(activated -> new PlanCommitted(planId, userId,
-                                activated.iterator().next().getOffsetDateTime("activated_at").toInstant(),
-                                archived.size() == 0 ? null : archived.iterator().next().getUUID("id")))))
+                .flatMap(
+                        active -> (active == null ? Uni.createFrom().item(true) : plans.archiveActive(active, tenantId))
+                                .flatMap(archived -> plans.activateDraft(planId, tenantId, userId))
+                                .flatMap(activated -> {
+                                    if (!activated) {
+                                        // Cannot happen under the lock taken above; said rather than assumed.
+                                        throw new ProblemException(ErrorCode.PLAN_CHANGED,
+                                                "This draft changed while it was"
+                                                        + " being committed; reload your plans and commit again.");
+                                    }
+                                    return plans.activatedAt(planId);
+                                })
+                                .map(activatedAt -> new PlanCommitted(planId, userId, activatedAt.toInstant(),
+                                        active))))
                 .onFailure(TrainingPlanResource::isAnotherActivePlan)
                 .transform(failure -> new ProblemException(ErrorCode.ANOTHER_PLAN_ACTIVE, "Another of your plans became"
                         + " active while this one was being committed (you have one active plan at a time). Nothing"
@@ -116,18 +121,22 @@ public class TrainingPlanResource {
 
     /** The database's last word on one active plan per user: its partial unique index. */
     private static boolean isAnotherActivePlan(Throwable failure) {
-        return failure instanceof PgException pg && "23505".equals(pg.getSqlState())
-                && ONE_ACTIVE_PLAN_INDEX.equals(pg.getConstraint());
+        // Hibernate Reactive reports the driver's error as Hibernate's, naming the violated constraint.
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConstraintViolationException violation) {
+                return ONE_ACTIVE_PLAN_INDEX.equals(violation.getConstraintName());
+            }
+        }
+        return false;
     }
 
-    /** The plan's status and version if it is the caller's; 404 otherwise (another user's plan is simply absent). */
-    private Uni<Row> current(SqlClient sql, UUID planId, String tenantId, String userId) {
-        return plans.statusAndVersion(sql, planId, tenantId, userId)
-                .map(rows -> {
-                    if (rows.size() == 0) {
-                        throw new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND);
-                    }
-                    return rows.iterator().next();
-                });
+    /** The plan if it is the caller's; 404 otherwise (another user's plan is simply absent). */
+    private Uni<TrainingPlan> current(UUID planId, String tenantId, String userId) {
+        return plans.findMine(planId, tenantId, userId).map(plan -> {
+            if (plan == null) {
+                throw new ProblemException(ErrorCode.NOT_FOUND, NOT_FOUND);
+            }
+            return plan;
+        });
     }
 }

@@ -1,0 +1,43 @@
+package dev.countersign.executor.db;
+
+import java.util.function.IntFunction;
+
+import dev.countersign.contracts.TenantIsolation;
+import dev.countersign.executor.db.TenantTransactions.Actor;
+
+/**
+ * The one place of the statement that opens every transaction on tenant data: it names the tenant (row-level security,
+ * migration V7), who acts, through which channel and why (the history triggers record them), all transaction-local
+ * ({@code set_config(..., true)}). Both paths use it: {@link TenantTransactions} (the reactive SQL client, {@code $n}
+ * parameters) and {@link TenantSessions} (Hibernate Reactive, {@code ?n} parameters).
+ */
+final class TenantSettings {
+
+    private TenantSettings() {
+    }
+
+    /** The statement, its parameters written by {@code placeholder} (1-based): tenant, actor, channel, reason. */
+    static String select(IntFunction<String> placeholder) {
+        return "SELECT " + TenantIsolation.setTenant(placeholder.apply(1)) + ", set_config('countersign.actor', "
+                + placeholder.apply(2) + ", true), set_config('countersign.channel', " + placeholder.apply(3)
+                + ", true), set_config('countersign.reason', " + placeholder.apply(4) + ", true)";
+    }
+
+    /** Who acts, through which channel and why, for the next moves of an open transaction: actor, channel, reason. */
+    static String actAs(IntFunction<String> placeholder) {
+        return "SELECT set_config('countersign.actor', " + placeholder.apply(1)
+                + ", true), set_config('countersign.channel', " + placeholder.apply(2)
+                + ", true), set_config('countersign.reason', " + placeholder.apply(3) + ", true)";
+    }
+
+    /** Only the reason, for the next move of an open transaction. */
+    static String because(IntFunction<String> placeholder) {
+        return "SELECT set_config('countersign.reason', " + placeholder.apply(1) + ", true)";
+    }
+
+    /** The opening statement's parameters, in order. */
+    static Object[] values(Actor actor) {
+        return new Object[]{actor.tenantId(), actor.userId(), actor.channel(),
+                actor.reason() == null ? "" : actor.reason()};
+    }
+}

@@ -1,0 +1,103 @@
+package dev.countersign.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.executor.db.TenantSessions;
+import dev.countersign.executor.db.TenantSessions.NestedTenantSessionException;
+import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.training.TrainingPlan;
+import dev.countersign.executor.training.TrainingPlanRepository;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The Panache path's tenant fence: a tenant session's first statement names the tenant, and row-level security (not a
+ * WHERE clause) is what hides other tenants' rows; the queries here name no tenant on purpose.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class TenantSessionsTest {
+
+    private final TenantSessions sessions;
+    private final TrainingPlanRepository plans;
+    private TestTenant a;
+    private TestTenant b;
+
+    TenantSessionsTest(TenantSessions sessions, TrainingPlanRepository plans) {
+        this.sessions = sessions;
+        this.plans = plans;
+    }
+
+    @BeforeEach
+    void twoTenantsWithPlans() throws Exception {
+        a = TestTenant.withCheckingWallet();
+        b = TestTenant.withCheckingWallet();
+    }
+
+    private static List<String> tenantsOf(List<TrainingPlan> found) {
+        return found.stream().map(plan -> plan.tenantId).distinct().toList();
+    }
+
+    @Test
+    void rowLevelSecurityHidesAnotherTenantsRowsFromAQueryThatNamesNoTenant() throws Exception {
+        UUID mine = a.plan("alice", "draft");
+        UUID theirs = b.plan("alice", "draft");
+
+        List<TrainingPlan> all = Sessions.await(() -> sessions.read(a.id(), () -> plans.listAll()));
+
+        assertThat(tenantsOf(all)).containsExactly(a.id());
+        assertThat(all).extracting(plan -> plan.id).contains(mine).doesNotContain(theirs);
+        assertThat(Sessions.await(() -> sessions.read(a.id(), () -> plans.findById(theirs)))).isNull();
+        assertThat(Sessions.await(() -> sessions.read(a.id(), () -> plans.activateDraft(theirs, b.id(), "alice"))))
+                .as("a compare-and-swap on another tenant's row finds nothing").isFalse();
+        assertThat(Db.text("SELECT status FROM training_plans WHERE id = ?", theirs)).isEqualTo("draft");
+    }
+
+    @Test
+    void twoTenantsSessionsOpenAtOnceEachSeeOnlyTheirOwnRows() throws Exception {
+        a.plan("alice", "draft");
+        b.plan("bob", "draft");
+        var aNamed = new CompletableFuture<Void>();
+        var bNamed = new CompletableFuture<Void>();
+
+        // Each names its tenant, then waits until the other has named its own before reading: both open together.
+        CompletableFuture<List<TrainingPlan>> seenByA = Sessions.start(() -> sessions.read(a.id(), () -> {
+            aNamed.complete(null);
+            return Sessions.after(bNamed).flatMap(ignored -> plans.listAll());
+        }));
+        CompletableFuture<List<TrainingPlan>> seenByB = Sessions.start(() -> sessions.read(b.id(), () -> {
+            bNamed.complete(null);
+            return Sessions.after(aNamed).flatMap(ignored -> plans.listAll());
+        }));
+
+        assertThat(tenantsOf(seenByA.get(30, TimeUnit.SECONDS))).containsExactly(a.id());
+        assertThat(tenantsOf(seenByB.get(30, TimeUnit.SECONDS))).containsExactly(b.id());
+        // The settings were transaction-local: a pooled connection reused by a tenant without rows shows nothing.
+        String empty = "t-" + UUID.randomUUID();
+        for (int i = 0; i < 5; i++) {
+            assertThat(Sessions.await(() -> sessions.read(empty, () -> plans.listAll()))).isEmpty();
+        }
+    }
+
+    @Test
+    void aTenantSessionInsideAnotherTenantsIsRefusedAndTheOuterOneChangesNothing() throws Exception {
+        UUID draft = a.plan("alice", "draft");
+
+        assertThatThrownBy(() -> Sessions.await(() -> sessions.run(new Actor(a.id(), "alice", "http"),
+                () -> plans.activateDraft(draft, a.id(), "alice")
+                        .flatMap(won -> sessions.read(b.id(), () -> plans.listAll())))))
+                .isInstanceOf(NestedTenantSessionException.class);
+
+        assertThat(Db.text("SELECT status FROM training_plans WHERE id = ?", draft)).isEqualTo("draft");
+        // The context is free again: a session after the refused one opens normally.
+        assertThat(Sessions.await(() -> sessions.read(a.id(), () -> plans.findById(draft)))).isNotNull();
+    }
+}
