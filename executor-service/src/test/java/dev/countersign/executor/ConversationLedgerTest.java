@@ -105,6 +105,26 @@ class ConversationLedgerTest {
         assertThat(Db.count("SELECT count(*) FROM conversation_events WHERE tenant_id = ?", tenant)).isZero();
     }
 
+    /**
+     * The JSON literal {@code null} read as a null turn, which then threw before the consumer returned a Uni: it is
+     * parked as unreadable (not as a NullPointerException) and the turn behind it on the same partition is appended.
+     */
+    @Test
+    void aJsonNullTurnIsParkedAsUnreadableAndTheNextTurnIsAppended() throws Exception {
+        String conversation = "c-null-" + UUID.randomUUID().toString().substring(0, 8);
+
+        kafka.send(Topics.CONVERSATION_EVENTS, conversation, "null", java.util.Map.of(KafkaHeaders.EVIDENCE,
+                TestProperties.agentBearer(tenant, "alice")));
+        sendSigned(conversation, turn(conversation));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> rows(conversation) == 1);
+        var parked = kafka.awaitKey(Topics.CONVERSATION_EVENTS_DEAD_LETTER, conversation, Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+        assertThat(parked.get(0).value()).isEqualTo("null");
+        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).contains("unreadable")
+                .contains("JSON null");
+    }
+
     @Test
     void aPlanTurnsDeliverableIsAppendedOnceUnderItsOwnTypeAndAnInvalidOneIsParked() throws Exception {
         UUID turnId = UUID.randomUUID();

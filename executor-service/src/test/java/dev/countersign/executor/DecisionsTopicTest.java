@@ -180,6 +180,45 @@ class DecisionsTopicTest {
         assertThat(parked.get(0)).doesNotContain(proposal.tokenFromExecutor()).contains("<redacted>");
     }
 
+    /**
+     * The JSON literal {@code null} read as a null decision, whose checks then threw before any Uni existed; on this
+     * channel (failure strategy {@code fail}) that stopped the consumer, and the confirm behind it never ran.
+     */
+    @Test
+    void aJsonNullDecisionIsParkedWithItsReasonAndTheNextDecisionStillRuns() throws Exception {
+        var proposal = staged();
+        String key = proposal.actionId.toString();
+
+        kafka.send(Topics.ACTIONS_DECISIONS, key, "null");
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        var parked = kafka.awaitKey(Topics.ACTIONS_DECISIONS_DEAD_LETTER, key, Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+        assertThat(parked.get(0).value()).isEqualTo("null");
+        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:")
+                .contains("JSON null");
+    }
+
+    /**
+     * A tombstone (a record without a value) once made the parking itself throw, which stopped the decisions consumer:
+     * it is parked with an empty value and its reason, and the confirm behind it on the same partition still runs.
+     */
+    @Test
+    void aTombstoneDecisionIsParkedAndTheConsumerKeepsGoing() throws Exception {
+        var proposal = staged();
+        String key = proposal.actionId.toString();
+
+        kafka.send(Topics.ACTIONS_DECISIONS, key, null);
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        var parked = kafka.awaitKey(Topics.ACTIONS_DECISIONS_DEAD_LETTER, key, Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+        assertThat(parked.get(0).value()).isEmpty();
+        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:");
+    }
+
     @Test
     void decisionsThatBreakTheRulesAreParkedWithoutTheirToken() throws Exception {
         var proposal = staged();

@@ -108,7 +108,7 @@ class ImportTest {
     void anImportThatNamesNoWalletIsRefusedAsIncomplete() throws Exception {
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("text/csv")
                 .body("2026-11-02,3.20,coffee\n").post("/api/actions/imports").then().statusCode(400)
-                .body("code", equalTo("validation_failed"))
+                .contentType("application/problem+json").body("code", equalTo("validation_failed"))
                 .body("detail", org.hamcrest.Matchers.containsString("wallet"));
         assertThat(rows("true")).isZero();
     }

@@ -242,6 +242,27 @@ class StagingTest {
         assertThat(parked).hasSize(1);
     }
 
+    /**
+     * The JSON literal {@code null} read as a null proposal, which then threw before the consumer returned a Uni: it is
+     * parked through the consumer's own refusal (its reason says it is unreadable, not a NullPointerException) and the
+     * proposal behind it on the same partition is still staged.
+     */
+    @Test
+    void aJsonNullProposalIsParkedAsUnreadableAndTheNextOneIsStaged() throws Exception {
+        var next = new ProposalMother(tenant, "2.00");
+        String key = next.actionId.toString();
+
+        kafka.send(Topics.ACTIONS_PROPOSED, key, "null");
+        next.send(kafka);
+
+        Db.awaitStatus(next.actionId, "proposed");
+        var parked = kafka.awaitKey(Topics.ACTIONS_PROPOSED_DEAD_LETTER, key, Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+        assertThat(parked.get(0).value()).isEqualTo("null");
+        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).contains("unreadable")
+                .contains("JSON null");
+    }
+
     @Test
     void aProposalMayShortenItsWindowButNeverExtendIt() throws Exception {
         var shorter = new ProposalMother(tenant, "1.00");

@@ -14,13 +14,18 @@ import dev.countersign.contracts.ErrorCode;
  * resource's media types (the agent's chat answers JSON or an event stream), and its IllegalArgumentException would
  * otherwise reach the catch-all mapper as a 500 (found by the agent's HttpFuzzTest). A parseable but unsupported type
  * is left to the framework's own 415.
+ * <p>
+ * Only a request with a body is checked (HTTP/1.1's own rule: a {@code Transfer-Encoding}, or a {@code Content-Length}
+ * above 0): a header that describes no body (a GET a proxy or client library decorated) is not the caller's mistake to
+ * refuse. Limit: a bodiless request with such a header goes on to the resource; if a resource that chooses among media
+ * types ever parses it, that is a 500 again, which the HTTP fuzz tests would show.
  */
 public class ContentTypeCheck {
 
     @ServerRequestFilter(preMatching = true)
     public void refuseUnparseableContentType(ContainerRequestContext request) {
         String contentType = request.getHeaderString(HttpHeaders.CONTENT_TYPE);
-        if (contentType == null) {
+        if (contentType == null || !hasBody(request)) {
             return;
         }
         try {
@@ -29,6 +34,23 @@ public class ContentTypeCheck {
             throw new ProblemException(ErrorCode.UNSUPPORTED_REQUEST,
                     "The Content-Type header is not a media type; send the body as JSON with Content-Type"
                             + " application/json.");
+        }
+    }
+
+    /** Whether the request announces a body: chunked (any Transfer-Encoding) or a Content-Length above 0. */
+    static boolean hasBody(ContainerRequestContext request) {
+        if (request.getHeaderString("Transfer-Encoding") != null) {
+            return true;
+        }
+        String length = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
+        if (length == null) {
+            return false;
+        }
+        try {
+            return Long.parseLong(length.trim()) > 0;
+        } catch (NumberFormatException unreadable) {
+            // A length no one can read: the server refuses it itself; treat it as a body to be safe.
+            return true;
         }
     }
 }

@@ -49,6 +49,11 @@ public class ConversationConsumer {
     public Uni<Void> consume(String payload, IncomingKafkaRecordMetadata<String, String> metadata) {
         String token = EvidenceGate.take(metadata);
         RecordTime time = RecordTime.of(metadata);
+        // An exception thrown while reading the record becomes a failed Uni: dead-lettered like every refusal.
+        return Uni.createFrom().deferred(() -> append(payload, token, time));
+    }
+
+    private Uni<Void> append(String payload, String token, RecordTime time) {
         if (ConversationLedger.isPlanEvent(payload)) {
             // A plan turn's deliverable (PlanStatementDrafted, PlanRefused, PlanFellShort).
             return consume(payload, PlanEvent.class, "plan event", ConversationLedger::envelopeProblem,

@@ -77,13 +77,25 @@ public class DecisionConsumer {
                 : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
+    /**
+     * Every record ends parked or acknowledged: this channel's failure strategy is {@code fail}, so a failure that
+     * escaped (an exception thrown while reading a record, before any Uni existed) would stop the consumer for every
+     * tenant. Anything the checks below did not foresee is parked with the exception's class as its reason.
+     */
     @Incoming("decisions")
     public Uni<Void> consume(Message<String> message) {
+        // The approver token comes off the headers before anything can fail, so no copy of the record carries it.
+        String approverToken = message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(DecisionConsumer::takeApproverToken).orElse(null);
         String payload = message.getPayload();
         String key = message.getMetadata(IncomingKafkaRecordMetadata.class)
                 .map(metadata -> String.valueOf(metadata.getKey())).orElse("");
-        String approverToken = message.getMetadata(IncomingKafkaRecordMetadata.class)
-                .map(DecisionConsumer::takeApproverToken).orElse(null);
+        return Uni.createFrom().deferred(() -> decide(message, key, payload, approverToken))
+                .onFailure().recoverWithUni(unforeseen -> park(message, key, payload,
+                        "could not be processed: " + unforeseen.getClass().getSimpleName()));
+    }
+
+    private Uni<Void> decide(Message<String> message, String key, String payload, String approverToken) {
         ActionDecided decided;
         try {
             decided = Json.read(payload, ActionDecided.class);

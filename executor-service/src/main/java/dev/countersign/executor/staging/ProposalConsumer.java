@@ -44,10 +44,19 @@ public class ProposalConsumer {
         this.evidence = evidence;
     }
 
+    /**
+     * Every refusal is a failed Uni, which the connector dead-letters with its message as the reason; an exception
+     * thrown while reading the record is turned into one too ({@code deferred}), so it takes the same route and is
+     * never left to the framework's handling of a method that throws.
+     */
     @Incoming("proposals")
     public Uni<Void> consume(String payload, IncomingKafkaRecordMetadata<String, String> metadata) {
         String token = EvidenceGate.take(metadata);
         RecordTime time = RecordTime.of(metadata);
+        return Uni.createFrom().deferred(() -> stage(payload, token, time));
+    }
+
+    private Uni<Void> stage(String payload, String token, RecordTime time) {
         ActionProposed proposal;
         try {
             proposal = Json.read(payload, ActionProposed.class);

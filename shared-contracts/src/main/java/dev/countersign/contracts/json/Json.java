@@ -34,10 +34,18 @@ public final class Json {
         }
     }
 
-    /** Parses an event; throws {@link MalformedEventException} on unreadable input. */
+    /**
+     * Parses an event; throws {@link MalformedEventException} on unreadable input, and on the JSON literal {@code null}
+     * (which the mapper reads as a null event, and no caller can use).
+     */
     public static <T> T read(String json, Class<T> type) {
         try {
-            return MAPPER.readValue(json, type);
+            T value = MAPPER.readValue(json, type);
+            if (value == null) {
+                throw new MalformedEventException(type.getSimpleName() + " is unreadable: the value is JSON null",
+                        null);
+            }
+            return value;
         } catch (JsonProcessingException e) {
             throw new MalformedEventException(type.getSimpleName() + " is unreadable: " + e.getOriginalMessage(), e);
         } catch (IllegalArgumentException e) {

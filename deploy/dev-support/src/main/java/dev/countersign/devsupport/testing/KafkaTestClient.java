@@ -123,6 +123,36 @@ public final class KafkaTestClient {
         return matching;
     }
 
+    /**
+     * The whole records of {@code topic} whose key is {@code key}, tombstones and empty values included (a value filter
+     * cannot find those), waiting up to {@code timeout} for the first.
+     */
+    public List<ConsumerRecord<String, String>> awaitKey(String topic, String key, Duration timeout) {
+        List<ConsumerRecord<String, String>> matching = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<String, String>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Instant deadline = Instant.now().plus(timeout);
+            while (Instant.now().isBefore(deadline) && matching.isEmpty()) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (key.equals(record.key())) {
+                        matching.add(record);
+                    }
+                }
+            }
+        }
+        return matching;
+    }
+
+    /** The value of header {@code name} of {@code record} as text, or null when absent. */
+    public static String header(ConsumerRecord<?, ?> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
     /** The records of {@code topic} that pass {@code filter}, waiting up to 15 s for the first. */
     public List<String> awaitAny(String topic, Predicate<String> filter) {
         return read(topic, filter, found -> !found.isEmpty(), Duration.ofSeconds(15));
