@@ -603,9 +603,14 @@ public final class LocalStack implements AutoCloseable {
         System.out.println("countersign: starting " + what + " ...");
     }
 
-    /** Stops everything that was started, newest first. Safe to call twice. */
+    /**
+     * Stops everything that was started, newest first. The services are all asked to stop at once (each takes a few
+     * seconds to close its consumers, more on a loaded machine), then waited for in order. Safe to call twice.
+     */
     @Override
     public synchronized void close() {
+        executors.values().forEach(ServiceProcess::requestStop);
+        agents.values().forEach(ServiceProcess::requestStop);
         while (!started.isEmpty()) {
             try {
                 started.pop().close();
