@@ -28,6 +28,14 @@ import org.junit.platform.launcher.LauncherSessionListener;
  */
 final class SharedStacks {
 
+    /**
+     * The resource lock ({@code @ResourceLock}) of every Jupiter class on the shared stack: test classes run two at a
+     * time (failsafe's configuration parameters), and this keeps the shared stack's classes one at a time (a load test
+     * or a killed executor would disturb another class's timing, a scripted model its chat), next to a class with a
+     * stack of its own.
+     */
+    static final String LOCK = "countersign.shared-stack";
+
     private static LocalStack twoExecutors;
     private static RuntimeException failedStart;
 

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.ReliabilityReport;
@@ -56,6 +57,7 @@ import dev.countersign.devsupport.testing.ReliabilityReport;
  * busy is missed (counted, reported) rather than queued, so an overloaded machine lowers the rate achieved. A short run
  * shows a climb, not a slow leak: only the 10-minute soak says much about memory.
  */
+@ResourceLock(SharedStacks.LOCK)
 class SoakIT {
 
     private static final Duration DURATION = Duration.parse(System.getProperty("soak.duration", "PT60S"));

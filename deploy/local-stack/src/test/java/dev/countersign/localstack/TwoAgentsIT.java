@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -22,6 +23,7 @@ import dev.countersign.devsupport.model.ModelTurn;
  * {@code recorded} only once its turn is there), and the outcome of what was confirmed in between. On the shared stack
  * ({@link SharedStacks}, which runs two agents), with a tenant of its own.
  */
+@ResourceLock(SharedStacks.LOCK)
 class TwoAgentsIT {
 
     @Test

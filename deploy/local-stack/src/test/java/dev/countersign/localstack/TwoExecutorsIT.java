@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -26,6 +27,7 @@ import dev.countersign.devsupport.testing.Race;
  * action is executed exactly once, and every loser learns the winner's status. On the shared stack
  * ({@link SharedStacks}), each test with a tenant of its own.
  */
+@ResourceLock(SharedStacks.LOCK)
 class TwoExecutorsIT {
 
     private static final int ACTIONS = 8;

@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -50,6 +51,7 @@ import dev.countersign.devsupport.testing.KafkaTestClient;
  * ({@link SharedStacks}) with a tenant of its own, and starts the killed executor again before it goes on, so the stack
  * is whole again for the classes after it.
  */
+@ResourceLock(SharedStacks.LOCK)
 class TwoExecutorsLoadIT {
 
     private static final int ACTIONS = 300;
