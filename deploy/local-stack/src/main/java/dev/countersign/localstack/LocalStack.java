@@ -13,6 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 
 import dev.countersign.devsupport.DemoData;
@@ -27,8 +29,10 @@ import dev.countersign.devsupport.model.ModelServer;
 
 /**
  * The whole system on one machine: PostgreSQL, Kafka (KRaft), the demo model, an SMTP server and a ticket system for
- * the external actions, executor-service and agent-service as two JVM processes, and the dev token endpoint. Started
- * one after another (2 cores), stopped in reverse order.
+ * the external actions, executor-service and agent-service as two JVM processes, and the dev token endpoint.
+ * PostgreSQL, Kafka and Keycloak start side by side (each spends much of its start waiting on disk or on its own
+ * process, and together they take about as long as Keycloak alone); the services start one after another once those are
+ * up (on 2 cores, JVMs booting at once slow each other down), and everything is stopped in reverse order.
  */
 public final class LocalStack implements AutoCloseable {
 
@@ -80,6 +84,33 @@ public final class LocalStack implements AutoCloseable {
             started.push(faults);
         }
 
+        // Kafka and Keycloak start in the background while PostgreSQL starts here; each is stopped with the stack
+        // even when the start fails half-way (its closer waits for its start).
+        CompletableFuture<Void> kafkaStarted = null;
+        if (settings.kafkaBootstrapServers() == null) {
+            say("Kafka (KRaft)");
+            kafkaStarted = inBackground("kafka-start", this::startKafka);
+            CompletableFuture<Void> starting = kafkaStarted;
+            started.push(() -> {
+                awaitQuietly(starting);
+                stopKafka();
+            });
+        }
+        CompletableFuture<Void> keycloakStarted = null;
+        if (settings.identityProvider()) {
+            say("Keycloak (sign-in for the chat, the decision page and the API; first start unpacks it, about a"
+                    + " minute)");
+            keycloakStarted = inBackground("keycloak-start", () -> keycloak = LocalKeycloak.start(
+                    settings.keycloakPort(), settings.dataDirectory().resolve("keycloak")));
+            CompletableFuture<Void> starting = keycloakStarted;
+            started.push(() -> {
+                awaitQuietly(starting);
+                if (keycloak != null) {
+                    keycloak.close();
+                }
+            });
+        }
+
         say("PostgreSQL");
         postgres = settings.postgresHost() == null
                 ? LocalPostgres.start(settings.postgresPort(), settings.dataDirectory().resolve("postgres"))
@@ -88,10 +119,8 @@ public final class LocalStack implements AutoCloseable {
         // A closer that reads the field: the fault suite may have stopped and started PostgreSQL since.
         started.push(() -> postgres.close());
 
-        if (settings.kafkaBootstrapServers() == null) {
-            say("Kafka (KRaft)");
-            startKafka();
-            started.push(this::stopKafka);
+        if (kafkaStarted != null) {
+            await(kafkaStarted, "Kafka");
             bootstrapServers = faults == null ? kafka.bootstrapServers() : "localhost:" + faults.kafka().port();
         } else {
             bootstrapServers = settings.kafkaBootstrapServers();
@@ -112,11 +141,8 @@ public final class LocalStack implements AutoCloseable {
         tickets = TicketStub.start(settings.ticketPort());
         started.push(tickets);
 
-        if (settings.identityProvider()) {
-            say("Keycloak (sign-in for the chat, the decision page and the API; first start unpacks it, about a"
-                    + " minute)");
-            keycloak = LocalKeycloak.start(settings.keycloakPort(), settings.dataDirectory().resolve("keycloak"));
-            started.push(keycloak);
+        if (keycloakStarted != null) {
+            await(keycloakStarted, "Keycloak");
         }
 
         // Without Keycloak the chat asks the dev token endpoint for its token from the browser (dev-only demo sign-in).
@@ -188,6 +214,42 @@ public final class LocalStack implements AutoCloseable {
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins);
         started.push(tokenServer);
+    }
+
+    /** Runs {@code start} on a thread of its own (a daemon: a hung start does not keep the JVM alive). */
+    private static CompletableFuture<Void> inBackground(String name, Runnable start) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                start.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+        return done;
+    }
+
+    /** Waits for a background start; its failure is this stack's failure to start. */
+    private static void await(CompletableFuture<Void> start, String what) {
+        try {
+            start.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw new IllegalStateException(what + " did not start", e.getCause());
+        }
+    }
+
+    private static void awaitQuietly(CompletableFuture<Void> start) {
+        try {
+            start.join();
+        } catch (CompletionException e) {
+            // Reported by await(), where the start was waited for.
+        }
     }
 
     /**
@@ -429,6 +491,11 @@ public final class LocalStack implements AutoCloseable {
         return model;
     }
 
+    /** What the stack was started with (ports, data and log directories). */
+    public StackSettings settings() {
+        return settings;
+    }
+
     public String bootstrapServers() {
         return bootstrapServers;
     }
@@ -536,9 +603,14 @@ public final class LocalStack implements AutoCloseable {
         System.out.println("countersign: starting " + what + " ...");
     }
 
-    /** Stops everything that was started, newest first. Safe to call twice. */
+    /**
+     * Stops everything that was started, newest first. The services are all asked to stop at once (each takes a few
+     * seconds to close its consumers, more on a loaded machine), then waited for in order. Safe to call twice.
+     */
     @Override
     public synchronized void close() {
+        executors.values().forEach(ServiceProcess::requestStop);
+        agents.values().forEach(ServiceProcess::requestStop);
         while (!started.isEmpty()) {
             try {
                 started.pop().close();

@@ -69,7 +69,8 @@ final class ServiceProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while waiting for " + name, e);
             }
-            sleep(250);
+            // Polled often: a stack waits for each of its services in turn, so every poll's slack adds up.
+            sleep(50);
         }
         close();
         throw new IllegalStateException(name + " was not ready within " + timeout + "; see " + log);
@@ -91,6 +92,13 @@ final class ServiceProcess implements AutoCloseable {
             process.waitFor(15, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGTERM without waiting: {@link #close()} waits, so that several services stop side by side. */
+    void requestStop() {
+        if (process.isAlive()) {
+            process.destroy();
         }
     }
 

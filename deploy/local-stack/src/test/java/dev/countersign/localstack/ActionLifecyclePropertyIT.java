@@ -21,10 +21,10 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * Random sequences of proposals, confirms (one at a time, duplicated, 8 at once across two executor instances, by
  * another user, by a user of another tenant holding the card, or twice as the same decisions-topic event), cancels,
- * closed decision windows, redelivered proposals and batches, against the whole stack with two executor instances.
- * After every step the database must show at most one execution per action, at most one terminal status reached once, a
- * complete audit trail ending in the current status, one outbox event per committed state change, and what the model
- * expects.
+ * closed decision windows, redelivered proposals and batches, against the whole stack with two executor instances (the
+ * shared one, {@link SharedStacks}: each try has a tenant of its own). After every step the database must show at most
+ * one execution per action, at most one terminal status reached once, a complete audit trail ending in the current
+ * status, one outbox event per committed state change, and what the model expects.
  */
 class ActionLifecyclePropertyIT {
 
@@ -34,7 +34,7 @@ class ActionLifecyclePropertyIT {
 
     @BeforeContainer
     static void startStack() throws Exception {
-        stack = LocalStack.start(TestStacks.withExecutors(2));
+        stack = SharedStacks.twoExecutors();
         kafka = new KafkaTestClient(stack.bootstrapServers());
         threads = Executors.newFixedThreadPool(8);
     }
@@ -43,9 +43,6 @@ class ActionLifecyclePropertyIT {
     static void stopStack() {
         if (threads != null) {
             threads.shutdownNow();
-        }
-        if (stack != null) {
-            stack.close();
         }
     }
 

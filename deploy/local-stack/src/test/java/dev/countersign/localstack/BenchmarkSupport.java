@@ -1,5 +1,7 @@
 package dev.countersign.localstack;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -19,6 +21,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What the {@code *Benchmark} classes share: proposals built as the agent builds them, the machine's state (cores, load
@@ -59,16 +62,18 @@ final class BenchmarkSupport {
         }
     }
 
-    /** Polls {@code condition} every 200 ms until it holds; false if {@code timeout} passed first. */
-    static boolean awaitUntil(Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(200);
+    /**
+     * Polls {@code condition} every 200 ms until it holds; false if {@code timeout} passed first (a benchmark reports a
+     * drain that did not finish rather than failing on it).
+     */
+    static boolean awaitUntil(Duration timeout, BooleanSupplier condition) {
+        try {
+            await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                    .until(condition::getAsBoolean);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
         }
-        return condition.getAsBoolean();
     }
 
     /** {@link #count}, for conditions: a database error counts as "not yet". */

@@ -210,8 +210,8 @@ final class LifecycleModel {
                 action.expected = Expected.EXPIRED;
             }
         }
-        Thread.sleep(500);
-        checkInvariants();
+        // Nothing late may break them either: a redelivered event or a second sweep arriving within half a second.
+        await().during(Duration.ofMillis(500)).atMost(WAIT).untilAsserted(this::checkInvariants);
     }
 
     private void expectDecision(Tracked action, Http.Answer answer, String winnerStatus) {

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -23,8 +24,10 @@ import dev.countersign.devsupport.testing.Race;
 
 /**
  * Two executor-service processes on one database and one broker, under concurrent confirms split between them: every
- * action is executed exactly once, and every loser learns the winner's status.
+ * action is executed exactly once, and every loser learns the winner's status. On the shared stack
+ * ({@link SharedStacks}), each test with a tenant of its own.
  */
+@ResourceLock(SharedStacks.LOCK)
 class TwoExecutorsIT {
 
     private static final int ACTIONS = 8;
@@ -32,49 +35,51 @@ class TwoExecutorsIT {
 
     @Test
     void concurrentConfirmsOnTwoInstancesExecuteEachActionExactlyOnce() throws Exception {
-        StackSettings settings = TestStacks.withExecutors(2);
-
-        try (LocalStack stack = LocalStack.start(settings)) {
-            var tokens = Http.post(stack.tokenUrl(), null, Map.of("tenant", "globex", "user", "carol")).body();
-            String agent = tokens.get("agentToken").asText();
-            String executor = tokens.get("executorToken").asText();
-            List<String[]> cards = new ArrayList<>();
-            for (int i = 0; i < ACTIONS; i++) {
-                var reply = Http.post(stack.agentUrl() + "/api/conversations/load-" + i + "/messages", agent,
-                        Map.of("text", "add a " + (i + 1) + ".00 coffee expense to Operating"));
-                JsonNode card = reply.body().get("proposals").get(0);
-                cards.add(new String[]{card.get("actionId").asText(), card.get("paramsHash").asText()});
-            }
-            for (String[] card : cards) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(stack.executorUrls().get(1)
-                        + "/api/actions/" + card[0], executor).status() == 200);
-            }
-
-            for (String[] card : cards) {
-                List<Callable<Http.Answer>> confirms = new ArrayList<>();
-                for (int i = 0; i < CONFIRMS_PER_ACTION; i++) {
-                    String url = stack.executorUrls().get(i % 2) + "/api/actions/" + card[0] + "/confirm";
-                    confirms.add(() -> Http.post(url, executor, Map.of("paramsHash", card[1])));
-                }
-                int executed = 0;
-                int refused = 0;
-                for (Http.Answer result : Race.together(confirms)) {
-                    if (result.status() == 200) {
-                        executed++;
-                    } else {
-                        assertThat(result.status()).as(result.text()).isEqualTo(409);
-                        assertThat(result.body().get("action").get("status").asText()).isEqualTo("executed");
-                        refused++;
-                    }
-                }
-                assertThat(executed).as("winners for " + card[0]).isEqualTo(1);
-                assertThat(refused).isEqualTo(CONFIRMS_PER_ACTION - 1);
-            }
-
-            var ledger = Http.get(stack.agentUrl() + "/api/wallets/" + LocalStack.GLOBEX_OPERATING + "/transactions",
-                    agent).body();
-            assertThat(ledger.size()).isEqualTo(ACTIONS);
+        LocalStack stack = SharedStacks.twoExecutors();
+        String tenant = "two-" + UUID.randomUUID();
+        UUID operating;
+        try (Connection owner = stack.ownerConnection()) {
+            operating = DemoData.createWallet(owner, tenant, "carol", "Operating", "USD");
         }
+        var tokens = Http.post(stack.tokenUrl(), null, Map.of("tenant", tenant, "user", "carol")).body();
+        String agent = tokens.get("agentToken").asText();
+        String executor = tokens.get("executorToken").asText();
+        List<String[]> cards = new ArrayList<>();
+        for (int i = 0; i < ACTIONS; i++) {
+            var reply = Http.post(stack.agentUrl() + "/api/conversations/load-" + i + "/messages", agent,
+                    Map.of("text", "add a " + (i + 1) + ".00 coffee expense to Operating"));
+            JsonNode card = reply.body().get("proposals").get(0);
+            cards.add(new String[]{card.get("actionId").asText(), card.get("paramsHash").asText()});
+        }
+        for (String[] card : cards) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(stack.executorUrls().get(1)
+                    + "/api/actions/" + card[0], executor).status() == 200);
+        }
+
+        for (String[] card : cards) {
+            List<Callable<Http.Answer>> confirms = new ArrayList<>();
+            for (int i = 0; i < CONFIRMS_PER_ACTION; i++) {
+                String url = stack.executorUrls().get(i % 2) + "/api/actions/" + card[0] + "/confirm";
+                confirms.add(() -> Http.post(url, executor, Map.of("paramsHash", card[1])));
+            }
+            int executed = 0;
+            int refused = 0;
+            for (Http.Answer result : Race.together(confirms)) {
+                if (result.status() == 200) {
+                    executed++;
+                } else {
+                    assertThat(result.status()).as(result.text()).isEqualTo(409);
+                    assertThat(result.body().get("action").get("status").asText()).isEqualTo("executed");
+                    refused++;
+                }
+            }
+            assertThat(executed).as("winners for " + card[0]).isEqualTo(1);
+            assertThat(refused).isEqualTo(CONFIRMS_PER_ACTION - 1);
+        }
+
+        var ledger = Http.get(stack.agentUrl() + "/api/wallets/" + operating + "/transactions",
+                agent).body();
+        assertThat(ledger.size()).isEqualTo(ACTIONS);
     }
 
     /**
@@ -85,8 +90,8 @@ class TwoExecutorsIT {
     @Test
     void concurrentLowProposalsOverTwoExecutorsApplyAtMostTheBudget() throws Exception {
         int proposals = 200;
-        try (LocalStack stack = LocalStack.start(TestStacks.withExecutors(2));
-                KafkaProducer<String, String> producer = StackAccess.producer(stack.bootstrapServers())) {
+        LocalStack stack = SharedStacks.twoExecutors();
+        try (KafkaProducer<String, String> producer = StackAccess.producer(stack.bootstrapServers())) {
             String tenant = "budget-" + UUID.randomUUID();
             UUID wallet;
             try (Connection owner = stack.ownerConnection()) {

@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -46,8 +47,11 @@ import dev.countersign.devsupport.testing.KafkaTestClient;
  * once: one ledger row each, the wallet moved by exactly the sum, one {@code executed} entry in each history, one
  * {@code ActionExecuted} event id per action in the outbox and on the outcomes topic (a relay may repeat it, never mint
  * another), and every HTTP answer was the one winner's 200, a 409 naming {@code executed}, or a broken connection to
- * the instance while it was down. The throughput it prints is informative, not asserted.
+ * the instance while it was down. The throughput it prints is informative, not asserted. It runs on the shared stack
+ * ({@link SharedStacks}) with a tenant of its own, and starts the killed executor again before it goes on, so the stack
+ * is whole again for the classes after it.
  */
+@ResourceLock(SharedStacks.LOCK)
 class TwoExecutorsLoadIT {
 
     private static final int ACTIONS = 300;
@@ -92,13 +96,12 @@ class TwoExecutorsLoadIT {
 
     @Test
     void confirmsUnderLoadOnTwoExecutorsWithOneKilledExecuteEveryActionExactlyOnce() throws Exception {
-        StackSettings settings = TestStacks.withExecutors(2);
         long stackStarted = System.nanoTime();
-        try (LocalStack stack = LocalStack.start(settings);
-                KafkaProducer<String, String> producer = StackAccess.producer(stack.bootstrapServers())) {
+        LocalStack stack = SharedStacks.twoExecutors();
+        try (KafkaProducer<String, String> producer = StackAccess.producer(stack.bootstrapServers())) {
             long stackUp = System.nanoTime();
-            System.out.printf("TwoExecutorsLoadIT: stack up in %.1f s; service logs in %s%n",
-                    seconds(stackUp - stackStarted), settings.logDirectory());
+            System.out.printf("TwoExecutorsLoadIT: stack up in %.1f s (shared: near zero if started before); service"
+                    + " logs in %s%n", seconds(stackUp - stackStarted), stack.settings().logDirectory());
             String tenant = "load-" + UUID.randomUUID();
             UUID wallet;
             try (Connection owner = stack.ownerConnection()) {

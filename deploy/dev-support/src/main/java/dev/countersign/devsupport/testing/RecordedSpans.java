@@ -1,11 +1,13 @@
 package dev.countersign.devsupport.testing;
 
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
+
+import org.awaitility.Awaitility;
 
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -40,20 +42,9 @@ public class RecordedSpans implements SpanExporter {
 
     /** The first span matching {@code filter}, waiting up to 10 s for the batch processor to export it. */
     public SpanData await(Predicate<SpanData> filter) {
-        Instant deadline = Instant.now().plusSeconds(10);
-        while (Instant.now().isBefore(deadline)) {
-            Optional<SpanData> found = first(filter);
-            if (found.isPresent()) {
-                return found.get();
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new AssertionError("no such span was exported within 10 s");
+        return Awaitility.await().alias("a matching span exported").atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                .until(() -> first(filter), Optional::isPresent).get();
     }
 
     public synchronized List<SpanData> matching(Predicate<SpanData> filter) {

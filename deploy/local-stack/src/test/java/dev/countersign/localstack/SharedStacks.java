@@ -1,0 +1,82 @@
+package dev.countersign.localstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * One stack that several end-to-end test classes share, started by the first class that asks and stopped when the test
+ * run ends: a stack costs 20 to 25 s to start on 2 cores, most of a short test class.
+ * <p>
+ * {@link #twoExecutors()}: the default settings ({@link TestStacks#withExecutors(int)}) with two executor instances and
+ * two agent instances (a class that needs one talks to the first). A class on it keeps to a tenant of its own (a fresh
+ * tenant id, its own wallets) and compares counts of that tenant only, so the order of the classes and what ran before
+ * do not matter. A class may kill a process of it only if it starts that process again before it ends
+ * (TwoExecutorsLoadIT), and may script the model only if it puts the demo model back when it ends (HostileModelIT);
+ * classes that stop the broker or the database, hold the network, restart the whole stack or need other settings
+ * (Keycloak, tracing, fault proxies, a short decision window) keep a stack of their own.
+ * <p>
+ * Limits: classes on it see each other's load (the services' memory and caches are warm, Kafka topics hold earlier
+ * records), so a number that depends on a cold stack (a start time, the first minute's memory) is not measured on it. A
+ * class that crashes a process and fails before restarting it leaves the stack broken for the classes after it; their
+ * failures then name the process that is down, not their own behaviour. The stack is stopped by {@link Stopper}, a
+ * JUnit launcher session listener (registered in META-INF/services), after every engine (Jupiter, jqwik) has run; a
+ * test JVM killed with SIGKILL leaves its processes running, as a class's own stack would.
+ */
+final class SharedStacks {
+
+    /**
+     * The resource lock ({@code @ResourceLock}) of every Jupiter class on the shared stack: test classes run two at a
+     * time (failsafe's configuration parameters), and this keeps the shared stack's classes one at a time (a load test
+     * or a killed executor would disturb another class's timing, a scripted model its chat), next to a class with a
+     * stack of its own.
+     */
+    static final String LOCK = "countersign.shared-stack";
+
+    private static LocalStack twoExecutors;
+    private static RuntimeException failedStart;
+
+    private SharedStacks() {
+    }
+
+    /** The shared two-executor stack, started on the first call. */
+    static synchronized LocalStack twoExecutors() {
+        if (failedStart != null) {
+            // One failed start is reported by every class that asked, without trying again for each of them.
+            throw new IllegalStateException("The shared stack did not start", failedStart);
+        }
+        if (twoExecutors == null) {
+            try {
+                twoExecutors = LocalStack.start(TestStacks.withExecutors(2, Map.of("AGENT_INSTANCES", "2")));
+                // Only if the session listener never ran (a runner without launcher sessions); a no-op after it.
+                Runtime.getRuntime().addShutdownHook(new Thread(SharedStacks::stopAll, "shared-stacks-stop"));
+            } catch (IOException e) {
+                failedStart = new UncheckedIOException(e);
+                throw failedStart;
+            } catch (RuntimeException e) {
+                failedStart = e;
+                throw e;
+            }
+        }
+        return twoExecutors;
+    }
+
+    static synchronized void stopAll() {
+        if (twoExecutors != null) {
+            twoExecutors.close();
+            twoExecutors = null;
+        }
+    }
+
+    /** Stops the shared stacks at the end of the launcher session (the whole test run of one JVM). */
+    public static final class Stopper implements LauncherSessionListener {
+
+        @Override
+        public void launcherSessionClosed(LauncherSession session) {
+            stopAll();
+        }
+    }
+}
