@@ -5,7 +5,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -23,7 +22,6 @@ import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.decision.DecisionAuthority;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.web.ProblemException;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -122,7 +120,7 @@ public class ImportService {
                         approval.highApprovals(), approval.highNeedsOtherApprover()))
                 .flatMap(approved -> {
                     direct.addAll(approved);
-                    return won(direct, id -> rows.confirmUnconfirmed(actor.tenantId(), id, actor.userId()));
+                    return rows.confirmUnconfirmed(actor.tenantId(), direct, actor.userId());
                 });
     }
 
@@ -144,19 +142,9 @@ public class ImportService {
                 throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
                         + " of your tenant, may reject it. Nothing was rejected.", refused);
             }
-            return won(pending.stream().map(row -> row.id).toList(),
-                    id -> rows.rejectUnconfirmed(actor.tenantId(), id, actor.userId()));
+            return rows.rejectUnconfirmed(actor.tenantId(), pending.stream().map(row -> row.id).toList(),
+                    actor.userId());
         }));
-    }
-
-    /**
-     * Runs {@code move} on each of {@code ids}, one after the other (one session runs one statement at a time), and
-     * answers how many it won.
-     */
-    private static Uni<Integer> won(List<UUID> ids, Function<UUID, Uni<Boolean>> move) {
-        return Multi.createFrom().iterable(ids).onItem().transformToUniAndConcatenate(id -> move.apply(id)).collect()
-                .asList()
-                .map(answers -> (int) answers.stream().filter(Boolean::booleanValue).count());
     }
 
     /** The tenant's imported rows still waiting for a person, by date, with their tier now and their approvers. */

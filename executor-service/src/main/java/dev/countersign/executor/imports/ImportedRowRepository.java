@@ -14,8 +14,9 @@ import io.smallrye.mutiny.Uni;
 /**
  * Imported rows, in the caller's tenant session ({@code TenantSessions}; row-level security applies). A row leaves
  * "waiting for a person" (unconfirmed, not removed) only through the two compare-and-swaps named for their transition,
- * {@link #confirmUnconfirmed} and {@link #rejectUnconfirmed}: each WHERE names the state it expects and each answers
- * whether it won (one row updated); a loser changed nothing.
+ * {@code confirmUnconfirmed} and {@code rejectUnconfirmed}: their one statement's WHERE names the state it expects, and
+ * each answers whether it won (one row) or how many rows it won (a list, one statement, so a request of 1000 rows is
+ * one round trip); a loser changed nothing.
  */
 @ApplicationScoped
 public class ImportedRowRepository implements PanacheRepositoryBase<ImportedRow, UUID> {
@@ -46,16 +47,36 @@ public class ImportedRowRepository implements PanacheRepositoryBase<ImportedRow,
                 .withLock(LockModeType.PESSIMISTIC_WRITE).list();
     }
 
-    /** waiting -> confirmed by {@code userId}; whether this call won. */
+    /** waiting -> confirmed by {@code userId}, one row; whether this call won. */
     public Uni<Boolean> confirmUnconfirmed(String tenantId, UUID id, String userId) {
-        return update("unconfirmed = false, importConfirmedBy = :user where id = :id and " + WAITING,
-                Parameters.with("tenant", tenantId).and("id", id).and("user", userId)).map(won -> won == 1);
+        return confirmUnconfirmed(tenantId, List.of(id), userId).map(won -> won == 1);
     }
 
-    /** waiting -> rejected (removed, still unconfirmed) by {@code userId}; whether this call won. */
+    /**
+     * waiting -> confirmed by {@code userId}, for each of {@code ids} in one statement; how many rows this call won (a
+     * row another request moved first is not counted and not touched).
+     */
+    public Uni<Integer> confirmUnconfirmed(String tenantId, List<UUID> ids, String userId) {
+        return moveWaiting("unconfirmed = false, importConfirmedBy = :user", tenantId, ids, userId);
+    }
+
+    /** waiting -> rejected (removed, still unconfirmed) by {@code userId}, one row; whether this call won. */
     public Uni<Boolean> rejectUnconfirmed(String tenantId, UUID id, String userId) {
-        return update("deletedAt = offset datetime, importRejectedBy = :user where id = :id and " + WAITING,
-                Parameters.with("tenant", tenantId).and("id", id).and("user", userId)).map(won -> won == 1);
+        return rejectUnconfirmed(tenantId, List.of(id), userId).map(won -> won == 1);
+    }
+
+    /** waiting -> rejected by {@code userId}, for each of {@code ids} in one statement; how many rows this call won. */
+    public Uni<Integer> rejectUnconfirmed(String tenantId, List<UUID> ids, String userId) {
+        return moveWaiting("deletedAt = offset datetime, importRejectedBy = :user", tenantId, ids, userId);
+    }
+
+    /** The one compare-and-swap statement: sets {@code set} on those of {@code ids} still waiting. */
+    private Uni<Integer> moveWaiting(String set, String tenantId, List<UUID> ids, String userId) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return update(set + " where id in :ids and " + WAITING,
+                Parameters.with("tenant", tenantId).and("ids", ids).and("user", userId));
     }
 
     /** The tenant's rows waiting for a person, by date, with their wallet's name now; at most {@code limit}. */
