@@ -15,6 +15,7 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.contracts.api.ImportedRowsRequest;
+import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.imports.ImportService.ImportHistoryEntry;
@@ -23,8 +24,10 @@ import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
-import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 
 /**
  * Machine-extracted transactions: a CSV of bank or receipt lines is stored as unconfirmed rows of one of the importer's
@@ -46,9 +49,11 @@ public class ImportResource {
         this.user = user;
     }
 
-    /** Parses on a worker thread: a file of up to {@value ImportResult#MAX_LINES} lines is checked line by line. */
+    /**
+     * Parses on a worker thread (a file of up to {@value ImportResult#MAX_LINES} lines is checked line by line), then
+     * stores on the request's own Vert.x context: a Hibernate Reactive session runs on an event loop only.
+     */
     @POST
-    @Blocking
     @Consumes({"text/csv", MediaType.TEXT_PLAIN})
     public Uni<ImportResult> importCsv(@QueryParam("wallet") String wallet, String csv) {
         if (wallet == null) {
@@ -56,6 +61,15 @@ public class ImportResource {
                     "Name the wallet to import into: POST /api/actions/imports?wallet=<wallet id>.");
         }
         UUID walletId = Ids.parseOrNotFound(wallet, ErrorCode.NOT_FOUND, ImportService.NO_WALLET);
+        Actor actor = actingUser();
+        Context request = Vertx.currentContext();
+        return Uni.createFrom().item(() -> validRows(csv, walletId))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .emitOn(task -> request.runOnContext(ignored -> task.run()))
+                .flatMap(rows -> imports.importRows(actor, walletId, rows));
+    }
+
+    private List<ValidatedParams> validRows(String csv, UUID walletId) {
         CsvLines.Parsed parsed = CsvLines.parse(csv, walletId, config.maxRowAmount());
         if (!parsed.violations().isEmpty()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "No line was imported; fix these and send the"
@@ -65,7 +79,7 @@ public class ImportResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send 1 to %d lines of date,amount,category[,description].".formatted(ImportResult.MAX_LINES));
         }
-        return imports.importRows(actingUser(), walletId, parsed.rows());
+        return parsed.rows();
     }
 
     /**

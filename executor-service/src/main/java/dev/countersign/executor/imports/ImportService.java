@@ -18,15 +18,11 @@ import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.db.TenantSessions;
-import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.decision.DecisionAuthority;
-import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The gate for CSV imports, the same rules as for actions (docs/security/imports.md): rows go only into a wallet the
@@ -47,63 +43,41 @@ public class ImportService {
 
     static final String NO_WALLET = "You have no wallet with this id.";
 
-    private static final String LOCK_PENDING = """
-            SELECT id, amount, imported_by FROM transactions
-            WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed AND deleted_at IS NULL
-            ORDER BY id FOR UPDATE""";
-
-    private static final String PENDING = """
-            SELECT t.id, t.wallet_id, w.name AS wallet_name, t.occurred_on, t.amount::text AS amount, t.category,
-                   t.description, t.imported_by,
-                   array(SELECT a.approver FROM import_approvals a WHERE a.tenant_id = t.tenant_id
-                         AND a.transaction_id = t.id ORDER BY a.at, a.approver) AS approvers
-            FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-            WHERE t.tenant_id = $1 AND t.unconfirmed AND t.deleted_at IS NULL
-            ORDER BY t.occurred_on, t.created_at, t.id LIMIT $2""";
-
-    private final TenantTransactions transactions;
-    private final TenantPolicyRepository policies;
     private final TenantSessions sessions;
+    private final PolicySettingsRepository policies;
+    private final ImportedRowRepository rows;
+    private final ImportApprovalRepository approvals;
     private final ImportHistoryRepository trail;
 
-    public ImportService(TenantTransactions transactions, TenantPolicyRepository policies, TenantSessions sessions,
-            ImportHistoryRepository trail) {
-        this.transactions = transactions;
-        this.policies = policies;
+    public ImportService(TenantSessions sessions, PolicySettingsRepository policies, ImportedRowRepository rows,
+            ImportApprovalRepository approvals, ImportHistoryRepository trail) {
         this.sessions = sessions;
+        this.policies = policies;
+        this.rows = rows;
+        this.approvals = approvals;
         this.trail = trail;
     }
 
-    /** Stores {@code rows} unconfirmed in {@code walletId}, all or nothing, if the actor owns that wallet. */
-    public Uni<ImportResult> importRows(Actor actor, UUID walletId, List<ValidatedParams> rows) {
-        List<Tuple> batch = new ArrayList<>();
-        List<UUID> ids = new ArrayList<>();
-        for (ValidatedParams row : rows) {
-            UUID id = UUID.randomUUID();
-            ids.add(id);
+    /** Stores {@code parsed} unconfirmed in {@code walletId}, all or nothing, if the actor owns that wallet. */
+    public Uni<ImportResult> importRows(Actor actor, UUID walletId, List<ValidatedParams> parsed) {
+        List<ImportedRow> batch = new ArrayList<>();
+        for (ValidatedParams row : parsed) {
             var params = row.normalised();
-            batch.add(Tuple.from(new Object[]{id, actor.tenantId(), walletId,
-                    new BigDecimal(params.get("amount").asText()), params.get("category").asText(),
+            batch.add(ImportedRow.unconfirmed(actor.tenantId(), walletId, new BigDecimal(params.get("amount").asText()),
+                    params.get("category").asText(),
                     params.hasNonNull("description") ? params.get("description").asText() : null,
-                    LocalDate.parse(params.get("occurredOn").asText()), actor.userId()}));
+                    LocalDate.parse(params.get("occurredOn").asText()), actor.userId()));
         }
-        return transactions.run(actor, sql -> sql
-                .preparedQuery("SELECT owner_id FROM wallets WHERE id = $1 AND tenant_id = $2")
-                .execute(Tuple.of(walletId, actor.tenantId()))
-                .flatMap(found -> {
-                    if (found.size() == 0) {
-                        throw new ProblemException(ErrorCode.NOT_FOUND, NO_WALLET);
-                    }
-                    if (!actor.userId().equals(found.iterator().next().getString("owner_id"))) {
-                        throw new ProblemException(ErrorCode.WALLET_NOT_OWNED, "This wallet is another user's: import"
-                                + " into a wallet of your own. Nothing was imported.");
-                    }
-                    return sql.preparedQuery("""
-                            INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description,
-                                                      occurred_on, unconfirmed, imported_by)
-                            VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8)""").executeBatch(batch);
-                })
-                .map(inserted -> new ImportResult(walletId, ids)));
+        return sessions.run(actor, () -> rows.walletOwner(walletId, actor.tenantId()).flatMap(owner -> {
+            if (owner == null) {
+                throw new ProblemException(ErrorCode.NOT_FOUND, NO_WALLET);
+            }
+            if (!actor.userId().equals(owner)) {
+                throw new ProblemException(ErrorCode.WALLET_NOT_OWNED, "This wallet is another user's: import"
+                        + " into a wallet of your own. Nothing was imported.");
+            }
+            return rows.importUnconfirmed(batch);
+        })).map(stored -> new ImportResult(walletId, batch.stream().map(row -> row.id).toList()));
     }
 
     /**
@@ -113,28 +87,26 @@ public class ImportService {
      * request confirmed.
      */
     public Uni<Integer> confirm(Actor actor, List<UUID> ids) {
-        return transactions.run(actor, sql -> policies.approvals(sql, actor.tenantId())
-                .flatMap(approval -> policies.tiers(sql, actor.tenantId())
-                        .flatMap(tiers -> sql.preparedQuery(LOCK_PENDING)
-                                .execute(Tuple.of(actor.tenantId(), ids.toArray(UUID[]::new)))
-                                .flatMap(pending -> confirmLocked(sql, actor, pending, approval, tiers)))));
+        return sessions.run(actor, () -> policies.approvals(actor.tenantId())
+                .flatMap(approval -> policies.tiers(actor.tenantId())
+                        .flatMap(tiers -> rows.lockWaiting(actor.tenantId(), ids)
+                                .flatMap(pending -> confirmLocked(actor, pending, approval, tiers)))));
     }
 
-    private static Uni<Integer> confirmLocked(SqlClient sql, Actor actor, Iterable<Row> pending,
-            ApprovalPolicy approval, TierPolicy tiers) {
+    private Uni<Integer> confirmLocked(Actor actor, List<ImportedRow> pending, ApprovalPolicy approval,
+            TierPolicy tiers) {
         List<UUID> direct = new ArrayList<>();
         List<UUID> needApprovals = new ArrayList<>();
         List<Violation> refused = new ArrayList<>();
-        for (Row row : pending) {
-            UUID id = row.getUUID("id");
-            boolean high = tier(row.getBigDecimal("amount"), tiers) == Tier.HIGH;
-            if (high && approval.highNeedsOtherApprover() && actor.userId().equals(row.getString("imported_by"))) {
-                refused.add(new Violation("transaction " + id,
+        for (ImportedRow row : pending) {
+            boolean high = tier(row.amount, tiers) == Tier.HIGH;
+            if (high && approval.highNeedsOtherApprover() && actor.userId().equals(row.importedBy)) {
+                refused.add(new Violation("transaction " + row.id,
                         "you imported it and it is at or above the high-impact threshold"));
             } else if (high && approval.highApprovals() > 1) {
-                needApprovals.add(id);
+                needApprovals.add(row.id);
             } else {
-                direct.add(id);
+                direct.add(row.id);
             }
         }
         if (!refused.isEmpty()) {
@@ -143,50 +115,13 @@ public class ImportService {
                     + " at or above the high-impact threshold. Nothing was confirmed; confirm the others without them.",
                     refused);
         }
-        return approve(sql, actor, needApprovals, approval).flatMap(approved -> {
-            direct.addAll(approved);
-            return markConfirmed(sql, actor, direct);
-        });
-    }
-
-    /**
-     * Records the actor's approval of each of {@code rows} (approving twice counts once) and answers those that now
-     * have the policy's number of approvers (the importer not counted where another approver is needed).
-     */
-    private static Uni<List<UUID>> approve(SqlClient sql, Actor actor, List<UUID> rows, ApprovalPolicy policy) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        UUID[] ids = rows.toArray(UUID[]::new);
-        return sql.preparedQuery("""
-                INSERT INTO import_approvals (transaction_id, tenant_id, approver, channel)
-                SELECT id, $2, $3, $4 FROM unnest($1::uuid[]) AS id
-                ON CONFLICT (transaction_id, approver) DO NOTHING""")
-                .execute(Tuple.of(ids, actor.tenantId(), actor.userId(), actor.channel()))
-                .flatMap(inserted -> sql.preparedQuery("""
-                        SELECT t.id FROM transactions t
-                        WHERE t.tenant_id = $1 AND t.id = ANY($2)
-                          AND (SELECT count(*) FROM import_approvals a
-                               WHERE a.tenant_id = t.tenant_id AND a.transaction_id = t.id
-                                 AND (NOT $3 OR a.approver <> t.imported_by)) >= $4""")
-                        .execute(Tuple.of(actor.tenantId(), ids, policy.highNeedsOtherApprover(),
-                                policy.highApprovals())))
-                .map(enough -> {
-                    List<UUID> ready = new ArrayList<>();
-                    enough.forEach(row -> ready.add(row.getUUID("id")));
-                    return ready;
+        return approvals.approve(actor.tenantId(), needApprovals, actor.userId(), actor.channel())
+                .flatMap(recorded -> approvals.approvedEnough(actor.tenantId(), needApprovals,
+                        approval.highApprovals(), approval.highNeedsOtherApprover()))
+                .flatMap(approved -> {
+                    direct.addAll(approved);
+                    return rows.confirmUnconfirmed(actor.tenantId(), direct, actor.userId());
                 });
-    }
-
-    private static Uni<Integer> markConfirmed(SqlClient sql, Actor actor, List<UUID> rows) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        return sql.preparedQuery("""
-                UPDATE transactions SET unconfirmed = false, import_confirmed_by = $3
-                WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed""")
-                .execute(Tuple.of(actor.tenantId(), rows.toArray(UUID[]::new), actor.userId()))
-                .map(updated -> updated.rowCount());
     }
 
     /**
@@ -195,51 +130,40 @@ public class ImportService {
      * actor's import nor the actor an approver, nothing is rejected. Answers how many rows this request rejected.
      */
     public Uni<Integer> reject(Actor actor, List<UUID> ids, boolean approver) {
-        return transactions.run(actor, sql -> sql.preparedQuery(LOCK_PENDING)
-                .execute(Tuple.of(actor.tenantId(), ids.toArray(UUID[]::new)))
-                .flatMap(pending -> {
-                    List<UUID> rows = new ArrayList<>();
-                    List<Violation> refused = new ArrayList<>();
-                    for (Row row : pending) {
-                        rows.add(row.getUUID("id"));
-                        if (!new DecisionAuthority.Person(approver).mayDecide(actor.userId(),
-                                row.getString("imported_by"))) {
-                            refused.add(new Violation("transaction " + row.getUUID("id"),
-                                    "imported by someone else; an approver may reject it"));
-                        }
-                    }
-                    if (!refused.isEmpty()) {
-                        throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
-                                + " of your tenant, may reject it. Nothing was rejected.", refused);
-                    }
-                    if (rows.isEmpty()) {
-                        return Uni.createFrom().item(0);
-                    }
-                    return sql.preparedQuery("""
-                            UPDATE transactions SET deleted_at = now(), import_rejected_by = $3
-                            WHERE tenant_id = $1 AND id = ANY($2) AND unconfirmed AND deleted_at IS NULL""")
-                            .execute(Tuple.of(actor.tenantId(), rows.toArray(UUID[]::new), actor.userId()))
-                            .map(updated -> updated.rowCount());
-                }));
+        return sessions.run(actor, () -> rows.lockWaiting(actor.tenantId(), ids).flatMap(pending -> {
+            List<Violation> refused = new ArrayList<>();
+            for (ImportedRow row : pending) {
+                if (!new DecisionAuthority.Person(approver).mayDecide(actor.userId(), row.importedBy)) {
+                    refused.add(new Violation("transaction " + row.id,
+                            "imported by someone else; an approver may reject it"));
+                }
+            }
+            if (!refused.isEmpty()) {
+                throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
+                        + " of your tenant, may reject it. Nothing was rejected.", refused);
+            }
+            return rows.rejectUnconfirmed(actor.tenantId(), pending.stream().map(row -> row.id).toList(),
+                    actor.userId());
+        }));
     }
 
     /** The tenant's imported rows still waiting for a person, by date, with their tier now and their approvers. */
     public Uni<List<PendingImport>> pending(String tenantId, int limit) {
-        return transactions.read(tenantId, sql -> policies.tiers(sql, tenantId).flatMap(tiers -> sql
-                .preparedQuery(PENDING).execute(Tuple.of(tenantId, limit))
-                .map(rows -> {
-                    List<PendingImport> pending = new ArrayList<>();
-                    rows.forEach(row -> pending.add(pendingImport(row, tiers)));
-                    return pending;
-                })));
+        return sessions.read(tenantId, () -> policies.tiers(tenantId)
+                .flatMap(tiers -> rows.waiting(tenantId, limit)
+                        .flatMap(waiting -> approvals
+                                .approversOf(tenantId, waiting.stream().map(ImportedRowRepository.Waiting::id).toList())
+                                .map(approvers -> waiting.stream()
+                                        .map(row -> pendingImport(row, tiers,
+                                                approvers.getOrDefault(row.id(), List.of())))
+                                        .toList()))));
     }
 
-    private static PendingImport pendingImport(Row row, TierPolicy tiers) {
-        return new PendingImport(row.getUUID("id"), row.getUUID("wallet_id"), row.getString("wallet_name"),
-                row.getLocalDate("occurred_on"),
-                row.getString("amount"), row.getString("category"), row.getString("description"),
-                row.getString("imported_by"), tier(new BigDecimal(row.getString("amount")), tiers).wireName(),
-                List.of(row.getArrayOfStrings("approvers")));
+    private static PendingImport pendingImport(ImportedRowRepository.Waiting row, TierPolicy tiers,
+            List<String> approvers) {
+        return new PendingImport(row.id(), row.walletId(), row.walletName(), row.occurredOn(),
+                row.amount().toPlainString(), row.category(), row.description(), row.importedBy(),
+                tier(row.amount(), tiers).wireName(), approvers);
     }
 
     /** The trail of one imported row, oldest first; empty if the tenant has no such imported row. */

@@ -4,6 +4,8 @@ import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import java.util.regex.Pattern;
+
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
@@ -50,12 +52,57 @@ public final class ArchitectureRules {
         }).should().beFreeOfCycles();
     }
 
-    /** No JAX-RS resource runs a query itself: SQL lives in repositories and readers, with its tenant rules. */
+    /**
+     * Query methods of Hibernate Reactive's sessions, and Panache's query methods (static on an entity, inherited by a
+     * repository, or {@code Panache.executeUpdate}).
+     */
+    private static final Pattern SESSION_QUERY = Pattern
+            .compile("createNativeQuery|createQuery|createSelectionQuery|createMutationQuery|createNamedQuery");
+    private static final Pattern PANACHE_QUERY = Pattern
+            .compile("find.*|list.*|stream.*|count|delete.*|update|executeUpdate|persist.*");
+
+    /**
+     * No JAX-RS resource runs a query itself: SQL and HQL live in repositories and readers, with their tenant rules. A
+     * query is a call of the Vert.x SQL client's {@code query}/{@code preparedQuery}, of a Hibernate Reactive session's
+     * {@code create...Query}, or of a Panache query method ({@code TrainingPlan.find(...)},
+     * {@code repository.list(...)}, {@code Panache.executeUpdate(...)}).
+     * <p>
+     * Limits: it reads class files, so it sees direct calls only; a resource that hands a session to a helper of its
+     * own class is caught (the helper is in the resource), one that hands it to a class without {@code @Path} is not.
+     * Types are matched by name, so dev-support needs neither Hibernate nor Panache on its class path.
+     */
     public static ArchRule resourcesRunNoSql() {
         return noClasses().that().areAnnotatedWith("jakarta.ws.rs.Path")
-                .should().callMethodWhere(describe("a SQL client's query", (JavaMethodCall call) -> call
-                        .getTargetOwner().getPackageName().matches("io\\.vertx\\.(mutiny\\.)?sqlclient.*")
-                        && call.getName().matches("query|preparedQuery")))
-                .because("a resource reads and writes through a repository, where the SQL and its tenant rules live");
+                .should().callMethodWhere(describe("a query (SQL client, Hibernate Reactive session or Panache)",
+                        ArchitectureRules::isQuery))
+                .because("a resource reads and writes through a repository, where the query and its tenant rules"
+                        + " live");
+    }
+
+    static boolean isQuery(JavaMethodCall call) {
+        JavaClass owner = call.getTargetOwner();
+        String name = call.getName();
+        if (owner.getPackageName().matches("io\\.vertx\\.(mutiny\\.)?sqlclient.*")) {
+            return name.matches("query|preparedQuery");
+        }
+        // Mutiny.Session and Mutiny.StatelessSession are nested interfaces: Mutiny$Session in the class file.
+        if (owner.isAssignableTo("org.hibernate.reactive.mutiny.Mutiny$Session")
+                || owner.isAssignableTo("org.hibernate.reactive.mutiny.Mutiny$StatelessSession")
+                || owner.isAssignableTo("org.hibernate.reactive.mutiny.Mutiny$QueryProducer")) {
+            return SESSION_QUERY.matcher(name).matches();
+        }
+        // A call on a mapped entity (TrainingPlan.find(...)) names the entity, not PanacheEntityBase, as its owner.
+        boolean panache = owner.isAssignableTo("io.quarkus.hibernate.reactive.panache.PanacheEntityBase")
+                || owner.isAssignableTo("io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase")
+                || owner.isAssignableTo("io.quarkus.hibernate.orm.panache.PanacheEntityBase")
+                || owner.isAssignableTo("io.quarkus.hibernate.orm.panache.PanacheRepositoryBase")
+                || owner.getFullName().equals("io.quarkus.hibernate.reactive.panache.Panache")
+                || owner.getFullName().equals("io.quarkus.hibernate.orm.panache.Panache");
+        // A repository's own method (TrainingPlanRepository.findMine) is where the query belongs: only the methods
+        // Panache declares count.
+        boolean declaredByPanache = call.getTarget().resolveMember()
+                .map(method -> method.getOwner().getPackageName().startsWith("io.quarkus.hibernate"))
+                .orElse(true);
+        return panache && declaredByPanache && PANACHE_QUERY.matcher(name).matches();
     }
 }
