@@ -219,6 +219,27 @@ class DecisionsTopicTest {
         assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:");
     }
 
+    /**
+     * An unreadable decision with a token of 20,000 characters once overflowed the stack while its token was redacted,
+     * in the parking itself, which stopped the decisions consumer for every tenant (found in review): it is parked
+     * without the token and the confirm behind it on the same partition still runs.
+     */
+    @Test
+    void anUnreadableDecisionWithAHugeTokenIsParkedAndTheConsumerKeepsGoing() throws Exception {
+        var proposal = staged();
+        String key = proposal.actionId.toString();
+        String token = "t".repeat(20_000);
+
+        kafka.send(Topics.ACTIONS_DECISIONS, key, "{\"token\":\"" + token + "\"");
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        var parked = kafka.awaitKey(Topics.ACTIONS_DECISIONS_DEAD_LETTER, key, Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+        assertThat(parked.get(0).value()).doesNotContain(token);
+        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:");
+    }
+
     @Test
     void decisionsThatBreakTheRulesAreParkedWithoutTheirToken() throws Exception {
         var proposal = staged();

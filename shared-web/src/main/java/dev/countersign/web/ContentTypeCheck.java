@@ -15,17 +15,20 @@ import dev.countersign.contracts.ErrorCode;
  * otherwise reach the catch-all mapper as a 500 (found by the agent's HttpFuzzTest). A parseable but unsupported type
  * is left to the framework's own 415.
  * <p>
- * Only a request with a body is checked (HTTP/1.1's own rule: a {@code Transfer-Encoding}, or a {@code Content-Length}
- * above 0): a header that describes no body (a GET a proxy or client library decorated) is not the caller's mistake to
- * refuse. Limit: a bodiless request with such a header goes on to the resource; if a resource that chooses among media
- * types ever parses it, that is a 500 again, which the HTTP fuzz tests would show.
+ * A safe method's request ({@code GET}, {@code HEAD}, {@code OPTIONS}) is checked only when it has a body (HTTP/1.1's
+ * own rule: a {@code Transfer-Encoding}, or a {@code Content-Length} above 0): a header that describes no body (a GET a
+ * proxy or client library decorated) is not the caller's mistake to refuse. Every other method is checked even with an
+ * empty body, since its resource may declare the media types it consumes and RESTEasy then parses the header while
+ * matching (a POST with {@code Content-Type: json} and no body was a 500, found by the agent's HttpFuzzTest). Limit: a
+ * bodiless safe request with such a header goes on to the resource; a GET resource that declared {@code @Consumes}
+ * would make it a 500 again, which the HTTP fuzz tests would show.
  */
 public class ContentTypeCheck {
 
     @ServerRequestFilter(preMatching = true)
     public void refuseUnparseableContentType(ContainerRequestContext request) {
         String contentType = request.getHeaderString(HttpHeaders.CONTENT_TYPE);
-        if (contentType == null || !hasBody(request)) {
+        if (contentType == null || (isSafe(request.getMethod()) && !hasBody(request))) {
             return;
         }
         try {
@@ -35,6 +38,10 @@ public class ContentTypeCheck {
                     "The Content-Type header is not a media type; send the body as JSON with Content-Type"
                             + " application/json.");
         }
+    }
+
+    private static boolean isSafe(String method) {
+        return "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method);
     }
 
     /** Whether the request announces a body: chunked (any Transfer-Encoding) or a Content-Length above 0. */

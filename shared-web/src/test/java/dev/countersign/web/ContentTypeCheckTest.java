@@ -50,6 +50,17 @@ class ContentTypeCheckTest {
     }
 
     @Test
+    void aPostWithAJunkContentTypeIsRefusedEvenWithoutABody() {
+        for (Map<String, String> headers : java.util.List.of(Map.of("Content-Type", "json"),
+                Map.of("Content-Type", "json", "Content-Length", "0"))) {
+            ProblemException refused = catchThrowableOfType(ProblemException.class,
+                    () -> check.refuseUnparseableContentType(request("POST", headers)));
+            assertThat(refused).as("%s", headers).isNotNull();
+            assertThat(refused.problem().status()).isEqualTo(415);
+        }
+    }
+
+    @Test
     void aBodyWithAMediaTypeOrWithoutAContentTypeIsLeftToTheFramework() {
         assertThatCode(() -> check.refuseUnparseableContentType(
                 request("POST", Map.of("Content-Type", "application/json", "Content-Length", "2"))))

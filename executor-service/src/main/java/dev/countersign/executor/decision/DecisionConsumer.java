@@ -133,7 +133,7 @@ public class DecisionConsumer {
     }
 
     private Uni<Void> park(Message<String> message, String key, String payload, String reason) {
-        LOG.warnf("Decision parked on the dead-letter topic: %s", reason);
+        LOG.warnf("Parking a decision on the dead-letter topic: %s", reason);
         return deadLetters.park(key, payload, reason)
                 .onItem().transformToUni(ignored -> Uni.createFrom().completionStage(message.ack()));
     }
