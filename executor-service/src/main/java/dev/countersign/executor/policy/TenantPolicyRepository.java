@@ -14,10 +14,11 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The tenant's policies, one row per tenant: the agent-writes switch, the approval rules for HIGH actions, the
- * high-impact threshold and the external-sends switch. What an administrator never set has the defaults (the
- * deployment's agent writes; one approval by anyone; 500.00; external sends enabled). Every change is audited by a
- * trigger.
+ * The tenant's policies as the staging and confirm paths read them (native SQL in their transaction); an administrator
+ * reads and sets them through {@link PolicySettingsRepository}. One row per tenant: the agent-writes switch, the
+ * approval rules for HIGH actions, the high-impact threshold and the external-sends switch. What an administrator never
+ * set has the defaults (the deployment's agent writes; one approval by anyone; 500.00; external sends enabled). Every
+ * change is audited by a trigger.
  */
 @ApplicationScoped
 @Startup // the deployment's default for agent writes is parsed at start: a typo stops the start, not a proposal
@@ -57,15 +58,6 @@ public class TenantPolicyRepository {
                         : new TierPolicy(rows.iterator().next().getBigDecimal("high_impact_threshold")));
     }
 
-    public Uni<TierPolicy> setTiers(SqlClient sql, String tenantId, TierPolicy policy, String userId) {
-        return sql.preparedQuery(
-                """
-                        INSERT INTO tenant_policies (tenant_id, updated_by, high_impact_threshold) VALUES ($1, $2, $3)
-                        ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), high_impact_threshold = $3""")
-                .execute(Tuple.of(tenantId, userId, policy.highImpactThreshold()))
-                .replaceWith(policy);
-    }
-
     /** Whether actions the agent proposed may reach outside (e-mail, tickets); enabled where no one switched it off. */
     public Uni<ExternalSendsPolicy> externalSends(SqlClient sql, String tenantId) {
         return sql.preparedQuery("SELECT external_sends FROM tenant_policies WHERE tenant_id = $1"
@@ -73,25 +65,6 @@ public class TenantPolicyRepository {
                 .execute(Tuple.of(tenantId))
                 .map(rows -> new ExternalSendsPolicy(rows.size() == 0
                         || "enabled".equals(rows.iterator().next().getString("external_sends"))));
-    }
-
-    public Uni<ExternalSendsPolicy> setExternalSends(SqlClient sql, String tenantId, ExternalSendsPolicy policy,
-            String userId) {
-        return sql.preparedQuery("""
-                INSERT INTO tenant_policies (tenant_id, updated_by, external_sends) VALUES ($1, $2, $3)
-                ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), external_sends = $3""")
-                .execute(Tuple.of(tenantId, userId, Boolean.TRUE.equals(policy.enabled()) ? "enabled" : "disabled"))
-                .replaceWith(policy);
-    }
-
-    public Uni<AgentWritesPolicy> setAgentWrites(SqlClient sql, String tenantId, AgentWritesPolicy.Mode mode,
-            String userId) {
-        return sql.preparedQuery("""
-                INSERT INTO tenant_policies (tenant_id, agent_writes, updated_by) VALUES ($1, $2, $3)
-                ON CONFLICT (tenant_id) DO UPDATE SET agent_writes = $2, updated_by = $3, updated_at = now()
-                RETURNING agent_writes, updated_by, updated_at""")
-                .execute(Tuple.of(tenantId, mode.wireName(), userId))
-                .map(rows -> agentWrites(rows.iterator().next()));
     }
 
     private static AgentWritesPolicy agentWrites(Row row) {
@@ -110,13 +83,4 @@ public class TenantPolicyRepository {
                                 rows.iterator().next().getBoolean("high_needs_other_approver")));
     }
 
-    public Uni<ApprovalPolicy> setApprovals(SqlClient sql, String tenantId, ApprovalPolicy policy, String userId) {
-        return sql.preparedQuery("""
-                INSERT INTO tenant_policies (tenant_id, updated_by, high_approvals, high_needs_other_approver)
-                VALUES ($1, $2, $3, $4)
-                ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), high_approvals = $3,
-                                                      high_needs_other_approver = $4""")
-                .execute(Tuple.of(tenantId, userId, policy.highApprovals(), policy.highNeedsOtherApprover()))
-                .replaceWith(policy);
-    }
 }
