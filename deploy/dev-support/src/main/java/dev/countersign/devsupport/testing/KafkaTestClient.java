@@ -80,7 +80,39 @@ public final class KafkaTestClient {
      * timeout passes; returns the matching records' values in order.
      */
     public List<String> read(String topic, Predicate<String> filter, Predicate<List<String>> stop, Duration timeout) {
-        List<String> matching = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        records(topic, record -> filter.test(record.value()), found -> {
+            values.clear();
+            found.forEach(record -> values.add(record.value()));
+            return stop.test(values);
+        }, timeout);
+        return values;
+    }
+
+    /**
+     * Like {@link #awaitAny}, but whole records (headers included) whose value passes {@code filter}, waiting up to 15
+     * s for the first.
+     */
+    public List<ConsumerRecord<String, String>> awaitRecords(String topic, Predicate<String> filter) {
+        return records(topic, record -> filter.test(record.value()), found -> !found.isEmpty(),
+                Duration.ofSeconds(15));
+    }
+
+    /**
+     * The whole records of {@code topic} whose key is {@code key}, tombstones and empty values included (a value filter
+     * cannot find those), waiting up to {@code timeout} for the first.
+     */
+    public List<ConsumerRecord<String, String>> awaitKey(String topic, String key, Duration timeout) {
+        return records(topic, record -> key.equals(record.key()), found -> !found.isEmpty(), timeout);
+    }
+
+    /**
+     * The records of {@code topic} from its start that pass {@code filter}, until {@code stop} holds or the timeout.
+     */
+    private List<ConsumerRecord<String, String>> records(String topic,
+            Predicate<ConsumerRecord<String, String>> filter, Predicate<List<ConsumerRecord<String, String>>> stop,
+            Duration timeout) {
+        List<ConsumerRecord<String, String>> matching = new ArrayList<>();
         try (var consumer = new KafkaConsumer<String, String>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
@@ -90,55 +122,7 @@ public final class KafkaTestClient {
             Instant deadline = Instant.now().plus(timeout);
             while (Instant.now().isBefore(deadline) && !stop.test(matching)) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (filter.test(record.value())) {
-                        matching.add(record.value());
-                    }
-                }
-            }
-        }
-        return matching;
-    }
-
-    /**
-     * Like {@link #awaitAny}, but whole records (headers included) whose value passes {@code filter}, waiting up to 15
-     * s for the first.
-     */
-    public List<ConsumerRecord<String, String>> awaitRecords(String topic, Predicate<String> filter) {
-        List<ConsumerRecord<String, String>> matching = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<String, String>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
-            while (Instant.now().isBefore(deadline) && matching.isEmpty()) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (filter.test(record.value())) {
-                        matching.add(record);
-                    }
-                }
-            }
-        }
-        return matching;
-    }
-
-    /**
-     * The whole records of {@code topic} whose key is {@code key}, tombstones and empty values included (a value filter
-     * cannot find those), waiting up to {@code timeout} for the first.
-     */
-    public List<ConsumerRecord<String, String>> awaitKey(String topic, String key, Duration timeout) {
-        List<ConsumerRecord<String, String>> matching = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<String, String>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            Instant deadline = Instant.now().plus(timeout);
-            while (Instant.now().isBefore(deadline) && matching.isEmpty()) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (key.equals(record.key())) {
+                    if (filter.test(record)) {
                         matching.add(record);
                     }
                 }
