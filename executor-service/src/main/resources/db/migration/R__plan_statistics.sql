@@ -48,7 +48,7 @@
 -- should not be readable by the role (the function follows column grants). VACUUM and autovacuum update reltuples
 -- between analyses, so a tenant's estimate can drift with the whole table's growth until the next ANALYZE.
 --
--- No tenant named in the transaction (current_tenant() NULL): no rows. The function is as strong as that setting: a
+-- No tenant named in the transaction: refused by current_tenant() (R__current_tenant.sql). The function is as strong as that setting: a
 -- caller that names tenant T learns no more about T than it could count under row-level security itself.
 -- Estimates come from pg_stats read as the owner (pg_statistic needs a superuser): a table under FORCE ROW LEVEL
 -- SECURITY, or not owned by this function's owner, has no visible statistics and reads as unknown.

@@ -148,7 +148,10 @@ class BoundaryTest {
             "UPDATE transactions SET amount = 1",
             "DELETE FROM actions"})
     void theAgentsOwnDatabaseCredentialsCannotWrite(String statement) {
-        assertThatThrownBy(() -> pool.query(statement).execute().await().atMost(Duration.ofSeconds(10)))
+        // In a tenant's transaction, so that what refuses is the role's missing privilege, not the missing tenant.
+        assertThatThrownBy(() -> pool.withTransaction(sql -> sql
+                .query("SELECT set_config('countersign.tenant_id', 't-boundary', true)").execute()
+                .flatMap(named -> sql.query(statement).execute())).await().atMost(Duration.ofSeconds(10)))
                 .isInstanceOfSatisfying(PgException.class,
                         e -> assertThat(e.getSqlState()).as(e.getMessage()).isEqualTo("42501"));
     }

@@ -43,17 +43,33 @@ final class Db {
      */
     static void refusedAsApplication(String tenantId, String sqlState, String... statements) throws SQLException {
         try (var app = application()) {
-            app.setAutoCommit(false);
-            enterTenant(app, tenantId);
-            for (String statement : statements) {
-                var savepoint = app.setSavepoint();
-                assertThatThrownBy(() -> app.createStatement().execute(statement)).as(statement)
-                        .isInstanceOfSatisfying(SQLException.class,
-                                e -> assertThat(e.getSQLState()).as(statement).isEqualTo(sqlState));
-                app.rollback(savepoint);
-            }
-            app.rollback();
+            refused(app, tenantId, sqlState, statements);
         }
+    }
+
+    /** As {@link #refusedAsApplication}, as the agent's reader role. */
+    static void refusedAsReader(String tenantId, String sqlState, String... statements) throws SQLException {
+        try (var reader = reader()) {
+            refused(reader, tenantId, sqlState, statements);
+        }
+    }
+
+    /**
+     * In {@code tenantId}'s transaction, so that what refuses is the rule under test, not the missing tenant (which is
+     * refused too, SQLSTATE CS401).
+     */
+    private static void refused(Connection sql, String tenantId, String sqlState, String... statements)
+            throws SQLException {
+        sql.setAutoCommit(false);
+        enterTenant(sql, tenantId);
+        for (String statement : statements) {
+            var savepoint = sql.setSavepoint();
+            assertThatThrownBy(() -> sql.createStatement().execute(statement)).as(statement)
+                    .isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getSQLState()).as(statement).isEqualTo(sqlState));
+            sql.rollback(savepoint);
+        }
+        sql.rollback();
     }
 
     static Connection reader() throws SQLException {

@@ -92,16 +92,10 @@ class IdempotencyKeyTest {
                         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("23514"));
             }
         }
-        try (var app = Db.application()) {
-            for (String statement : new String[]{
-                    "UPDATE idempotency_keys SET retired_at = NULL",
-                    "INSERT INTO idempotency_keys (key, action_id, tenant_id) VALUES ('k', gen_random_uuid(), 't')",
-                    "DELETE FROM idempotency_keys"}) {
-                assertThatThrownBy(() -> app.createStatement().executeUpdate(statement)).as(statement)
-                        .isInstanceOf(SQLException.class)
-                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
-            }
-        }
+        Db.refusedAsApplication(tenant.id(), "42501",
+                "UPDATE idempotency_keys SET retired_at = NULL",
+                "INSERT INTO idempotency_keys (key, action_id, tenant_id) VALUES ('k', gen_random_uuid(), 't')",
+                "DELETE FROM idempotency_keys");
         assertThat(Db.text("SELECT retired_because FROM idempotency_keys WHERE action_id = ?", proposal.actionId))
                 .isEqualTo("cancelled");
     }

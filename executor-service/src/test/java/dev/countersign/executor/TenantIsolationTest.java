@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -94,7 +95,7 @@ class TenantIsolationTest {
                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                 WHERE n.nspname = 'public' AND c.relkind = 'r' AND EXISTS (
                     SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id')""")) {
-            List<String> withTenants = new java.util.ArrayList<>();
+            List<String> withTenants = new ArrayList<>();
             while (tables.next()) {
                 withTenants.add(tables.getString(1));
                 assertThat(tables.getBoolean(2)).as("RLS on " + tables.getString(1)).isTrue();
@@ -130,7 +131,7 @@ class TenantIsolationTest {
     }
 
     @Test
-    void aConnectionReusedAfterATenantsTransactionSeesNothingNotEvenEmptyTenantRows() throws Exception {
+    void aConnectionReusedAfterATenantsTransactionIsRefusedNotShownRowsOfAnEmptyTenant() throws Exception {
         UUID blankTenantWallet;
         try (var owner = Db.owner()) {
             blankTenantWallet = DemoData.createWallet(owner, "", "nobody", "Blank", "EUR");
@@ -140,8 +141,9 @@ class TenantIsolationTest {
             Db.enterTenant(app, mine);
             assertThat(Db.count(app, "SELECT count(*) FROM wallets")).isPositive();
             app.commit();
-            // The setting now reads '' on this connection, as on a pooled connection after any tenant's transaction.
-            assertThat(Db.count(app, "SELECT count(*) FROM wallets")).isZero();
+            // The setting now reads '' on this connection, as on a pooled connection after any tenant's transaction; a
+            // row whose tenant is '' must not match it.
+            assertNoTenantNamedRefuses(app, "SELECT count(*) FROM wallets WHERE tenant_id = ''");
             app.rollback();
         } finally {
             try (var owner = Db.owner()) {
@@ -150,16 +152,33 @@ class TenantIsolationTest {
         }
     }
 
+    /**
+     * Refused, not empty: an empty answer is what code that maps "no row" to defaults would turn into the permissive
+     * defaults (R__current_tenant.sql). Every table the fixture gave rows is checked, under both roles.
+     */
     @Test
-    void aTransactionThatNamesNoTenantSeesNothing() throws Exception {
-        try (var app = Db.application(); var reader = Db.reader()) {
+    void aTransactionThatNamesNoTenantIsRefusedRatherThanShownNothing() throws Exception {
+        List<String> refused = new ArrayList<>();
+        try (var owner = Db.owner(); var app = Db.application(); var reader = Db.reader()) {
             for (String table : ISOLATED.stream().filter(t -> !t.equals("outbox")).toList()) {
-                assertThat(Db.count(app, "SELECT count(*) FROM " + table)).as(table).isZero();
+                if (Db.count(owner, "SELECT count(*) FROM " + table) == 0) {
+                    continue;
+                }
+                assertNoTenantNamedRefuses(app, "SELECT count(*) FROM " + table);
+                assertNoTenantNamedRefuses(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = '" + mine + "'");
+                refused.add(table);
             }
             for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
-                assertThat(Db.count(reader, "SELECT count(*) FROM " + table)).as(table).isZero();
+                assertNoTenantNamedRefuses(reader, "SELECT count(*) FROM " + table);
             }
         }
+        assertThat(refused).as("tables with rows checked").contains("wallets", "transactions", "actions",
+                "action_history", "tenant_policies");
+    }
+
+    private static void assertNoTenantNamedRefuses(Connection sql, String query) {
+        assertThatThrownBy(() -> Db.count(sql, query)).as(query).isInstanceOf(SQLException.class)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("CS401"));
     }
 
     @Test
@@ -227,10 +246,14 @@ class TenantIsolationTest {
                     "ALTER TABLE wallets DISABLE ROW LEVEL SECURITY",
                     "DROP POLICY tenant_rows ON actions",
                     "CREATE TABLE sneaky (id int)"}) {
+                // In a tenant's transaction, so that what refuses is the privilege, not the missing tenant.
+                app.setAutoCommit(false);
+                Db.enterTenant(app, mine);
                 assertThatThrownBy(() -> app.createStatement().execute(statement)).as(statement)
                         .isInstanceOf(SQLException.class)
                         .satisfies(e -> assertThat(((SQLException) e).getSQLState())
                                 .isEqualTo(INSUFFICIENT_PRIVILEGE));
+                app.rollback();
             }
         }
     }

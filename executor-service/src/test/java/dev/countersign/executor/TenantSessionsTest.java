@@ -11,11 +11,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantSessions.NestedTenantSessionException;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.executor.training.TrainingPlan;
 import dev.countersign.executor.training.TrainingPlanRepository;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 
@@ -29,12 +32,14 @@ class TenantSessionsTest {
 
     private final TenantSessions sessions;
     private final TrainingPlanRepository plans;
+    private final PolicySettingsRepository policies;
     private TestTenant a;
     private TestTenant b;
 
-    TenantSessionsTest(TenantSessions sessions, TrainingPlanRepository plans) {
+    TenantSessionsTest(TenantSessions sessions, TrainingPlanRepository plans, PolicySettingsRepository policies) {
         this.sessions = sessions;
         this.plans = plans;
+        this.policies = policies;
     }
 
     @BeforeEach
@@ -107,5 +112,29 @@ class TenantSessionsTest {
                     .flatMap(refused -> sessions.read(a.id(), () -> plans.findById(draft)));
         });
         assertThat(afterTheRefusal).isNotNull();
+    }
+
+    /**
+     * A repository called outside a tenant session (as in an endpoint, where Quarkus opens a Panache session on demand)
+     * names no tenant. Row-level security alone would hide the tenant's policy row, and the repository would answer the
+     * defaults for a tenant that switched agent writes off; the database refuses the read instead
+     * (R__current_tenant.sql).
+     */
+    @Test
+    void aRepositoryReadOutsideATenantSessionIsRefusedNotAnsweredWithDefaults() throws Exception {
+        try (var owner = Db.owner();
+                var insert = owner.prepareStatement(
+                        "INSERT INTO tenant_policies (tenant_id, agent_writes, updated_by) VALUES (?, 'disabled', 'admin')")) {
+            insert.setString(1, a.id());
+            insert.executeUpdate();
+        }
+        assertThat(Sessions.await(() -> sessions.read(a.id(), () -> policies.agentWrites(a.id()))).mode())
+                .as("in its tenant session").isEqualTo(AgentWritesPolicy.Mode.DISABLED);
+
+        assertThatThrownBy(() -> Sessions.await(() -> Panache.withSession(() -> policies.agentWrites(a.id()))))
+                .hasStackTraceContaining("no tenant named");
+        a.plan("alice", "draft");
+        assertThatThrownBy(() -> Sessions.await(() -> Panache.withTransaction(() -> plans.listAll())))
+                .hasStackTraceContaining("no tenant named");
     }
 }
