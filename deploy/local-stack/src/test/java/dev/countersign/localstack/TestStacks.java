@@ -8,10 +8,17 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /** Settings for a throw-away stack on free ports, and the free-port helpers the end-to-end tests share. */
 final class TestStacks {
+
+    private static final int LOWEST_PORT = 10_000;
+    private static final int HIGHEST_PORT = 32_000;
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private TestStacks() {
     }
@@ -67,22 +74,40 @@ final class TestStacks {
         return Path.of(System.getProperty("countersign.repo.root", "../..")).toAbsolutePath().normalize();
     }
 
+    /**
+     * A port no other listener holds now, below the kernel's ephemeral range (32768 and up on Linux, 49152 on macOS),
+     * and never the same one twice in this JVM. A stack binds its ports seconds after they are chosen; an ephemeral
+     * port could be taken in between as the source port of any outgoing connection (the unit tests run beside these,
+     * {@code
+     * run-tests.sh}), and the unit tests' own listeners ask the kernel for ephemeral ones. Limit: a listener of another
+     * process that picks a fixed port in this range in that window still wins it.
+     */
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT);
+            if (bindable(port) && HANDED_OUT.add(port)) {
+                return port;
+            }
         }
+        throw new IOException("no free port between " + LOWEST_PORT + " and " + HIGHEST_PORT);
     }
 
-    /** A port p such that p and p + 1 are both free now. */
+    /** A port p such that p and p + 1 are both free now, as {@link #freePort()} chooses them. */
     static int freePortPair() throws IOException {
         for (int attempt = 0; attempt < 20; attempt++) {
             int port = freePort();
-            try (ServerSocket first = new ServerSocket(port); ServerSocket second = new ServerSocket(port + 1)) {
+            if (bindable(port + 1) && HANDED_OUT.add(port + 1)) {
                 return port;
-            } catch (IOException taken) {
-                // try another
             }
         }
         throw new IOException("no two adjacent free ports");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
     }
 }
