@@ -3,6 +3,7 @@ package dev.countersign.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantSessions.NestedTenantSessionException;
+import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.executor.training.TrainingPlan;
@@ -33,11 +35,14 @@ class TenantSessionsTest {
     private final TenantSessions sessions;
     private final TrainingPlanRepository plans;
     private final PolicySettingsRepository policies;
+    private final TenantTransactions transactions;
     private TestTenant a;
     private TestTenant b;
 
-    TenantSessionsTest(TenantSessions sessions, TrainingPlanRepository plans, PolicySettingsRepository policies) {
+    TenantSessionsTest(TenantSessions sessions, TrainingPlanRepository plans, PolicySettingsRepository policies,
+            TenantTransactions transactions) {
         this.sessions = sessions;
+        this.transactions = transactions;
         this.plans = plans;
         this.policies = policies;
     }
@@ -62,7 +67,8 @@ class TenantSessionsTest {
         assertThat(tenantsOf(all)).containsExactly(a.id());
         assertThat(all).extracting(plan -> plan.id).contains(mine).doesNotContain(theirs);
         assertThat(Sessions.await(() -> sessions.read(a.id(), () -> plans.findById(theirs)))).isNull();
-        assertThat(Sessions.await(() -> sessions.read(a.id(), () -> plans.activateDraft(theirs, b.id(), "alice"))))
+        assertThat(Sessions.await(() -> sessions.run(new Actor(a.id(), "alice", "http"),
+                () -> plans.activateDraft(theirs, b.id(), "alice"))))
                 .as("a compare-and-swap on another tenant's row finds nothing").isFalse();
         assertThat(Db.text("SELECT status FROM training_plans WHERE id = ?", theirs)).isEqualTo("draft");
     }
@@ -120,6 +126,23 @@ class TenantSessionsTest {
      * defaults for a tenant that switched agent writes off; the database refuses the read instead
      * (R__current_tenant.sql).
      */
+    @Test
+    void aWriteInAReadSessionIsRefusedAndChangesNothing() throws Exception {
+        UUID draft = a.plan("alice", "draft");
+
+        assertThatThrownBy(() -> Sessions.await(() -> sessions.read(a.id(),
+                () -> plans.activateDraft(draft, a.id(), "alice"))))
+                .hasStackTraceContaining("read-only transaction");
+        assertThatThrownBy(() -> transactions.read(a.id(),
+                sql -> sql.query("UPDATE training_plans SET status = 'active' WHERE id = '" + draft + "'").execute())
+                .await().atMost(Duration.ofSeconds(10)))
+                .hasStackTraceContaining("read-only transaction");
+        assertThat(Db.text("SELECT status FROM training_plans WHERE id = ?", draft)).isEqualTo("draft");
+        assertThat(Sessions.await(() -> sessions.run(new Actor(a.id(), "alice", "http"),
+                () -> plans.activateDraft(draft, a.id(), "alice")))).as("the same move in a session that may write")
+                .isTrue();
+    }
+
     @Test
     void aRepositoryReadOutsideATenantSessionIsRefusedNotAnsweredWithDefaults() throws Exception {
         try (var owner = Db.owner();

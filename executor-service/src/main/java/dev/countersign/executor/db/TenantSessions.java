@@ -26,10 +26,20 @@ import io.vertx.core.Vertx;
 public class TenantSessions {
 
     private static final String SETTINGS = TenantSettings.select(n -> "?" + n);
+    private static final String READ_ONLY_SETTINGS = TenantSettings.selectReadOnly(n -> "?" + n);
     private static final String OPEN = TenantSessions.class.getName() + ".tenant";
 
     /** Runs {@code work} in one transaction of {@code actor.tenantId()}; commits if it succeeds. */
     public <T> Uni<T> run(Actor actor, Supplier<Uni<T>> work) {
+        return open(SETTINGS, actor, work);
+    }
+
+    /** Reads of one tenant, in one read-only transaction (a write in it is refused, SQLSTATE 25006). */
+    public <T> Uni<T> read(String tenantId, Supplier<Uni<T>> work) {
+        return open(READ_ONLY_SETTINGS, new Actor(tenantId, "", "", null), work);
+    }
+
+    private <T> Uni<T> open(String statement, Actor actor, Supplier<Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
             if (Vertx.currentContext() == null) {
                 return Uni.createFrom().failure(new IllegalStateException(
@@ -42,7 +52,7 @@ public class TenantSessions {
             ContextLocals.put(OPEN, actor.tenantId());
             return Panache.withTransaction(() -> Panache.getSession()
                     .flatMap(session -> {
-                        var settings = session.createNativeQuery(SETTINGS);
+                        var settings = session.createNativeQuery(statement);
                         Object[] values = TenantSettings.values(actor);
                         for (int i = 0; i < values.length; i++) {
                             settings.setParameter(i + 1, values[i]);
@@ -52,11 +62,6 @@ public class TenantSessions {
                     .flatMap(ignored -> work.get()))
                     .onTermination().invoke(() -> ContextLocals.remove(OPEN));
         });
-    }
-
-    /** Reads of one tenant, in one transaction (nothing they do is recorded as anyone's move). */
-    public <T> Uni<T> read(String tenantId, Supplier<Uni<T>> work) {
-        return run(new Actor(tenantId, "", "", null), work);
     }
 
     /** A tenant session asked for while another is open on the same context: refused, nothing ran. */

@@ -23,6 +23,16 @@ final class TenantSettings {
                 + ", true), set_config('countersign.reason', " + placeholder.apply(4) + ", true)";
     }
 
+    /**
+     * The same statement for a transaction that only reads: it also makes the transaction read-only
+     * ({@code transaction_read_only}, transaction-local), so a write in it is refused (SQLSTATE 25006) rather than
+     * recorded as nobody's move. Limit: read-only forbids writes and row locks ({@code FOR UPDATE}), not functions that
+     * write through {@code SECURITY DEFINER} (none is reachable from a read).
+     */
+    static String selectReadOnly(IntFunction<String> placeholder) {
+        return select(placeholder) + ", set_config('transaction_read_only', 'on', true)";
+    }
+
     /** Who acts, through which channel and why, for the next moves of an open transaction: actor, channel, reason. */
     static String actAs(IntFunction<String> placeholder) {
         return "SELECT set_config('countersign.actor', " + placeholder.apply(1)

@@ -34,6 +34,7 @@ public class TenantTransactions {
     public static final String AUTO_APPLY = "auto-apply";
 
     private static final String SETTINGS = TenantSettings.select(n -> "$" + n);
+    private static final String READ_ONLY_SETTINGS = TenantSettings.selectReadOnly(n -> "$" + n);
     private static final String ACT_AS = TenantSettings.actAs(n -> "$" + n);
     private static final String BECAUSE = TenantSettings.because(n -> "$" + n);
 
@@ -47,6 +48,10 @@ public class TenantTransactions {
 
     /** Runs {@code work} in one transaction of {@code actor.tenantId()}; commits if it succeeds. */
     public <T> Uni<T> run(Actor actor, Function<SqlConnection, Uni<T>> work) {
+        return open(SETTINGS, actor, work);
+    }
+
+    private <T> Uni<T> open(String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
         // Deferred: a caller's retry resubscribes and gets a fresh task list, not the failed attempt's.
         return Uni.createFrom().deferred(() -> {
             List<Runnable> committed = new ArrayList<>();
@@ -54,7 +59,7 @@ public class TenantTransactions {
             return pool.withTransaction(sql -> {
                 opened[0] = sql;
                 afterCommit.put(sql, committed);
-                return begin(sql, actor, work);
+                return begin(sql, settings, actor, work);
             }).onTermination().invoke((item, failure, cancelled) -> {
                 if (opened[0] != null) {
                     afterCommit.remove(opened[0]);
@@ -85,15 +90,15 @@ public class TenantTransactions {
         }
     }
 
-    private <T> Uni<T> begin(SqlConnection sql, Actor actor, Function<SqlConnection, Uni<T>> work) {
-        return sql.preparedQuery(SETTINGS)
+    private <T> Uni<T> begin(SqlConnection sql, String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
+        return sql.preparedQuery(settings)
                 .execute(Tuple.from(TenantSettings.values(actor)))
                 .flatMap(ignored -> work.apply(sql));
     }
 
-    /** Reads of one tenant, in one transaction (nothing they do is recorded as anyone's move). */
+    /** Reads of one tenant, in one read-only transaction (a write in it is refused, SQLSTATE 25006). */
     public <T> Uni<T> read(String tenantId, Function<SqlConnection, Uni<T>> work) {
-        return run(new Actor(tenantId, "", "", null), work);
+        return open(READ_ONLY_SETTINGS, new Actor(tenantId, "", "", null), work);
     }
 
     /** Changes who acts, through which channel and why, for the next moves in this transaction. */
