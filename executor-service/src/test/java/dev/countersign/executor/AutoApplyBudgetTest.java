@@ -179,6 +179,12 @@ class AutoApplyBudgetTest {
                 .put("/api/actions/policy/auto-apply-budget").then().statusCode(403);
         put("/api/actions/policy/auto-apply-budget", Map.of("turnCount", -1)).statusCode(400)
                 .body("code", equalTo("validation_failed"));
+        // A policy row set for another policy leaves the budget at the deployment's (application.properties).
+        put("/api/actions/policy/tiers", Map.of("highImpactThreshold", "500.00")).statusCode(200);
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .get("/api/actions/policy/auto-apply-budget").then().statusCode(200)
+                .body("turnCount", equalTo(5)).body("userDayAmount", equalTo(500.0f))
+                .body("tenantDayCount", equalTo(200));
         budget(2, "20.00", 4, "40.00", 8, "80.00");
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
                 .get("/api/actions/policy/auto-apply-budget").then().statusCode(200)

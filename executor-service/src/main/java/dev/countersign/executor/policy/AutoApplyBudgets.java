@@ -13,11 +13,11 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The tenant's auto-apply budget and its spending. The budget is read from the tenant's policy row (the deployment's
- * defaults where an administrator set none); spending is one call of the database function
- * {@code spend_auto_apply_budget} (migration R__auto_apply_budget.sql), which serialises a tenant's spenders and checks
- * every bound, so two executor instances cannot overshoot together. A spend belongs to the caller's transaction: rolled
- * back with it.
+ * The tenant's auto-apply budget as staging spends it. The budget is read from the tenant's policy row (the
+ * deployment's defaults where an administrator set none; an administrator reads and sets it through
+ * {@link PolicySettingsRepository}); spending is one call of the database function {@code spend_auto_apply_budget}
+ * (migration R__auto_apply_budget.sql), which serialises a tenant's spenders and checks every bound, so two executor
+ * instances cannot overshoot together. A spend belongs to the caller's transaction: rolled back with it.
  */
 @ApplicationScoped
 public class AutoApplyBudgets {
@@ -67,28 +67,19 @@ public class AutoApplyBudgets {
         }
     }
 
-    /** The tenant's budget; the deployment's default where an administrator never set one. */
-    public Uni<AutoApplyBudget> of(SqlClient sql, String tenantId) {
+    /** The deployment's budget, for a tenant whose administrator never set one. */
+    public AutoApplyBudget defaults() {
+        return defaults;
+    }
+
+    /**
+     * The tenant's budget as staging spends it; the settings page reads it through {@link PolicySettingsRepository}.
+     */
+    private Uni<AutoApplyBudget> of(SqlClient sql, String tenantId) {
         return sql.preparedQuery("SELECT " + COLUMNS + " FROM tenant_policies WHERE tenant_id = $1"
                 + " AND auto_apply_turn_count IS NOT NULL")
                 .execute(Tuple.of(tenantId))
                 .map(rows -> rows.size() == 0 ? defaults : budget(rows.iterator().next()));
-    }
-
-    /** Sets all six bounds at once (audited by the policy history trigger). */
-    public Uni<AutoApplyBudget> set(SqlClient sql, String tenantId, AutoApplyBudget budget, String userId) {
-        return sql.preparedQuery("""
-                INSERT INTO tenant_policies (tenant_id, updated_by, auto_apply_turn_count, auto_apply_turn_amount,
-                    auto_apply_user_day_count, auto_apply_user_day_amount, auto_apply_tenant_day_count,
-                    auto_apply_tenant_day_amount)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                ON CONFLICT (tenant_id) DO UPDATE SET updated_by = $2, updated_at = now(), auto_apply_turn_count = $3,
-                    auto_apply_turn_amount = $4, auto_apply_user_day_count = $5, auto_apply_user_day_amount = $6,
-                    auto_apply_tenant_day_count = $7, auto_apply_tenant_day_amount = $8""")
-                .execute(Tuple.from(new Object[]{tenantId, userId, budget.turnCount(), budget.turnAmount(),
-                        budget.userDayCount(), budget.userDayAmount(), budget.tenantDayCount(),
-                        budget.tenantDayAmount()}))
-                .replaceWith(budget);
     }
 
     /**

@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
+import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
@@ -24,9 +25,11 @@ public class PolicySettingsRepository implements PanacheRepositoryBase<TenantPol
             + " on conflict (tenantId) do update set updatedBy = excluded.updatedBy, updatedAt = offset datetime, %s";
 
     private final TenantPolicyRepository defaults;
+    private final AutoApplyBudgets budgets;
 
-    public PolicySettingsRepository(TenantPolicyRepository defaults) {
+    public PolicySettingsRepository(TenantPolicyRepository defaults, AutoApplyBudgets budgets) {
         this.defaults = defaults;
+        this.budgets = budgets;
     }
 
     public Uni<AgentWritesPolicy> agentWrites(String tenantId) {
@@ -51,6 +54,24 @@ public class PolicySettingsRepository implements PanacheRepositoryBase<TenantPol
     public Uni<ExternalSendsPolicy> externalSends(String tenantId) {
         return findById(tenantId).map(policy -> new ExternalSendsPolicy(
                 policy == null || policy.externalSends == null || "enabled".equals(policy.externalSends)));
+    }
+
+    /** The auto-apply budget; the deployment's ({@link AutoApplyBudgets#defaults()}) where none was set. */
+    public Uni<AutoApplyBudget> autoApplyBudget(String tenantId) {
+        return findById(tenantId).map(policy -> policy == null || policy.autoApplyTurnCount == null
+                ? budgets.defaults()
+                : new AutoApplyBudget(policy.autoApplyTurnCount, policy.autoApplyTurnAmount,
+                        policy.autoApplyUserDayCount, policy.autoApplyUserDayAmount, policy.autoApplyTenantDayCount,
+                        policy.autoApplyTenantDayAmount));
+    }
+
+    /** Sets all six bounds in one statement (the table refuses a partial budget). */
+    public Uni<AutoApplyBudget> setAutoApplyBudget(String tenantId, AutoApplyBudget budget, String userId) {
+        return upsert(tenantId, userId, Parameters.with("autoApplyTurnCount", budget.turnCount())
+                .and("autoApplyTurnAmount", budget.turnAmount()).and("autoApplyUserDayCount", budget.userDayCount())
+                .and("autoApplyUserDayAmount", budget.userDayAmount())
+                .and("autoApplyTenantDayCount", budget.tenantDayCount())
+                .and("autoApplyTenantDayAmount", budget.tenantDayAmount())).replaceWith(budget);
     }
 
     /** Sets agent writes; answers the policy as stored (who set it, when). */

@@ -11,8 +11,8 @@ import jakarta.persistence.Table;
 /**
  * A tenant's policies as an administrator set them (table {@code tenant_policies}); a column left null follows the
  * default ({@link PolicySettingsRepository}). Written only by that repository's upserts, never by dirty checking; a
- * trigger appends each change to {@code tenant_policy_history}. The auto-apply budget's columns stay with
- * {@link AutoApplyBudgets} (native SQL, it is spent on the staging path) and are not mapped here.
+ * trigger appends each change to {@code tenant_policy_history}. The staging path reads the auto-apply budget's columns
+ * natively ({@link AutoApplyBudgets}, where it is spent); the six are set together or not at all.
  */
 @Entity
 @Table(name = "tenant_policies")
@@ -35,4 +35,16 @@ public class TenantPolicy {
     public BigDecimal highImpactThreshold;
     @Column(name = "external_sends")
     public String externalSends;
+    @Column(name = "auto_apply_turn_count")
+    public Integer autoApplyTurnCount;
+    @Column(name = "auto_apply_turn_amount", precision = 14, scale = 2)
+    public BigDecimal autoApplyTurnAmount;
+    @Column(name = "auto_apply_user_day_count")
+    public Integer autoApplyUserDayCount;
+    @Column(name = "auto_apply_user_day_amount", precision = 14, scale = 2)
+    public BigDecimal autoApplyUserDayAmount;
+    @Column(name = "auto_apply_tenant_day_count")
+    public Integer autoApplyTenantDayCount;
+    @Column(name = "auto_apply_tenant_day_amount", precision = 14, scale = 2)
+    public BigDecimal autoApplyTenantDayAmount;
 }

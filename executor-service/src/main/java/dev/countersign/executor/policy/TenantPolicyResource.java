@@ -36,16 +36,12 @@ public class TenantPolicyResource {
 
     private final PolicySettingsRepository policies;
     private final TenantSessions sessions;
-    private final TenantTransactions transactions;
     private final CurrentUser user;
-    private final AutoApplyBudgets budgets;
 
     public TenantPolicyResource(PolicySettingsRepository policies, TenantSessions sessions,
-            TenantTransactions transactions, CurrentUser user, AutoApplyBudgets budgets) {
-        this.budgets = budgets;
+            CurrentUser user) {
         this.policies = policies;
         this.sessions = sessions;
-        this.transactions = transactions;
         this.user = user;
     }
 
@@ -135,7 +131,7 @@ public class TenantPolicyResource {
     @GET
     @Path("/auto-apply-budget")
     public Uni<AutoApplyBudget> autoApplyBudget() {
-        return transactions.read(user.tenantId(), sql -> budgets.of(sql, user.tenantId()));
+        return sessions.read(user.tenantId(), () -> policies.autoApplyBudget(user.tenantId()));
     }
 
     @PUT
@@ -149,7 +145,7 @@ public class TenantPolicyResource {
                     + " \"userDayCount\", \"userDayAmount\", \"tenantDayCount\", \"tenantDayAmount\"}: %s; 0 turns"
                     + " automatic application off.").formatted(problem));
         }
-        return transactions.run(actingUser(), sql -> budgets.set(sql, user.tenantId(), budget, user.userId()));
+        return sessions.run(actingUser(), () -> policies.setAutoApplyBudget(user.tenantId(), budget, user.userId()));
     }
 
     private Actor actingUser() {
