@@ -34,7 +34,7 @@ checked=(-Dformat.skip -Denforcer.skip)
 lane units "${mvn[@]}" "${checked[@]}" test &
 units=$!
 lane end-to-end "${mvn[@]}" "${checked[@]}" -pl shared-contracts,deploy/dev-support,deploy/local-stack verify \
-  -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -De2e.classes=3 &
+  -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false &
 end_to_end=$!
 
 status=0
