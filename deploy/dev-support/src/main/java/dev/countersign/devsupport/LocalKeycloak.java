@@ -317,10 +317,16 @@ public final class LocalKeycloak implements AutoCloseable {
         return builder.start();
     }
 
-    /** Keycloak reads KC_*, QUARKUS_* and kc.sh's own variables: none of the caller's may reach it. */
+    /**
+     * Keycloak reads KC_*, QUARKUS_* and kc.sh's own variables: none of the caller's may reach it. Nor may the caller's
+     * {@code JDK_JAVA_OPTIONS}, which every JVM reads: Keycloak's options are kc.sh's or {@link #JAVA_OPTS}, and a
+     * caller's collector next to kc.sh's default G1 stops {@code kc.sh build} ("Multiple garbage collectors selected";
+     * the test command sets one, see run-tests.sh).
+     */
     static void environment(Map<String, String> environment) {
         environment.keySet().removeIf(name -> name.startsWith("KC_") || name.startsWith("QUARKUS_")
-                || name.startsWith("JAVA_OPTS") || Set.of("JAVA", "JAVA_ADD_OPENS", "JAVA_LOCALE", "DEBUG",
+                || name.startsWith("JAVA_OPTS")
+                || Set.of("JDK_JAVA_OPTIONS", "JAVA", "JAVA_ADD_OPENS", "JAVA_LOCALE", "DEBUG",
                         "DEBUG_PORT", "DEBUG_SUSPEND", "PRINT_ENV").contains(name));
         environment.put("JAVA_HOME", javaHome().toString());
     }
