@@ -38,7 +38,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Identifiers;
-import dev.countersign.contracts.TenantIsolation;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
@@ -80,6 +79,9 @@ class ConfirmThroughputBenchmark {
     private static final double WARM_UP_SHARE = 0.15;
     /** Confirmed before each measured run, untimed: the JIT compiles the confirm path first (on both sides). */
     private static final int WARM_UP_ACTIONS = Integer.getInteger("bench.warmupActions", 1000);
+    /** The open-loop run lasts this long at its rate, with at most {@link #OPEN_LOOP_MAX_ACTIONS} confirms. */
+    private static final int OPEN_LOOP_SECONDS = Integer.getInteger("bench.openLoopSeconds", 15);
+    private static final int OPEN_LOOP_MAX_ACTIONS = Integer.getInteger("bench.openLoopMaxActions", 6000);
 
     @Test
     void confirmToExecutedThroughputAgainstRawPostgres() throws Exception {
@@ -110,84 +112,196 @@ class ConfirmThroughputBenchmark {
             String bearer = stack.tokens().mint(tenant, USER, Audiences.EXECUTOR, Duration.ofHours(2));
             String evidence = AgentEvidence.of(stack, tenant, USER);
 
-            // --- stage 2 x N proposals through Kafka, as the agent would ---
+            // --- stage 3 x (W + N) proposals, and enough for the open-loop run, through Kafka as the agent would ---
+            int perRun = WARM_UP_ACTIONS + ACTIONS;
             List<ExpenseProposal> all = new ArrayList<>();
-            for (int i = 0; i < 2 * (WARM_UP_ACTIONS + ACTIONS); i++) {
+            for (int i = 0; i < 3 * perRun + OPEN_LOOP_MAX_ACTIONS; i++) {
                 all.add(BenchmarkSupport.expense(tenant, USER, wallet, i));
             }
-            List<ExpenseProposal> serviceWarmUp = all.subList(0, WARM_UP_ACTIONS);
-            List<ExpenseProposal> viaService = all.subList(WARM_UP_ACTIONS, WARM_UP_ACTIONS + ACTIONS);
-            List<ExpenseProposal> rawWarmUp = all.subList(WARM_UP_ACTIONS + ACTIONS, 2 * WARM_UP_ACTIONS + ACTIONS);
-            List<ExpenseProposal> viaRaw = all.subList(2 * WARM_UP_ACTIONS + ACTIONS, all.size());
             long stagingStarted = System.nanoTime();
             for (ExpenseProposal proposal : all) {
                 producer.send(AgentEvidence.proposal(proposal, evidence));
             }
             producer.flush();
-            boolean staged = awaitUntil(Duration.ofSeconds(180), () -> countQuietly(stack,
+            boolean staged = awaitUntil(Duration.ofSeconds(400), () -> countQuietly(stack,
                     "SELECT count(*) FROM actions WHERE tenant_id = ? AND status = 'proposed'", tenant) == all.size());
-            assertThat(staged).as("all %d proposals staged within 180 s", all.size()).isTrue();
+            assertThat(staged).as("all %d proposals staged within 400 s", all.size()).isTrue();
             double stagingSeconds = (System.nanoTime() - stagingStarted) / 1e9;
             report.line("staging (informative): %d proposals staged from Kafka in %.1f s (%.0f/s, one consumer)",
                     all.size(), stagingSeconds, all.size() / stagingSeconds);
             awaitOutboxPublished(stack, tenant);
 
             CpuMeter cpu = new CpuMeter(settings.dataDirectory().resolve("postgres"));
+            String jdbcUrl = "jdbc:postgresql://localhost:%d/%s".formatted(settings.postgresPort(),
+                    LocalPostgres.DATABASE);
+            ConfirmBaselineFile baseline = ConfirmBaselineFile.read();
+            try (Connection owner = stack.ownerConnection(); Statement ddl = owner.createStatement()) {
+                ddl.execute(baseline.function());
+                ddl.execute("GRANT EXECUTE ON FUNCTION bench_confirm(text, text, uuid, uuid, uuid) TO "
+                        + LocalPostgres.EXECUTOR_ROLE);
+            }
 
             // --- (a) the service: HTTP confirms ---
             String confirmUrl = stack.executorUrl() + "/api/actions/%s/confirm";
-            Run.of(CLIENTS, serviceWarmUp, cpu, () -> new HttpConfirm(confirmUrl, bearer));
-            awaitOutboxPublished(stack, tenant);
-            long commitsBefore = commits(stack);
-            Run service = Run.of(CLIENTS, viaService, cpu, () -> new HttpConfirm(confirmUrl, bearer));
-            long relayStarted = System.nanoTime();
-            awaitOutboxPublished(stack, tenant);
-            double relayLag = (System.nanoTime() - relayStarted) / 1e9;
-            double serviceCommits = (commits(stack) - commitsBefore) / (double) ACTIONS;
-            assertThat(service.failures()).as("confirms that did not answer 200 executed: %s", service.errors())
-                    .isZero();
-            assertThat(executed(stack, viaService)).as("service run: executed").isEqualTo(ACTIONS);
-
-            // --- (b) raw PostgreSQL: the same statements over JDBC ---
-            String jdbcUrl = "jdbc:postgresql://localhost:%d/%s".formatted(settings.postgresPort(),
-                    LocalPostgres.DATABASE);
-            boolean traceParent;
-            try (Connection owner = stack.ownerConnection()) {
-                traceParent = hasColumn(owner, "actions", "trace_parent");
-            }
-            String columns = RawConfirm.COLUMNS + (traceParent ? ", trace_parent" : "");
-            Run.of(CLIENTS, rawWarmUp, cpu, () -> new RawConfirm(jdbcUrl, tenant, columns));
-            awaitOutboxPublished(stack, tenant);
-            commitsBefore = commits(stack);
-            Run raw = Run.of(CLIENTS, viaRaw, cpu, () -> new RawConfirm(jdbcUrl, tenant, columns));
-            awaitOutboxPublished(stack, tenant);
-            double rawCommits = (commits(stack) - commitsBefore) / (double) ACTIONS;
-            assertThat(raw.failures()).as("raw transactions that failed: %s", raw.errors()).isZero();
-            assertThat(executed(stack, viaRaw)).as("raw run: executed").isEqualTo(ACTIONS);
+            List<ExpenseProposal> slice = all.subList(0, perRun);
+            Measured service = measure(stack, tenant, cpu, slice, () -> new HttpConfirm(confirmUrl, bearer));
+            // --- (b) the executor's statements one by one over JDBC ---
+            slice = all.subList(perRun, 2 * perRun);
+            Measured statements = measure(stack, tenant, cpu, slice,
+                    () -> new StatementsConfirm(jdbcUrl, tenant, baseline));
+            // --- (c) the same work as one server-side call ---
+            slice = all.subList(2 * perRun, 3 * perRun);
+            Measured function = measure(stack, tenant, cpu, slice, () -> new FunctionConfirm(jdbcUrl, tenant));
             assertThat(count(stack, "SELECT count(*) FROM transactions WHERE tenant_id = ?", tenant))
-                    .as("ledger rows").isEqualTo(all.size());
+                    .as("ledger rows").isEqualTo(3 * perRun);
+            // --- (d) the service under open-loop load at a quarter of (c)'s rate ---
+            double openLoopRate = function.run().rate() / 4;
+            int openLoopActions = (int) Math.min(OPEN_LOOP_MAX_ACTIONS, openLoopRate * OPEN_LOOP_SECONDS);
+            List<ExpenseProposal> openLoopSlice = all.subList(3 * perRun, 3 * perRun + openLoopActions);
+            OpenLoop openLoop = OpenLoop.run(confirmUrl, bearer, openLoopSlice, openLoopRate);
+            assertThat(openLoop.failures()).as("open-loop confirms that did not answer 200 executed: %s",
+                    openLoop.errors()).isZero();
+            assertThat(executed(stack, openLoopSlice)).as("open-loop run: executed").isEqualTo(openLoopActions);
 
             report.line("");
             report.line("(a) service, HTTP POST /api/actions/{id}/confirm, %d clients:", CLIENTS);
             service.describe(report, "confirm");
-            report.line("    relay: every ActionExecuted of the run published %.1f s after the last answer", relayLag);
-            report.line("    PostgreSQL commits per confirm, relay included: %.2f", serviceCommits);
-            report.line("(b) raw PostgreSQL, the executor's confirm SQL over JDBC, %d connections as %s%s:", CLIENTS,
-                    LocalPostgres.EXECUTOR_ROLE, traceParent ? " (actions.trace_parent selected too)" : "");
-            raw.describe(report, "transaction");
-            report.line("    PostgreSQL commits per transaction, the relay's (on its timer) included: %.2f",
-                    rawCommits);
+            report.line("(b) the executor's confirm statements one by one over JDBC, %d connections as %s:",
+                    CLIENTS, LocalPostgres.EXECUTOR_ROLE);
+            statements.describe(report, "transaction");
+            report.line("(c) the same work as one server-side call (bench_confirm, PL/pgSQL), %d connections as %s:",
+                    CLIENTS, LocalPostgres.EXECUTOR_ROLE);
+            function.describe(report, "call");
+            report.line("(d) service under open-loop load: %d confirms sent at %.0f/s (a quarter of (c)), latency from"
+                    + " each one's scheduled start:", openLoopActions, openLoopRate);
+            report.line("    %s", openLoop.describe());
             report.line("");
-            report.line("RESULT confirm-to-executed: service %.0f/s, raw PostgreSQL %.0f/s, ratio service/raw %.2f"
-                    + " (target >= 0.50)", service.rate(), raw.rate(), service.rate() / raw.rate());
-            report.line("raw baseline includes: BEGIN, the 4 transaction-local set_config (TenantTransactions), the"
-                    + " locked read with token, the confirm CAS, SAVEPOINT, the ledger INSERT, the mark-executed CAS,"
-                    + " the outbox + conversation-ledger INSERT, COMMIT; every trigger and RLS policy fires as for the"
-                    + " service. It excludes HTTP, JWT, JSON, the reactive driver, the hash check, metrics, logging"
-                    + " and the relay publishing to Kafka. JDBC reuses server-side prepared statements"
-                    + " (prepareThreshold 5).");
+            report.line("RESULT confirm-to-executed: service %.0f/s, one-round-trip baseline %.0f/s, ratio %.2f"
+                    + " (target >= 0.50); statement-by-statement baseline %.0f/s, ratio %.2f",
+                    service.run().rate(), function.run().rate(), service.run().rate() / function.run().rate(),
+                    statements.run().rate(), service.run().rate() / statements.run().rate());
+            report.line("RESULT open loop at %.0f/s: p99 %.1f ms (target < 50 ms)", openLoopRate, openLoop.p99());
+            report.line("baselines: deploy/bench/confirm-baseline.sql, written from the executor's own statements"
+                    + " (ConfirmBaselineSqlTest fails when it is stale): the transaction-local settings, the stored"
+                    + " token hash, the locked read, the confirm CAS, the savepoint, the ledger INSERT, the"
+                    + " mark-executed CAS, the outbox + conversation-ledger INSERT; every trigger and RLS policy fires"
+                    + " as for the service. They exclude HTTP, JWT, JSON, the reactive driver, the hash check,"
+                    + " metrics, logging and the relay publishing to Kafka (its SQL runs, on its timer or woken by"
+                    + " the service's commits).");
             report.line("load average at end: %s", BenchmarkSupport.loadAverage());
+            try (Connection owner = stack.ownerConnection(); Statement ddl = owner.createStatement()) {
+                ddl.execute("DROP FUNCTION bench_confirm(text, text, uuid, uuid, uuid)");
+            }
             report.publish();
+        }
+    }
+
+    /** A timed run after its untimed warm-up, with what the relay and PostgreSQL did for it. */
+    private record Measured(Run run, double relayLagSeconds, double commitsPerItem) {
+
+        void describe(Report report, String unit) {
+            run.describe(report, unit);
+            report.line("    relay: every outbox row of the run published %.1f s after its last answer",
+                    relayLagSeconds);
+            report.line("    PostgreSQL commits per %s, the relay's included: %.2f", unit, commitsPerItem);
+        }
+    }
+
+    /**
+     * Confirms the first {@link #WARM_UP_ACTIONS} of {@code slice} untimed, then the rest timed, {@link #CLIENTS} at a
+     * time; each run starts with the outbox published, so no backlog runs into it.
+     */
+    private static Measured measure(LocalStack stack, String tenant, CpuMeter cpu, List<ExpenseProposal> slice,
+            java.util.concurrent.Callable<Run.Worker<ExpenseProposal>> workers) throws Exception {
+        List<ExpenseProposal> warmUp = slice.subList(0, WARM_UP_ACTIONS);
+        List<ExpenseProposal> timed = slice.subList(WARM_UP_ACTIONS, slice.size());
+        Run.of(CLIENTS, warmUp, cpu, workers);
+        awaitOutboxPublished(stack, tenant);
+        long commitsBefore = commits(stack);
+        Run run = Run.of(CLIENTS, timed, cpu, workers);
+        long relayStarted = System.nanoTime();
+        awaitOutboxPublished(stack, tenant);
+        double relayLag = (System.nanoTime() - relayStarted) / 1e9;
+        double commits = (commits(stack) - commitsBefore) / (double) timed.size();
+        assertThat(run.failures()).as("confirms that did not end executed: %s", run.errors()).isZero();
+        assertThat(executed(stack, slice)).as("executed").isEqualTo(slice.size());
+        return new Measured(run, relayLag, commits);
+    }
+
+    /**
+     * Confirms sent at a constant rate whatever the answers do (no coordinated omission): confirm i is due at
+     * {@code start + i / rate}, its latency runs from that moment to its answer, over one JDK client (HTTP/1.1, as many
+     * connections as are in flight).
+     */
+    private static final class OpenLoop {
+
+        private final double[] latencies;
+        private final List<String> errors = new CopyOnWriteArrayList<>();
+        private final AtomicInteger failed = new AtomicInteger();
+
+        private OpenLoop(int size) {
+            latencies = new double[size];
+        }
+
+        static OpenLoop run(String urlFormat, String bearer, List<ExpenseProposal> proposals, double rate)
+                throws InterruptedException {
+            OpenLoop loop = new OpenLoop(proposals.size());
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            List<java.util.concurrent.CompletableFuture<Void>> answers = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int i = 0; i < proposals.size(); i++) {
+                long due = start + (long) (i * 1e9 / rate);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+                ExpenseProposal proposal = proposals.get(i);
+                int index = i;
+                HttpRequest request = HttpRequest.newBuilder(URI.create(urlFormat.formatted(proposal.id())))
+                        .header("Authorization", "Bearer " + bearer).header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(60))
+                        .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("paramsHash",
+                                proposal.paramsHash()))))
+                        .build();
+                answers.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((response, e) -> {
+                    loop.latencies[index] = (System.nanoTime() - due) / 1e6;
+                    if (e != null || response.statusCode() != 200 || !response.body().contains("\"executed\"")) {
+                        loop.failed.incrementAndGet();
+                        loop.errors.add(e != null ? e.toString() : response.statusCode() + " " + response.body());
+                    }
+                    return null;
+                }));
+            }
+            for (var answer : answers) {
+                answer.join();
+            }
+            return loop;
+        }
+
+        long failures() {
+            return failed.get();
+        }
+
+        List<String> errors() {
+            return errors.subList(0, Math.min(5, errors.size()));
+        }
+
+        /** The 99th percentile of the second half (the first warms connections and the JIT at this rate). */
+        double p99() {
+            return BenchmarkSupport.percentile(steady(), 99);
+        }
+
+        String describe() {
+            List<Double> steady = Arrays.stream(steady()).boxed().toList();
+            return "latency per confirm, second half of the run (" + steady.size() + " confirms): "
+                    + BenchmarkSupport.distribution(new ArrayList<>(steady));
+        }
+
+        private double[] steady() {
+            double[] steady = Arrays.copyOfRange(latencies, latencies.length / 2, latencies.length);
+            Arrays.sort(steady);
+            return steady;
         }
     }
 
@@ -360,87 +474,28 @@ class ConfirmThroughputBenchmark {
     }
 
     /**
-     * The SQL executor-service runs for one HTTP confirmation of a LOW {@code ledger.transaction.create}, copied
-     * statement by statement, each in the same order and one transaction, over JDBC as the executor's application role.
-     * The SQL texts keep the executor's {@code $n} placeholders ({@link Sql} turns them into JDBC's). Not run, because
-     * they do not apply to this action: {@code ProcessedEvents.onFirstDelivery} (an HTTP confirm has no event id),
-     * {@code SeparationOfDuties.check} (only HIGH actions read the approval policy), {@code EarnedTrust.executed} (only
-     * MEDIUM actions count trust; this kind is LOW or HIGH), and the failure path ({@code ROLLBACK TO SAVEPOINT},
-     * {@code markFailed}).
+     * The executor's statements for one HTTP confirmation of a LOW {@code ledger.transaction.create}, one by one, in
+     * its order and one transaction, over JDBC as the executor's application role: the {@code statement} sections of
+     * {@code deploy/bench/confirm-baseline.sql}, written from the executor's own constants
+     * ({@link ConfirmBaselineFile}). JDBC reuses server-side prepared statements after five uses.
      */
-    private static final class RawConfirm implements Run.Worker<ExpenseProposal> {
-
-        /** ActionRepository.COLUMNS (the executor's working tree adds trace_parent with migration V15). */
-        static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
-                + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
-                + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
-                + " target_before::text AS target_before, auto_applied, undone_by, undone_at";
-
-        /** TenantTransactions.begin: the tenant, actor, channel and reason, transaction-local. */
-        private static final Sql BEGIN = new Sql("SELECT " + TenantIsolation.setTenant("$1")
-                + ", set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true),"
-                + " set_config('countersign.reason', $4, true)");
-        /** ActionExecution.execute: the savepoint a refused write rolls back to. */
-        private static final String SAVEPOINT = "SAVEPOINT execute_action";
-        /** CreateTransactionExecutor.execute. */
-        private static final Sql INSERT_TRANSACTION = new Sql("""
-                INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
-                                          source_action_id)
-                SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
-                FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
-                RETURNING id, wallet_id, amount::text AS amount, version""");
-        /** OutboxWriter.append: the outbox row and the conversation ledger's, in one statement. */
-        private static final Sql INSERT_OUTBOX = new Sql("""
-                WITH ledger AS (
-                    INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, type,
-                                                     occurred_at, payload)
-                    SELECT $1, $2, $6, $7, $8, $9, $5::text::jsonb WHERE $6::text IS NOT NULL AND $7::text IS NOT NULL
-                    ON CONFLICT (event_id) DO NOTHING)
-                INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""");
+    private static final class StatementsConfirm implements Run.Worker<ExpenseProposal> {
 
         private final String tenant;
         private final Connection connection;
-        private final PreparedStatement begin;
-        private final PreparedStatement storedTokenHash;
-        private final PreparedStatement lock;
-        private final PreparedStatement confirm;
-        private final Statement savepoint;
-        private final PreparedStatement insertTransaction;
-        private final PreparedStatement markExecuted;
-        private final PreparedStatement insertOutbox;
-        private final Sql lockSql;
-        private final Sql confirmSql;
-        private final Sql markExecutedSql;
+        private final Map<String, Sql> sql = new java.util.HashMap<>();
+        private final Map<String, PreparedStatement> prepared = new java.util.HashMap<>();
 
-        RawConfirm(String jdbcUrl, String tenant, String columns) throws SQLException {
+        StatementsConfirm(String jdbcUrl, String tenant, ConfirmBaselineFile baseline) throws SQLException {
             this.tenant = tenant;
-            // ActionRepository.lockWithToken
-            lockSql = new Sql("SELECT " + columns
-                    + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE");
-            // ActionRepository.confirm
-            confirmSql = new Sql(
-                    """
-                            UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
-                            WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
-                            RETURNING\s"""
-                            + columns);
-            // ActionRepository.markExecuted -> finish(CONFIRMED, EXECUTED)
-            markExecutedSql = new Sql("UPDATE actions SET status = 'executed', result = $2::text::jsonb"
-                    + ", executed_at = now(), version = version + 1 WHERE id = $1 AND status = 'confirmed'"
-                    + " RETURNING " + columns);
             connection = DriverManager.getConnection(jdbcUrl, LocalPostgres.EXECUTOR_ROLE,
                     LocalPostgres.EXECUTOR_PASSWORD);
             connection.setAutoCommit(false);
-            begin = BEGIN.prepare(connection);
-            // ActionRepository.tokenHash: a signed-in person's decision matches the stored hash
-            storedTokenHash = connection.prepareStatement(
-                    "SELECT token_hash FROM actions WHERE id = ? AND tenant_id = ?");
-            lock = lockSql.prepare(connection);
-            confirm = confirmSql.prepare(connection);
-            savepoint = connection.createStatement();
-            insertTransaction = INSERT_TRANSACTION.prepare(connection);
-            markExecuted = markExecutedSql.prepare(connection);
-            insertOutbox = INSERT_OUTBOX.prepare(connection);
+            for (var statement : baseline.statements().entrySet()) {
+                Sql text = new Sql(statement.getValue());
+                sql.put(statement.getKey(), text);
+                prepared.put(statement.getKey(), text.prepare(connection));
+            }
         }
 
         @Override
@@ -455,78 +510,102 @@ class ConfirmThroughputBenchmark {
             }
         }
 
+        /** Binds {@code values} to the named statement's {@code $n} and runs it; its first row, or null. */
+        private ResultSet run(String name, Object... values) throws SQLException {
+            PreparedStatement statement = prepared.get(name);
+            sql.get(name).bind(statement, values);
+            if (!statement.execute()) {
+                return null;
+            }
+            ResultSet rows = statement.getResultSet();
+            return rows.next() ? rows : null;
+        }
+
         private boolean confirmAndExecute(ExpenseProposal proposal) throws SQLException {
+            // TenantTransactions.run: Actor(tenant, user, "http", no reason)
+            run("settings", tenant, USER, "http", "");
             // DecisionService.tokenHash (a decision by the signed-in person, as over HTTP)
-            storedTokenHash.setObject(1, proposal.id());
-            storedTokenHash.setString(2, tenant);
-            String tokenHash;
-            try (ResultSet stored = storedTokenHash.executeQuery()) {
-                if (!stored.next()) {
-                    return false;
-                }
-                tokenHash = stored.getString(1);
+            ResultSet stored = run("token_hash", proposal.id(), tenant);
+            if (stored == null) {
+                return false;
             }
-            // TenantTransactions.run -> begin: Actor(tenant, user, "http", no reason)
-            BEGIN.bind(begin, tenant, USER, "http", "");
-            begin.executeQuery().close();
-            // DecisionService.confirm -> ActionRepository.lockWithToken
-            lockSql.bind(lock, proposal.id(), tenant, tokenHash);
-            try (ResultSet locked = lock.executeQuery()) {
-                if (!locked.next()) {
-                    return false;
-                }
+            String tokenHash = stored.getString(1);
+            if (run("lock_with_token", proposal.id(), tenant, tokenHash) == null) {
+                return false;
             }
-            // ActionRepository.confirm (the compare-and-swap proposed -> confirmed)
-            confirmSql.bind(confirm, proposal.id(), tenant, tokenHash, USER);
+            ResultSet confirmed = run("confirm", proposal.id(), tenant, tokenHash, USER);
+            if (confirmed == null) {
+                return false;
+            }
             JsonNode params;
-            try (ResultSet confirmed = confirm.executeQuery()) {
-                if (!confirmed.next()) {
-                    return false;
-                }
+            try {
                 params = Json.mapper().readTree(confirmed.getString("params"));
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }
-            // ActionExecution.execute
-            savepoint.execute(SAVEPOINT);
-            // CreateTransactionExecutor.execute
-            INSERT_TRANSACTION.bind(insertTransaction, UUID.randomUUID(), tenant,
+            run("savepoint");
+            ResultSet written = run("insert_transaction", UUID.randomUUID(), tenant,
                     UUID.fromString(params.get("walletId").asText()), new BigDecimal(params.get("amount").asText()),
                     params.get("category").asText(), params.path("description").asText(null),
                     LocalDate.parse(params.get("occurredOn").asText()), proposal.id());
-            JsonNode result;
-            try (ResultSet written = insertTransaction.executeQuery()) {
-                if (!written.next()) {
-                    return false;
-                }
-                result = Json.mapper().createObjectNode().put("transactionId", written.getString("id"))
-                        .put("walletId", written.getString("wallet_id")).put("amount", written.getString("amount"))
-                        .put("version", written.getLong("version"));
+            if (written == null) {
+                return false;
             }
-            // ActionExecution.write -> ActionRepository.markExecuted (the compare-and-swap confirmed -> executed)
-            markExecutedSql.bind(markExecuted, proposal.id(), Json.write(result));
-            ActionExecuted event;
-            try (ResultSet executed = markExecuted.executeQuery()) {
-                if (!executed.next()) {
-                    return false;
-                }
-                // OutcomeEvents.executed
-                event = new ActionExecuted(UUID.randomUUID(), ActionExecuted.SCHEMA_VERSION,
-                        executed.getObject("executed_at", OffsetDateTime.class).toInstant(), proposal.id(), tenant,
-                        executed.getString("requested_by"), executed.getString("conversation_id"),
-                        executed.getString("kind"), executed.getString("summary"),
-                        executed.getString("confirmed_by"), result);
+            JsonNode result = Json.mapper().createObjectNode().put("transactionId", written.getString("id"))
+                    .put("walletId", written.getString("wallet_id")).put("amount", written.getString("amount"))
+                    .put("version", written.getLong("version"));
+            ResultSet executed = run("mark_executed", proposal.id(), Json.write(result));
+            if (executed == null) {
+                return false;
             }
-            // ActionExecution.write -> EarnedTrust.executed: nothing for a LOW action.
-            // ActionExecution.write -> OutboxWriter.append
+            // OutcomeEvents.executed, OutboxWriter.append
+            ActionExecuted event = new ActionExecuted(UUID.randomUUID(), ActionExecuted.SCHEMA_VERSION,
+                    executed.getObject("executed_at", OffsetDateTime.class).toInstant(), proposal.id(), tenant,
+                    executed.getString("requested_by"), executed.getString("conversation_id"),
+                    executed.getString("kind"), executed.getString("summary"), executed.getString("confirmed_by"),
+                    result);
             String payload = Json.write(event);
             boolean toLedger = Identifiers.isPrintableId(event.userId())
                     && Identifiers.isPrintableId(event.conversationId()) && !payload.contains("\\u0000");
-            INSERT_OUTBOX.bind(insertOutbox, event.eventId(), tenant, Topics.ACTIONS_OUTCOMES,
-                    proposal.id().toString(), payload, toLedger ? event.userId() : null, event.conversationId(),
-                    ActionExecuted.class.getSimpleName(), event.occurredAt().atOffset(ZoneOffset.UTC));
-            insertOutbox.executeUpdate();
+            run("append_outbox", event.eventId(), tenant, Topics.ACTIONS_OUTCOMES, proposal.id().toString(), payload,
+                    toLedger ? event.userId() : null, event.conversationId(), ActionExecuted.class.getSimpleName(),
+                    event.occurredAt().atOffset(ZoneOffset.UTC));
             return true;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            connection.close();
+        }
+    }
+
+    /**
+     * The same work in one round trip: {@code SELECT bench_confirm(...)} (the function section of
+     * {@code confirm-baseline.sql}) in autocommit, as the executor's application role.
+     */
+    private static final class FunctionConfirm implements Run.Worker<ExpenseProposal> {
+
+        private final String tenant;
+        private final Connection connection;
+        private final PreparedStatement call;
+
+        FunctionConfirm(String jdbcUrl, String tenant) throws SQLException {
+            this.tenant = tenant;
+            connection = DriverManager.getConnection(jdbcUrl, LocalPostgres.EXECUTOR_ROLE,
+                    LocalPostgres.EXECUTOR_PASSWORD);
+            call = connection.prepareStatement("SELECT bench_confirm(?, ?, ?, ?, ?)");
+        }
+
+        @Override
+        public boolean run(ExpenseProposal proposal) throws SQLException {
+            call.setString(1, tenant);
+            call.setString(2, USER);
+            call.setObject(3, proposal.id());
+            call.setObject(4, UUID.randomUUID());
+            call.setObject(5, UUID.randomUUID());
+            try (ResultSet answer = call.executeQuery()) {
+                return answer.next() && answer.getBoolean(1);
+            }
         }
 
         @Override
@@ -600,17 +679,6 @@ class ConfirmThroughputBenchmark {
         try (var rows = connection.createStatement().executeQuery("SHOW " + setting)) {
             rows.next();
             return rows.getString(1);
-        }
-    }
-
-    private static boolean hasColumn(Connection connection, String table, String column) throws SQLException {
-        try (var query = connection.prepareStatement(
-                "SELECT 1 FROM information_schema.columns WHERE table_name = ? AND column_name = ?")) {
-            query.setString(1, table);
-            query.setString(2, column);
-            try (var rows = query.executeQuery()) {
-                return rows.next();
-            }
         }
     }
 }

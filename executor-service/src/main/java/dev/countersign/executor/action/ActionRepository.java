@@ -39,10 +39,23 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class ActionRepository {
 
-    private static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
+    /** The columns every statement here returns (an {@link ActionRow}). */
+    public static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason";
+
+    // The statements of a person's confirm, public for the confirm benchmark's baseline (ConfirmBaselineSqlTest): the
+    // action's stored token hash ($1 id, $2 tenant), the row locked if the token matches ($3 token hash), the
+    // compare-and-swap proposed -> confirmed ($4 who), and confirmed -> executed ($1 id, $2 result).
+    public static final String TOKEN_HASH = "SELECT token_hash FROM actions WHERE id = $1 AND tenant_id = $2";
+    public static final String LOCK_WITH_TOKEN = "SELECT " + COLUMNS
+            + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE";
+    public static final String CONFIRM = """
+            UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
+            WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
+            RETURNING\s""" + COLUMNS;
+    public static final String MARK_EXECUTED = finishing(CONFIRMED, EXECUTED);
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -89,7 +102,7 @@ public class ActionRepository {
      * person goes through the same token-matched compare-and-swap as one by token, with the hash read here.
      */
     public Uni<String> tokenHash(SqlClient sql, UUID id, String tenantId) {
-        return sql.preparedQuery("SELECT token_hash FROM actions WHERE id = $1 AND tenant_id = $2")
+        return sql.preparedQuery(TOKEN_HASH)
                 .execute(Tuple.of(id, tenantId))
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
     }
@@ -107,8 +120,7 @@ public class ActionRepository {
      * what a confirm checks before its compare-and-swap cannot change under it.
      */
     public Uni<ActionRow> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
-        return sql.preparedQuery("SELECT " + COLUMNS
-                + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE")
+        return sql.preparedQuery(LOCK_WITH_TOKEN)
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
     }
@@ -119,10 +131,7 @@ public class ActionRepository {
      */
     public Uni<ActionRow> confirm(SqlClient sql, UUID id, String tenantId, String tokenHash, String userId) {
         ActionTransitions.require(PROPOSED, CONFIRMED);
-        return sql.preparedQuery("""
-                UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
-                WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
-                RETURNING\s""" + COLUMNS)
+        return sql.preparedQuery(CONFIRM)
                 .execute(Tuple.of(id, tenantId, tokenHash, userId))
                 .map(ActionRepository::firstOrNull);
     }
@@ -276,12 +285,16 @@ public class ActionRepository {
 
     private Uni<ActionRow> finish(SqlClient sql, UUID id, ActionStatus from, ActionStatus to, JsonNode result) {
         ActionTransitions.require(from, to);
-        String executedAt = to == EXECUTED ? ", executed_at = now()" : "";
-        return sql.preparedQuery("UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb"
-                + executedAt + ", version = version + 1 WHERE id = $1 AND status = '" + from.wireName()
-                + "' RETURNING " + COLUMNS)
+        return sql.preparedQuery(finishing(from, to))
                 .execute(Tuple.of(id, Json.write(result)))
                 .map(ActionRepository::firstOrNull);
+    }
+
+    /** from -> to, recording the result ($2); $1 is the action's id. */
+    private static String finishing(ActionStatus from, ActionStatus to) {
+        String executedAt = to == EXECUTED ? ", executed_at = now()" : "";
+        return "UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb" + executedAt
+                + ", version = version + 1 WHERE id = $1 AND status = '" + from.wireName() + "' RETURNING " + COLUMNS;
     }
 
     private static ActionRow firstOrNull(RowSet<Row> rows) {

@@ -33,7 +33,8 @@ public class TenantTransactions {
     /** The executor's tier rules applying an action on arrival. */
     public static final String AUTO_APPLY = "auto-apply";
 
-    private static final String SETTINGS = TenantSettings.select(n -> "$" + n);
+    /** The opening statement ($1 tenant, $2 actor, $3 channel, $4 reason); public for the confirm benchmark. */
+    public static final String SETTINGS = TenantSettings.select(n -> "$" + n);
     private static final String READ_ONLY_SETTINGS = TenantSettings.selectReadOnly(n -> "$" + n);
     private static final String ACT_AS = TenantSettings.actAs(n -> "$" + n);
     private static final String BECAUSE = TenantSettings.because(n -> "$" + n);

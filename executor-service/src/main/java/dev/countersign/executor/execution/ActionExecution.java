@@ -31,6 +31,8 @@ public class ActionExecution {
 
     private static final Logger LOG = Logger.getLogger(ActionExecution.class);
     private static final String SAVEPOINT = "execute_action";
+    /** What a refused write rolls back to; public for the confirm benchmark's baseline. */
+    public static final String SET_SAVEPOINT = "SAVEPOINT " + SAVEPOINT;
 
     private final ExecutorRegistry executors;
     private final ActionRepository actions;
@@ -73,7 +75,7 @@ public class ActionExecution {
             // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
             return fail(sql, confirmed, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + confirmed.kind());
         }
-        return sql.query("SAVEPOINT " + SAVEPOINT).execute()
+        return sql.query(SET_SAVEPOINT).execute()
                 .flatMap(ignored -> write(sql, confirmed, executor))
                 .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql

@@ -23,6 +23,17 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class CreateTransactionExecutor implements ActionExecutor, Undoable {
 
+    /**
+     * The ledger row ($1 its id, $2 tenant, $3 wallet, $4 amount, $5 category, $6 description, $7 day, $8 the action);
+     * public for the confirm benchmark's baseline.
+     */
+    public static final String INSERT = """
+            INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
+                                      source_action_id)
+            SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
+            FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
+            RETURNING id, wallet_id, amount::text AS amount, version""";
+
     @Override
     public String kind() {
         return ActionCatalogue.CREATE_TRANSACTION;
@@ -33,12 +44,7 @@ public class CreateTransactionExecutor implements ActionExecutor, Undoable {
         JsonNode params = action.params();
         UUID transactionId = UUID.randomUUID();
         // The wallet is looked up in the action's tenant inside the INSERT: a wallet of another tenant is not found.
-        return sql.preparedQuery("""
-                INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
-                                          source_action_id)
-                SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
-                FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
-                RETURNING id, wallet_id, amount::text AS amount, version""")
+        return sql.preparedQuery(INSERT)
                 .execute(Tuple.from(new Object[]{transactionId, action.tenantId(),
                         UUID.fromString(params.get("walletId").asText()), new BigDecimal(params.get("amount").asText()),
                         params.get("category").asText(),

@@ -23,6 +23,18 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class OutboxWriter {
 
+    /**
+     * The outbox row and the conversation ledger's ($1 event id, $2 tenant, $3 topic, $4 key, $5 payload, $6 user and
+     * $7 conversation or nulls, $8 event type, $9 when); public for the confirm benchmark's baseline.
+     */
+    public static final String APPEND = """
+            WITH ledger AS (
+                INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, type,
+                                                 occurred_at, payload)
+                SELECT $1, $2, $6, $7, $8, $9, $5::text::jsonb WHERE $6::text IS NOT NULL AND $7::text IS NOT NULL
+                ON CONFLICT (event_id) DO NOTHING)
+            INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""";
+
     private final TenantTransactions transactions;
     private final OutcomeMetrics metrics;
 
@@ -46,13 +58,7 @@ public class OutboxWriter {
         // topic only, never the ledger, so its transaction still commits.
         boolean toLedger = Identifiers.isPrintableId(event.userId())
                 && Identifiers.isPrintableId(event.conversationId()) && !payload.contains("\\u0000");
-        return sql.preparedQuery("""
-                WITH ledger AS (
-                    INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, type,
-                                                     occurred_at, payload)
-                    SELECT $1, $2, $6, $7, $8, $9, $5::text::jsonb WHERE $6::text IS NOT NULL AND $7::text IS NOT NULL
-                    ON CONFLICT (event_id) DO NOTHING)
-                INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""")
+        return sql.preparedQuery(APPEND)
                 .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
                         event.actionId().toString(), payload, toLedger ? event.userId() : null, event.conversationId(),
                         event.getClass().getSimpleName(), event.occurredAt().atOffset(ZoneOffset.UTC)}))

@@ -51,10 +51,16 @@ class DatabaseRulesMigrationTest {
      */
     private static final Map<String, String> FUNCTIONS_KEPT_IN_VERSIONED = Map.of("current_tenant",
             "V7__row_level_security.sql", "idempotency_key", "V8__idempotency_keys.sql");
-    /** Repeatable migrations whose rule changed after the move: the reference database gets them too, in this order. */
-    private static final List<String> RULES_CHANGED_SINCE = List.of("R__current_tenant.sql");
+    /**
+     * Repeatable migrations whose rule changed or was added after the move: the reference database gets them too, in
+     * this order.
+     */
+    private static final List<String> RULES_CHANGED_SINCE = List.of("R__current_tenant.sql", "R__retention.sql");
     /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
     private static final String SUPERUSER = "postgres";
+    /** What Flyway puts in for ${name} in the migrations (the application's configuration names the same roles). */
+    private static final Map<String, String> PLACEHOLDERS = Map.of("readerRole", LocalPostgres.READER_ROLE,
+            "executorRole", LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE);
 
     private static LocalPostgres server;
     private static String legacyDatabase;
@@ -66,7 +72,11 @@ class DatabaseRulesMigrationTest {
         flyway(legacyDatabase, LEGACY).migrate();
         try (Connection reference = connect(legacyDatabase); var sql = reference.createStatement()) {
             for (String rule : RULES_CHANGED_SINCE) {
-                sql.execute(Files.readString(migrationFile(rule)));
+                String text = Files.readString(migrationFile(rule));
+                for (var placeholder : PLACEHOLDERS.entrySet()) {
+                    text = text.replace("${" + placeholder.getKey() + "}", placeholder.getValue());
+                }
+                sql.execute(text);
             }
         }
     }
@@ -196,9 +206,7 @@ class DatabaseRulesMigrationTest {
     private static Flyway flyway(String database, String location) {
         return Flyway.configure().dataSource(url(database), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
                 .locations(location)
-                .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE, "executorRole",
-                        LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE))
-                .load();
+                .placeholders(PLACEHOLDERS).load();
     }
 
     private static String createDatabase(String name) throws SQLException {

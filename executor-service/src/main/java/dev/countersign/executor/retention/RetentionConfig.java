@@ -1,0 +1,34 @@
+package dev.countersign.executor.retention;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** How long the event-carrying tables keep rows ({@link RetentionSweep}). */
+@ConfigMapping(prefix = "countersign.retention")
+public interface RetentionConfig {
+
+    /** A published outbox row older than this is deleted (it only carried an event already on the topic). */
+    @WithDefault("P7D")
+    Duration outbox();
+
+    /**
+     * A consumer's dedup record older than this is deleted. Must exceed the longest time a consumed record can be
+     * delivered again: the retention of countersign.actions.proposed, .decisions and countersign.conversation.events
+     * (Kafka's default is 7 days), since a consumer group that lost its offsets reads a topic from its start.
+     */
+    @WithDefault("P14D")
+    Duration processedEvents();
+
+    /**
+     * How often the sweep runs. Read by the schedule of {@link RetentionSweep#sweepOnSchedule()}; declared here so it
+     * is validated and documented with the other settings.
+     */
+    @WithDefault("PT1H")
+    Duration every();
+
+    /** Rows deleted per statement; a sweep repeats the statement until a batch comes back short. */
+    @WithDefault("5000")
+    int batch();
+}

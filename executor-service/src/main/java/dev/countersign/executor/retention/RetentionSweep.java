@@ -1,0 +1,78 @@
+package dev.countersign.executor.retention;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Keeps the two event-carrying tables from growing without end (quarkus-scheduler): published outbox rows older than
+ * {@code countersign.retention.outbox} and consumers' dedup records older than
+ * {@code countersign.retention.processed-events} are deleted, a batch per statement, through the database functions
+ * made for it (R__retention.sql). Every instance may sweep; SKIP LOCKED keeps two sweeps apart.
+ * <p>
+ * Limits: a record of a consumed topic delivered again after its dedup record went is processed again. The state
+ * machine still runs nothing twice (a repeated proposal finds its id taken, a repeated decision finds the action no
+ * longer proposed, a repeated conversation event its id in the ledger), so the dedup table is the first line, not the
+ * only one; the retention must still exceed the topics' own (see {@link RetentionConfig#processedEvents()}). The
+ * business history (actions, their history, the ledger, the conversation ledger) is never pruned here.
+ */
+@ApplicationScoped
+public class RetentionSweep {
+
+    private static final Logger LOG = Logger.getLogger(RetentionSweep.class);
+
+    private final Pool pool;
+    private final RetentionConfig config;
+
+    public RetentionSweep(Pool pool, RetentionConfig config) {
+        this.pool = pool;
+        this.config = config;
+    }
+
+    /** Every {@code countersign.retention.every}; a sweep still running when the next is due is not doubled. */
+    @Scheduled(identity = "retention-sweep", every = "${countersign.retention.every}", skipExecutionIf = Scheduled.ApplicationNotRunning.class, concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> sweepOnSchedule() {
+        return sweep()
+                .onFailure().invoke(failure -> LOG.warnf("Retention sweep failed, will retry on the next tick: %s",
+                        failure.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    /** One sweep of both tables; what it deleted. */
+    public Uni<Swept> sweep() {
+        Instant now = Instant.now();
+        return prune("outbox_prune", now.minus(config.outbox()), 0)
+                .flatMap(outbox -> prune("processed_events_prune", now.minus(config.processedEvents()), 0)
+                        .map(processed -> new Swept(outbox, processed)))
+                .invoke(swept -> {
+                    if (swept.outboxRows() + swept.processedEvents() > 0) {
+                        LOG.infof("Retention: deleted %d published outbox rows and %d processed-event records",
+                                swept.outboxRows(), swept.processedEvents());
+                    }
+                });
+    }
+
+    /** Calls {@code function} until a batch comes back short; the rows deleted in all. */
+    private Uni<Integer> prune(String function, Instant before, int deletedSoFar) {
+        return pool.preparedQuery("SELECT " + function + "($1, $2)")
+                .execute(Tuple.of(before.atOffset(ZoneOffset.UTC), config.batch()))
+                .map(rows -> rows.iterator().next().getInteger(0))
+                .flatMap(deleted -> deleted < config.batch()
+                        ? Uni.createFrom().item(deletedSoFar + deleted)
+                        : prune(function, before, deletedSoFar + deleted));
+    }
+
+    /** Rows deleted by one sweep. */
+    public record Swept(int outboxRows, int processedEvents) {
+    }
+}
