@@ -43,8 +43,7 @@ final class ConfirmBaseline {
     static Map<String, String> statements() {
         Map<String, String> statements = new LinkedHashMap<>();
         statements.put("settings", TenantTransactions.SETTINGS);
-        statements.put("token_hash", ActionRepository.TOKEN_HASH);
-        statements.put("lock_with_token", ActionRepository.LOCK_WITH_TOKEN);
+        statements.put("lock_for_person", ActionRepository.LOCK_FOR_PERSON);
         statements.put("confirm", ActionRepository.CONFIRM);
         statements.put("savepoint", ActionExecution.SET_SAVEPOINT);
         statements.put("insert_transaction", CreateTransactionExecutor.INSERT);
@@ -75,8 +74,7 @@ final class ConfirmBaseline {
     static String function() {
         List<String> body = new ArrayList<>();
         body.add(perform(bind(TenantTransactions.SETTINGS, "p_tenant", "p_user", "'http'", "''")));
-        body.add(into(bind(ActionRepository.TOKEN_HASH, "p_action", "p_tenant"), "v_token"));
-        body.add(into(bind(ActionRepository.LOCK_WITH_TOKEN, "p_action", "p_tenant", "v_token"), "v_action"));
+        body.add(into(bind(ActionRepository.LOCK_FOR_PERSON, "p_action", "p_tenant"), "v_action"));
         body.add(into(bind(ActionRepository.CONFIRM, "p_action", "p_tenant", "v_token", "p_user"), "v_action"));
         String insert = into(bind(CreateTransactionExecutor.INSERT, "p_transaction", "p_tenant", "v_wallet",
                 "v_amount", "v_category", "v_description", "v_occurred_on", "p_action"), "v_written");
@@ -103,8 +101,7 @@ final class ConfirmBaseline {
                 %s
                 %s
                     IF NOT FOUND THEN RETURN false; END IF;
-                %s
-                    IF NOT FOUND THEN RETURN false; END IF;
+                    v_token := v_action.token_hash;
                 %s
                     IF NOT FOUND THEN RETURN false; END IF;
                     v_wallet := (v_action.params::jsonb ->> 'walletId')::uuid;
@@ -128,7 +125,7 @@ final class ConfirmBaseline {
                 END;
                 $function$;
                 """.formatted(indent(body.get(0), 1), indent(body.get(1), 1), indent(body.get(2), 1),
-                indent(body.get(3), 1), indent(insert, 2), indent(markExecuted, 1), event(), indent(append, 1));
+                indent(insert, 2), indent(markExecuted, 1), event(), indent(append, 1));
     }
 
     /** ActionExecuted as OutcomeEvents.executed fills it, field by field. */

@@ -48,27 +48,32 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
 
 /**
  * Product target "confirm to executed": at 32 concurrent clients, the executor's confirmations per second should be at
- * least half of what raw PostgreSQL does running the same SQL on the same machine. Not asserted and not part of
- * {@code ./mvnw verify} (the failsafe and surefire includes do not match {@code *Benchmark}); run it by name, see
+ * least half of what PostgreSQL does for the same work in one round trip on the same machine, and under open-loop load
+ * at a quarter of that rate its p99 should stay under 50 ms. Not asserted and not part of {@code ./mvnw verify} (the
+ * failsafe and surefire includes do not match {@code *Benchmark}); run it by name, see
  * {@code deploy/bench/confirm-throughput.sh}.
  * <p>
- * One stack ({@code TestStacks.withExecutors(1)}: one executor, staged_only, so actions wait). 2 x (W + N) LOW expenses
- * are published to {@code countersign.actions.proposed} as the agent publishes them, and staged. Then:
+ * One stack ({@code TestStacks.withExecutors(1)}: one executor, staged_only, so actions wait). 3 x (W + N) LOW expenses
+ * and those of the open-loop run are published to {@code countersign.actions.proposed} as the agent publishes them, and
+ * staged. Then, each run W untimed (the JIT compiles its path) and N timed:
  * <ol>
- * <li><b>service</b>: 32 client threads confirm W actions untimed (the JIT compiles the confirm path), then N timed,
- * over HTTP/1.1 (keep-alive, one JDK client per thread, bearer JWT, the token and the paramsHash, as the web UI sends
- * them); each answer must be 200 with status {@code executed}.</li>
- * <li><b>raw PostgreSQL</b>: 32 JDBC connections as the executor's application role run, per action, the statements the
- * executor runs for that confirmation, in one transaction ({@link RawConfirm}): W untimed, then N timed.</li>
+ * <li><b>service</b>: 32 client threads confirm over HTTP/1.1 (keep-alive, one JDK client per thread, bearer JWT, the
+ * paramsHash, as the web UI sends them); each answer must be 200 with status {@code executed}.</li>
+ * <li><b>statements</b>: 32 JDBC connections as the executor's application role run, per action, the executor's
+ * statements for that confirmation one by one in one transaction ({@link StatementsConfirm}).</li>
+ * <li><b>one round trip</b>: the same work as one PL/pgSQL call per action ({@link FunctionConfirm}).</li>
+ * <li><b>open loop</b>: the service again, confirms sent at a quarter of (c)'s rate whatever the answers do
+ * ({@link OpenLoop}).</li>
  * </ol>
- * Each run's rate is taken over its steady window: from the completion of its first 15% to the moment its last request
- * started (after that, fewer than 32 are in flight). CPU time per process and per JVM thread group over that window
- * says where the time goes. Before each run the relay has published everything, so no backlog runs into it.
+ * Both baselines come from {@code deploy/bench/confirm-baseline.sql}, which executor-service's
+ * {@code ConfirmBaselineSqlTest} writes from the executor's own statement constants and fails on when stale. Each
+ * closed run's rate is taken over its steady window: from the completion of its first 15% to the moment its last
+ * request started (after that, fewer than 32 are in flight). CPU time per process and per JVM thread group over that
+ * window says where the time goes. Before each run the relay has published everything, so no backlog runs into it.
  * <p>
- * What the raw baseline leaves out, by design: HTTP, JWT verification, JSON (request, response, the row mapping), the
- * reactive driver and Mutiny, the parameter hash check, metrics and logging, and the outbox relay's work for the
- * service's events during the service run (during the raw run the relay, on its 0.5 s timer, publishes the raw run's
- * outbox rows too; its CPU shows in the executor's line).
+ * What the baselines leave out, by design: HTTP, JWT verification, JSON (request, response, the row mapping), the
+ * reactive driver and Mutiny, the parameter hash check, metrics and logging, and the relay's publishing (its SQL runs
+ * during every run, woken by the service's commits or on its timer; its CPU shows in the executor's line).
  */
 class ConfirmThroughputBenchmark {
 
@@ -99,7 +104,7 @@ class ConfirmThroughputBenchmark {
             report.line("stack: up in %.1f s (1 executor, staged_only); service logs in %s",
                     (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
             report.line("executor: EXECUTOR_DB_POOL_SIZE=%s, QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS=%s"
-                    + " (unset: the service's defaults, 20 and false)", System.getenv("EXECUTOR_DB_POOL_SIZE"),
+                    + " (unset: the service's defaults, 20 and true)", System.getenv("EXECUTOR_DB_POOL_SIZE"),
                     System.getenv("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS"));
             String tenant = "bench-" + UUID.randomUUID();
             UUID wallet;
@@ -182,8 +187,8 @@ class ConfirmThroughputBenchmark {
                     statements.run().rate(), service.run().rate() / statements.run().rate());
             report.line("RESULT open loop at %.0f/s: p99 %.1f ms (target < 50 ms)", openLoopRate, openLoop.p99());
             report.line("baselines: deploy/bench/confirm-baseline.sql, written from the executor's own statements"
-                    + " (ConfirmBaselineSqlTest fails when it is stale): the transaction-local settings, the stored"
-                    + " token hash, the locked read, the confirm CAS, the savepoint, the ledger INSERT, the"
+                    + " (ConfirmBaselineSqlTest fails when it is stale): the transaction-local settings, the locked"
+                    + " read with the stored token hash, the confirm CAS, the savepoint, the ledger INSERT, the"
                     + " mark-executed CAS, the outbox + conversation-ledger INSERT; every trigger and RLS policy fires"
                     + " as for the service. They exclude HTTP, JWT, JSON, the reactive driver, the hash check,"
                     + " metrics, logging and the relay publishing to Kafka (its SQL runs, on its timer or woken by"
@@ -524,15 +529,12 @@ class ConfirmThroughputBenchmark {
         private boolean confirmAndExecute(ExpenseProposal proposal) throws SQLException {
             // TenantTransactions.run: Actor(tenant, user, "http", no reason)
             run("settings", tenant, USER, "http", "");
-            // DecisionService.tokenHash (a decision by the signed-in person, as over HTTP)
-            ResultSet stored = run("token_hash", proposal.id(), tenant);
-            if (stored == null) {
+            // DecisionService.lockForDecision (a decision by the signed-in person, as over HTTP)
+            ResultSet locked = run("lock_for_person", proposal.id(), tenant);
+            if (locked == null) {
                 return false;
             }
-            String tokenHash = stored.getString(1);
-            if (run("lock_with_token", proposal.id(), tenant, tokenHash) == null) {
-                return false;
-            }
+            String tokenHash = locked.getString("token_hash");
             ResultSet confirmed = run("confirm", proposal.id(), tenant, tokenHash, USER);
             if (confirmed == null) {
                 return false;

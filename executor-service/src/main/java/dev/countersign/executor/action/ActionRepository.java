@@ -46,11 +46,10 @@ public class ActionRepository {
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason";
 
     // The statements of a person's confirm, public for the confirm benchmark's baseline (ConfirmBaselineSqlTest): the
-    // action's stored token hash ($1 id, $2 tenant), the row locked if the token matches ($3 token hash), the
-    // compare-and-swap proposed -> confirmed ($4 who), and confirmed -> executed ($1 id, $2 result).
-    public static final String TOKEN_HASH = "SELECT token_hash FROM actions WHERE id = $1 AND tenant_id = $2";
-    public static final String LOCK_WITH_TOKEN = "SELECT " + COLUMNS
-            + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE";
+    // row locked with its stored token hash ($1 id, $2 tenant), the compare-and-swap proposed -> confirmed ($3 token
+    // hash, $4 who), and confirmed -> executed ($1 id, $2 result).
+    public static final String LOCK_FOR_PERSON = "SELECT token_hash, " + COLUMNS
+            + " FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE";
     public static final String CONFIRM = """
             UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
             WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
@@ -98,11 +97,11 @@ public class ActionRepository {
     }
 
     /**
-     * The stored confirm token hash of an action of this tenant (null if there is none): a decision by a signed-in
-     * person goes through the same token-matched compare-and-swap as one by token, with the hash read here.
+     * The stored confirm token hash of an action of this tenant (null if there is none), unlocked: staging compares a
+     * repeated proposal's with it.
      */
     public Uni<String> tokenHash(SqlClient sql, UUID id, String tenantId) {
-        return sql.preparedQuery(TOKEN_HASH)
+        return sql.preparedQuery("SELECT token_hash FROM actions WHERE id = $1 AND tenant_id = $2")
                 .execute(Tuple.of(id, tenantId))
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
     }
@@ -120,9 +119,28 @@ public class ActionRepository {
      * what a confirm checks before its compare-and-swap cannot change under it.
      */
     public Uni<ActionRow> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
-        return sql.preparedQuery(LOCK_WITH_TOKEN)
+        return sql.preparedQuery("SELECT " + COLUMNS
+                + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE")
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * The action of this tenant, locked until the transaction ends, with its stored confirm token hash: a decision by a
+     * signed-in person goes through the same token-matched compare-and-swap as one by token, and reads the hash in the
+     * same statement that locks the row (so a token reissued meanwhile cannot slip in between). Null if there is none.
+     */
+    public Uni<LockedAction> lockForPerson(SqlClient sql, UUID id, String tenantId) {
+        return sql.preparedQuery(LOCK_FOR_PERSON)
+                .execute(Tuple.of(id, tenantId))
+                .map(rows -> {
+                    var iterator = rows.iterator();
+                    if (!iterator.hasNext()) {
+                        return null;
+                    }
+                    Row row = iterator.next();
+                    return new LockedAction(row.getString("token_hash"), toRow(row));
+                });
     }
 
     /**

@@ -20,10 +20,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * transaction, the tenant (row-level security then shows and accepts only that tenant's rows, see migration V7) and who
  * is acting through which channel (the history trigger records both with every move an action makes).
  * <p>
- * Limits: one extra round trip per transaction. Settings are transaction-local ({@code set_config(..., true)}), so they
- * never leak to the next user of a pooled connection. Row-level security guards against a query that forgets its tenant
- * or takes a wrong id; the tenant named here comes from the caller's token or the event, and code that names another
- * tenant on purpose would see it.
+ * Limits: one extra statement per transaction, sent with the work's first (no round trip of its own). Settings are
+ * transaction-local ({@code set_config(..., true)}), so they never leak to the next user of a pooled connection.
+ * Row-level security guards against a query that forgets its tenant or takes a wrong id; the tenant named here comes
+ * from the caller's token or the event, and code that names another tenant on purpose would see it.
  */
 @ApplicationScoped
 public class TenantTransactions {
@@ -91,10 +91,19 @@ public class TenantTransactions {
         }
     }
 
+    /**
+     * The settings statement, and the work without waiting for its answer: the connection runs its commands in the
+     * order they were sent, so the work's first statement follows the settings in the same round trip (pipelining) and
+     * runs under them. If the settings fail, the transaction fails with them and rolls back; a statement of the work
+     * sent meanwhile meets either the aborted transaction or current_tenant()'s refusal, never another tenant's rows.
+     */
     private <T> Uni<T> begin(SqlConnection sql, String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
-        return sql.preparedQuery(settings)
+        Uni<Void> named = sql.preparedQuery(settings)
                 .execute(Tuple.from(TenantSettings.values(actor)))
-                .flatMap(ignored -> work.apply(sql));
+                .replaceWithVoid();
+        // Subscribed in this order (the work is built only on subscription), so the settings are sent first.
+        return Uni.combine().all().unis(named, Uni.createFrom().deferred(() -> work.apply(sql)))
+                .collectFailures().with((ignored, result) -> result);
     }
 
     /** Reads of one tenant, in one read-only transaction (a write in it is refused, SQLSTATE 25006). */

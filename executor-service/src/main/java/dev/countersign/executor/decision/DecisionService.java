@@ -16,6 +16,7 @@ import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
+import dev.countersign.executor.action.LockedAction;
 import dev.countersign.executor.db.ProcessedEvents;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
@@ -84,16 +85,12 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         requireParamsHash(request);
-        // The row is read once, locked: the checks below see what the compare-and-swap will see, and approvals of one
-        // action take turns.
-        return decide(request, (sql, tokenHash) -> actions.lockWithToken(sql, request.actionId(), request.tenantId(),
-                tokenHash)
-                .flatMap(locked -> {
-                    DecisionOutcome refused = refuseBeforeDeciding(request, locked);
-                    return refused != null
-                            ? Uni.createFrom().item(refused)
-                            : separationOfDuties.check(sql, request, locked);
-                })
+        return decide(request, (sql, tokenHash, locked) -> Uni.createFrom().deferred(() -> {
+            DecisionOutcome refused = refuseBeforeDeciding(request, locked);
+            return refused != null
+                    ? Uni.createFrom().item(refused)
+                    : separationOfDuties.check(sql, request, locked);
+        })
                 .flatMap(held -> held != null
                         ? Uni.createFrom().item(held)
                         : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
@@ -187,27 +184,28 @@ public class DecisionService {
     }
 
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
-        return tokenHash(sql, request).flatMap(tokenHash -> confirmInBatch(sql, request, tokenHash));
+        return lockForDecision(sql, request).flatMap(locked -> confirmInBatch(sql, request, locked.tokenHash(),
+                locked.row()));
     }
 
-    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request, String tokenHash) {
+    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request, String tokenHash,
+            ActionRow locked) {
         String id = request.actionId().toString();
-        return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
-                .flatMap(locked -> {
-                    if (locked != null && !entitled(request, locked)) {
-                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.FORBIDDEN.code())));
-                    }
-                    if (locked != null && !request.expectedParamsHash().equals(locked.paramsHash())) {
-                        throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
-                    }
-                    return separationOfDuties.check(sql, request, locked);
-                }).flatMap(held -> {
-                    if (held != null) {
-                        throw new BatchRefused(List.of(new Violation(id,
-                                "needs the tenant's approvals for HIGH actions; confirm it on its own")));
-                    }
-                    return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId());
-                })
+        return Uni.createFrom().deferred(() -> {
+            if (locked != null && !entitled(request, locked)) {
+                throw new BatchRefused(List.of(new Violation(id, ErrorCode.FORBIDDEN.code())));
+            }
+            if (locked != null && !request.expectedParamsHash().equals(locked.paramsHash())) {
+                throw new BatchRefused(List.of(new Violation(id, ErrorCode.PARAMS_MISMATCH.code())));
+            }
+            return separationOfDuties.check(sql, request, locked);
+        }).flatMap(held -> {
+            if (held != null) {
+                throw new BatchRefused(List.of(new Violation(id,
+                        "needs the tenant's approvals for HIGH actions; confirm it on its own")));
+            }
+            return actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId());
+        })
                 .flatMap(confirmed -> {
                     if (confirmed == null) {
                         return actions.findWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
@@ -236,11 +234,9 @@ public class DecisionService {
      * {@code ActionCancelled}.
      */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
-        return decide(request, (sql, tokenHash) -> actions.lockWithToken(sql, request.actionId(), request.tenantId(),
-                tokenHash).flatMap(
-                        locked -> locked != null && !entitled(request, locked)
-                                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(locked))
-                                : cancelLocked(sql, request, tokenHash)));
+        return decide(request, (sql, tokenHash, locked) -> locked != null && !entitled(request, locked)
+                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(locked))
+                : cancelLocked(sql, request, tokenHash));
     }
 
     private Uni<DecisionOutcome> cancelLocked(SqlClient sql, DecisionRequest request, String tokenHash) {
@@ -257,29 +253,46 @@ public class DecisionService {
      * One transaction of the request's tenant, with who and through which channel set for the history: a decision
      * relayed as an event is first recorded as processed (a redelivery decides nothing), then the decision runs.
      */
-    private Uni<DecisionOutcome> decide(DecisionRequest request,
-            java.util.function.BiFunction<SqlClient, String, Uni<DecisionOutcome>> decision) {
+    private Uni<DecisionOutcome> decide(DecisionRequest request, Decision decision) {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
         return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
                 () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
-                        DecisionConsumer.CONSUMER, () -> tokenHash(sql, request).flatMap(tokenHash -> tokenHash == null
-                                ? Uni.createFrom().item(new DecisionOutcome.NotFound())
-                                : decision.apply(sql, tokenHash)),
+                        DecisionConsumer.CONSUMER, () -> lockForDecision(sql, request).flatMap(locked -> locked
+                                .tokenHash() == null
+                                        ? Uni.createFrom().item(new DecisionOutcome.NotFound())
+                                        : decision.decide(sql, locked.tokenHash(), locked.row())),
                         new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }
 
+    /** What a decision does with the action, once locked. */
+    @FunctionalInterface
+    private interface Decision {
+
+        /**
+         * @param tokenHash
+         *            the hash its compare-and-swap matches
+         * @param locked
+         *            the action, locked; null if no action of the tenant has that id and token hash
+         */
+        Uni<DecisionOutcome> decide(SqlClient sql, String tokenHash, ActionRow locked);
+    }
+
     /**
-     * The token hash the decision's compare-and-swap matches: the hash of the token it carries, or, for a signed-in
-     * person, the action's stored one (null if the tenant has no such action), read without a lock. Limit: a token
-     * reissued between that read and the row lock makes this person's decision find no action (404, nothing changed);
-     * deciding again works.
+     * The action locked for the decision, with the token hash the decision's compare-and-swap matches: the hash of the
+     * token it carries (the row only if that token is the action's), or, for a signed-in person, the action's stored
+     * one, read in the statement that locks the row (null hash and row if the tenant has no such action). The row is
+     * read once, locked: the checks before the compare-and-swap see what it will see, and decisions of one action take
+     * turns.
      */
-    private Uni<String> tokenHash(SqlClient sql, DecisionRequest request) {
+    private Uni<LockedAction> lockForDecision(SqlClient sql, DecisionRequest request) {
         if (request.authority() instanceof DecisionAuthority.Token token) {
-            return Uni.createFrom().item(ConfirmTokens.hash(token.rawToken()));
+            String tokenHash = ConfirmTokens.hash(token.rawToken());
+            return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
+                    .map(row -> new LockedAction(tokenHash, row));
         }
-        return actions.tokenHash(sql, request.actionId(), request.tenantId());
+        return actions.lockForPerson(sql, request.actionId(), request.tenantId())
+                .map(locked -> locked != null ? locked : new LockedAction(null, null));
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */
