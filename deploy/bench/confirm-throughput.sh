@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Product target "confirm to executed": the executor's HTTP confirmations per second at 32 clients against raw
-# PostgreSQL running the same SQL (the executor's confirm transaction over JDBC) on the same machine; target ratio
-# >= 0.5. Starts its own stack (PostgreSQL, Kafka, the services as JVMs) on free ports, so nothing else need run; builds
-# the services first (tests skipped). Prints the result block, also kept in
-# deploy/local-stack/target/bench/ConfirmThroughputBenchmark.txt. About 2 to 3 minutes on 2 cores.
+# Product target "confirm to executed": the executor's HTTP confirmations per second at 32 clients against the same
+# work done by PostgreSQL in one round trip (a PL/pgSQL call) on the same machine, target ratio >= 0.5; the same work
+# statement by statement over JDBC for comparison; and the service's p99 under open-loop load at a quarter of the
+# one-round-trip rate (target < 50 ms). Both baselines are deploy/bench/confirm-baseline.sql, written from the
+# executor's own SQL (ConfirmBaselineSqlTest fails when it is stale). Starts its own stack (PostgreSQL, Kafka, the
+# services as JVMs) on free ports, so nothing else need run; builds the services first (tests skipped). Prints the
+# result block, also kept in deploy/local-stack/target/bench/ConfirmThroughputBenchmark.txt. About 5 to 6 minutes on
+# 2 cores, most of it staging the 21,000 proposals the runs confirm.
 # Usage: deploy/bench/confirm-throughput.sh [maven flags], e.g. -o, -Dbench.actions=4000, -Dbench.clients=32,
-# -Dbench.warmupActions=1000. Numbers depend on what else runs: the block reports the load average.
+# -Dbench.warmupActions=1000, -Dbench.openLoopSeconds=15. Numbers depend on what else runs: the block reports the load
+# average; compare ratios within one run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 echo "load average before building: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,5 +1,7 @@
--- Retention of the two tables that only carry events: published outbox rows and the consumers' dedup records older
--- than the caller's cutoff are deleted, at most p_limit rows a call, oldest first; each returns how many it deleted.
+-- Retention of the two tables that only carry events: published outbox rows (oldest first) and the consumers' dedup
+-- records (in no particular order) older than the caller's cutoff are deleted, at most p_limit rows a call; each
+-- returns how many it deleted. Neither table has an index on its time column (it would cost every write): a call walks
+-- the outbox's primary key from the oldest row, and scans processed_events until it has p_limit rows or reaches the end.
 -- Each runs as the owner (the application role cannot delete from either table), search_path pinned with pg_temp last
 -- (see V7). Whatever the caller asks, nothing younger than a day goes (the floor below), an unpublished outbox row never
 -- does, and rows another transaction holds (the relay's claim) are skipped.

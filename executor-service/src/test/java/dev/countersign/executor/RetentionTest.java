@@ -48,6 +48,24 @@ class RetentionTest {
         assertThat(processedEvents(processedRecently)).as("processed 13 days ago").isEqualTo(1);
     }
 
+    @Test
+    void aRowAnotherTransactionHoldsIsSkippedAndGoesOnTheNextSweep() throws Exception {
+        String tenant = "t-" + UUID.randomUUID();
+        UUID held = outboxRow(tenant, "now() - interval '30 days'", "now() - interval '8 days'");
+        try (var relayLike = Db.owner();
+                var lock = relayLike.prepareStatement(
+                        "SELECT id FROM outbox WHERE event_id = ? FOR UPDATE")) {
+            relayLike.setAutoCommit(false);
+            lock.setObject(1, held);
+            lock.executeQuery().close();
+            sweep.sweep().await().atMost(Duration.ofSeconds(30));
+            assertThat(outboxRows(held)).as("held by another transaction during the sweep").isEqualTo(1);
+            relayLike.rollback();
+        }
+        sweep.sweep().await().atMost(Duration.ofSeconds(30));
+        assertThat(outboxRows(held)).as("released, past its retention").isZero();
+    }
+
     /**
      * Around the application, in one transaction the relay cannot see (rolled back): the function deletes what is past
      * the cutoff, but never an unpublished row and nothing younger than a day, whatever cutoff is asked; the same holds

@@ -62,8 +62,8 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * <li><b>statements</b>: 32 JDBC connections as the executor's application role run, per action, the executor's
  * statements for that confirmation one by one in one transaction ({@link StatementsConfirm}).</li>
  * <li><b>one round trip</b>: the same work as one PL/pgSQL call per action ({@link FunctionConfirm}).</li>
- * <li><b>open loop</b>: the service again, confirms sent at a quarter of (c)'s rate whatever the answers do
- * ({@link OpenLoop}).</li>
+ * <li><b>open loop</b>: the service again, confirms sent at a quarter of the one-round-trip rate whatever the answers
+ * do ({@link OpenLoop}).</li>
  * </ol>
  * Both baselines come from {@code deploy/bench/confirm-baseline.sql}, which executor-service's
  * {@code ConfirmBaselineSqlTest} writes from the executor's own statement constants and fails on when stale. Each
@@ -443,7 +443,7 @@ class ConfirmThroughputBenchmark {
         }
     }
 
-    /** A person's confirm over HTTP/1.1, as the web UI sends it: bearer token, the one-time token and paramsHash. */
+    /** A person's confirm over HTTP/1.1, as the web UI sends it: the bearer token and the paramsHash shown. */
     private static final class HttpConfirm implements Run.Worker<ExpenseProposal> {
 
         private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -20,10 +20,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * transaction, the tenant (row-level security then shows and accepts only that tenant's rows, see migration V7) and who
  * is acting through which channel (the history trigger records both with every move an action makes).
  * <p>
- * Limits: one extra statement per transaction, sent with the work's first (no round trip of its own). Settings are
- * transaction-local ({@code set_config(..., true)}), so they never leak to the next user of a pooled connection.
- * Row-level security guards against a query that forgets its tenant or takes a wrong id; the tenant named here comes
- * from the caller's token or the event, and code that names another tenant on purpose would see it.
+ * Limits: one extra statement per transaction, sent with the work's first (no round trip of its own once the connection
+ * has it prepared; the first time on a connection, preparing it holds the work's statements back one round trip).
+ * Settings are transaction-local ({@code set_config(..., true)}), so they never leak to the next user of a pooled
+ * connection. Row-level security guards against a query that forgets its tenant or takes a wrong id; the tenant named
+ * here comes from the caller's token or the event, and code that names another tenant on purpose would see it.
  */
 @ApplicationScoped
 public class TenantTransactions {

@@ -15,8 +15,9 @@ public interface RetentionConfig {
 
     /**
      * A consumer's dedup record older than this is deleted. Must exceed the longest time a consumed record can be
-     * delivered again: the retention of countersign.actions.proposed, .decisions and countersign.conversation.events
-     * (Kafka's default is 7 days), since a consumer group that lost its offsets reads a topic from its start.
+     * delivered again: the retention of countersign.actions.proposed and countersign.actions.decisions (deploy/k8s
+     * keeps them a day and an hour; Kafka's own default is 7 days), since a consumer group that lost its offsets reads
+     * a topic from the start of what it keeps.
      */
     @WithDefault("P14D")
     Duration processedEvents();

@@ -19,11 +19,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * {@code countersign.retention.processed-events} are deleted, a batch per statement, through the database functions
  * made for it (R__retention.sql). Every instance may sweep; SKIP LOCKED keeps two sweeps apart.
  * <p>
- * Limits: a record of a consumed topic delivered again after its dedup record went is processed again. The state
- * machine still runs nothing twice (a repeated proposal finds its id taken, a repeated decision finds the action no
- * longer proposed, a repeated conversation event its id in the ledger), so the dedup table is the first line, not the
- * only one; the retention must still exceed the topics' own (see {@link RetentionConfig#processedEvents()}). The
- * business history (actions, their history, the ledger, the conversation ledger) is never pruned here.
+ * Limits: a record of a consumed topic delivered again after its dedup record went is judged again. A repeated decision
+ * finds its action no longer proposed and runs nothing; a repeated proposal of a staged action finds its id taken; but
+ * a repeated proposal that was rejected (no action stored) is judged anew and, if its evidence were still fresh enough,
+ * could be staged. So the retention must exceed the consumed topics' own (see
+ * {@link RetentionConfig#processedEvents()}; the deployed topics keep records a day at most). The business history
+ * (actions, their history, the ledger, the conversation ledger) is never pruned here.
  */
 @ApplicationScoped
 public class RetentionSweep {
@@ -34,6 +35,9 @@ public class RetentionSweep {
     private final RetentionConfig config;
 
     public RetentionSweep(Pool pool, RetentionConfig config) {
+        if (config.batch() < 1) {
+            throw new IllegalArgumentException("countersign.retention.batch must be at least 1, not " + config.batch());
+        }
         this.pool = pool;
         this.config = config;
     }
