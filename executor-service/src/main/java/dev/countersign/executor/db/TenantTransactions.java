@@ -13,7 +13,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.sqlclient.TransactionRollbackException;
 
 /**
  * The only way the executor opens a transaction on tenant data. Its first statement names, for the rest of the
@@ -58,7 +60,7 @@ public class TenantTransactions {
         return Uni.createFrom().deferred(() -> {
             List<Runnable> committed = new ArrayList<>();
             SqlConnection[] opened = new SqlConnection[1];
-            return pool.withTransaction(sql -> {
+            return inTransaction(sql -> {
                 opened[0] = sql;
                 afterCommit.put(sql, committed);
                 return begin(sql, settings, actor, work);
@@ -73,6 +75,35 @@ public class TenantTransactions {
                 }
             });
         });
+    }
+
+    /**
+     * Like the pool's {@code withTransaction} (commit if the work succeeds, roll back if it fails, the connection back
+     * to the pool either way), except that the work starts without waiting for BEGIN's answer: BEGIN and the work's
+     * first statements go to PostgreSQL in one round trip (the connection runs its commands in the order they were
+     * sent, all inside the transaction). If BEGIN fails, so does the work (its statements are refused or never sent)
+     * and nothing commits.
+     */
+    private <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+        return pool.getConnection().flatMap(connection -> {
+            Transaction[] transaction = new Transaction[1];
+            Uni<Transaction> begun = connection.begin().invoke(begin -> transaction[0] = begin);
+            return Pipelining.sendWithoutWaiting(begun, () -> work.apply(connection))
+                    .onItemOrFailure().transformToUni((result, failure) -> end(transaction[0], result, failure))
+                    .eventually(connection::close);
+        });
+    }
+
+    /** Commits after success; after a failure rolls back (unless BEGIN failed or the client rolled back already). */
+    private static <T> Uni<T> end(Transaction transaction, T result, Throwable failure) {
+        if (failure == null) {
+            return transaction.commit().replaceWith(result);
+        }
+        if (transaction == null || failure instanceof TransactionRollbackException) {
+            return Uni.createFrom().failure(failure);
+        }
+        return transaction.rollback().onItemOrFailure().transformToUni((ignored, rollbackFailure) -> Uni.createFrom()
+                .failure(failure));
     }
 
     /**
@@ -99,12 +130,8 @@ public class TenantTransactions {
      * sent meanwhile meets either the aborted transaction or current_tenant()'s refusal, never another tenant's rows.
      */
     private <T> Uni<T> begin(SqlConnection sql, String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
-        Uni<Void> named = sql.preparedQuery(settings)
-                .execute(Tuple.from(TenantSettings.values(actor)))
-                .replaceWithVoid();
-        // Subscribed in this order (the work is built only on subscription), so the settings are sent first.
-        return Uni.combine().all().unis(named, Uni.createFrom().deferred(() -> work.apply(sql)))
-                .collectFailures().with((ignored, result) -> result);
+        return Pipelining.sendWithoutWaiting(sql.preparedQuery(settings).execute(Tuple.from(TenantSettings.values(
+                actor))), () -> work.apply(sql));
     }
 
     /** Reads of one tenant, in one read-only transaction (a write in it is refused, SQLSTATE 25006). */

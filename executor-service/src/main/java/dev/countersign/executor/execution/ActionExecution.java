@@ -11,6 +11,7 @@ import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
+import dev.countersign.executor.db.Pipelining;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.outbox.OutcomeEvents;
@@ -75,8 +76,8 @@ public class ActionExecution {
             // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
             return fail(sql, confirmed, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + confirmed.kind());
         }
-        return sql.query(SET_SAVEPOINT).execute()
-                .flatMap(ignored -> write(sql, confirmed, executor))
+        // The savepoint goes with the write's first statement (pipelined); a refused write rolls back to it.
+        return Pipelining.sendWithoutWaiting(sql.query(SET_SAVEPOINT).execute(), () -> write(sql, confirmed, executor))
                 .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
                         .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()

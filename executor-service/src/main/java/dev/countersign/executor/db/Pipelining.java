@@ -1,0 +1,28 @@
+package dev.countersign.executor.db;
+
+import java.util.function.Supplier;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Two steps on one connection, the second sent without waiting for the first's answer. The reactive client runs a
+ * connection's commands in the order they were sent and writes them out together (pipelining), so PostgreSQL gets both
+ * in one round trip and runs the second after the first, in the same transaction.
+ * <p>
+ * The result is the second step's; it fails if either fails, after both have ended (a single failure as it is, two as a
+ * {@code CompositeException}). Only for a first step whose answer the second does not need; the second must not depend
+ * on the first having succeeded for its safety (a failed first step fails the whole, and the caller's transaction rolls
+ * back).
+ */
+public final class Pipelining {
+
+    private Pipelining() {
+    }
+
+    public static <T> Uni<T> sendWithoutWaiting(Uni<?> first, Supplier<Uni<? extends T>> second) {
+        // The second step is built on subscription, and combine subscribes in order: the first is sent first.
+        Uni<T> then = Uni.createFrom().deferred(second);
+        return Uni.combine().all().unis(first, then).collectFailures()
+                .with((ignored, result) -> result);
+    }
+}
