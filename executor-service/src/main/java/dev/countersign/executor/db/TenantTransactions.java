@@ -13,9 +13,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.sqlclient.TransactionRollbackException;
 
 /**
  * The only way the executor opens a transaction on tenant data. Its first statement names, for the rest of the
@@ -60,7 +58,10 @@ public class TenantTransactions {
         return Uni.createFrom().deferred(() -> {
             List<Runnable> committed = new ArrayList<>();
             SqlConnection[] opened = new SqlConnection[1];
-            return inTransaction(sql -> {
+            // The pool's withTransaction, not a hand-made BEGIN sent ahead of the work: it owns the connection whatever
+            // the caller does (a cancelled request cannot leak it or leave the work running outside the transaction),
+            // and the work starts only inside a transaction that began.
+            return pool.withTransaction(sql -> {
                 opened[0] = sql;
                 afterCommit.put(sql, committed);
                 return begin(sql, settings, actor, work);
@@ -75,35 +76,6 @@ public class TenantTransactions {
                 }
             });
         });
-    }
-
-    /**
-     * Like the pool's {@code withTransaction} (commit if the work succeeds, roll back if it fails, the connection back
-     * to the pool either way), except that the work starts without waiting for BEGIN's answer: BEGIN and the work's
-     * first statements go to PostgreSQL in one round trip (the connection runs its commands in the order they were
-     * sent, all inside the transaction). If BEGIN fails, so does the work (its statements are refused or never sent)
-     * and nothing commits.
-     */
-    private <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
-        return pool.getConnection().flatMap(connection -> {
-            Transaction[] transaction = new Transaction[1];
-            Uni<Transaction> begun = connection.begin().invoke(begin -> transaction[0] = begin);
-            return Pipelining.sendWithoutWaiting(begun, () -> work.apply(connection))
-                    .onItemOrFailure().transformToUni((result, failure) -> end(transaction[0], result, failure))
-                    .eventually(connection::close);
-        });
-    }
-
-    /** Commits after success; after a failure rolls back (unless BEGIN failed or the client rolled back already). */
-    private static <T> Uni<T> end(Transaction transaction, T result, Throwable failure) {
-        if (failure == null) {
-            return transaction.commit().replaceWith(result);
-        }
-        if (transaction == null || failure instanceof TransactionRollbackException) {
-            return Uni.createFrom().failure(failure);
-        }
-        return transaction.rollback().onItemOrFailure().transformToUni((ignored, rollbackFailure) -> Uni.createFrom()
-                .failure(failure));
     }
 
     /**
