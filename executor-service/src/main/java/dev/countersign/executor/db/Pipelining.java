@@ -10,9 +10,10 @@ import io.smallrye.mutiny.Uni;
  * in one round trip and runs the second after the first, in the same transaction.
  * <p>
  * The result is the second step's; it fails if either fails, after both have ended (a single failure as it is, two as a
- * {@code CompositeException}). Only for a first step whose answer the second does not need; the second must not depend
- * on the first having succeeded for its safety (a failed first step fails the whole, and the caller's transaction rolls
- * back).
+ * {@code CompositeException}). Only inside a transaction that has begun, and only for a first step whose answer the
+ * second does not need: if the first fails, PostgreSQL aborts the transaction, so the second's statements are refused,
+ * and the caller's transaction rolls back. Never for BEGIN itself: after a BEGIN that failed, the second step's
+ * statements would run, and commit, one by one.
  */
 public final class Pipelining {
 
