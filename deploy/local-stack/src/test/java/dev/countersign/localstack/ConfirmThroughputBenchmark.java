@@ -111,7 +111,7 @@ class ConfirmThroughputBenchmark {
             report.line("stack: up in %.1f s (1 executor, staged_only); service logs in %s",
                     (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
             report.line("executor: EXECUTOR_DB_POOL_SIZE=%s, QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS=%s"
-                    + " (unset: the service's defaults, 20 and false)", System.getenv("EXECUTOR_DB_POOL_SIZE"),
+                    + " (unset: the service's defaults, 20 and true)", System.getenv("EXECUTOR_DB_POOL_SIZE"),
                     System.getenv("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS"));
             String tenant = "bench-" + UUID.randomUUID();
             List<UUID> wallets = new ArrayList<>();
