@@ -184,13 +184,13 @@ public class DecisionService {
     }
 
     private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request) {
-        return lockForDecision(sql, request).flatMap(locked -> confirmInBatch(sql, request, locked.tokenHash(),
-                locked.row()));
+        return lockForDecision(sql, request).flatMap(locked -> confirmInBatch(sql, request, locked));
     }
 
-    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request, String tokenHash,
-            ActionRow locked) {
+    private Uni<ActionRow> confirmInBatch(SqlClient sql, DecisionRequest request, LockedAction lockedAction) {
         String id = request.actionId().toString();
+        String tokenHash = lockedAction.tokenHash();
+        ActionRow locked = lockedAction.row();
         return Uni.createFrom().deferred(() -> {
             if (locked != null && !entitled(request, locked)) {
                 throw new BatchRefused(List.of(new Violation(id, ErrorCode.FORBIDDEN.code())));
