@@ -35,6 +35,15 @@ public class OutboxWriter {
                 ON CONFLICT (event_id) DO NOTHING)
             INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""";
 
+    /**
+     * The outbox row alone, for an outcome the ledger cannot hold. Not {@link #APPEND} with nulls: PostgreSQL folds the
+     * {@code $5::text::jsonb} cast of a custom plan's parameters while planning, before the WHERE says the row is not
+     * wanted, so a payload jsonb refuses would fail the statement (it did on each connection's first five runs, before
+     * the prepared statement's generic plan).
+     */
+    private static final String APPEND_OUTBOX_ONLY = """
+            INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""";
+
     private final TenantTransactions transactions;
     private final OutcomeMetrics metrics;
 
@@ -58,10 +67,14 @@ public class OutboxWriter {
         // topic only, never the ledger, so its transaction still commits.
         boolean toLedger = Identifiers.isPrintableId(event.userId())
                 && Identifiers.isPrintableId(event.conversationId()) && !payload.contains("\\u0000");
-        return sql.preparedQuery(APPEND)
-                .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
-                        event.actionId().toString(), payload, toLedger ? event.userId() : null, event.conversationId(),
+        String key = event.actionId().toString();
+        Uni<?> appended = toLedger
+                ? sql.preparedQuery(APPEND).execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(),
+                        Topics.ACTIONS_OUTCOMES, key, payload, event.userId(), event.conversationId(),
                         event.getClass().getSimpleName(), event.occurredAt().atOffset(ZoneOffset.UTC)}))
+                : sql.preparedQuery(APPEND_OUTBOX_ONLY).execute(Tuple.of(event.eventId(), event.tenantId(),
+                        Topics.ACTIONS_OUTCOMES, key, payload));
+        return appended
                 .invoke(() -> transactions.afterCommit(sql, () -> metrics.count(event, row)))
                 .replaceWithVoid();
     }
