@@ -78,6 +78,42 @@ class DecisionsTopicTest {
                 .body("reason[2]", equalTo("confirm token reissued"));
     }
 
+    /**
+     * Decisions on different actions are processed side by side (KeyedLanes): one whose action is locked does not hold
+     * up the decision behind it on another action. Without the lanes the consumer takes one record at a time and the
+     * second waits for the lock too.
+     */
+    @Test
+    void aDecisionWaitingForItsActionDoesNotHoldUpADecisionOnAnotherAction() throws Exception {
+        var blocked = staged();
+        var other = staged();
+        while (lane(other) == lane(blocked)) {
+            other = staged();
+        }
+        // The tokens first: asking for one locks the action too.
+        ObjectNode blockedConfirm = blocked.decided("confirm", blocked.tokenFromExecutor());
+        ObjectNode otherConfirm = other.decided("confirm", other.tokenFromExecutor());
+        try (var owner = Db.owner()) {
+            owner.setAutoCommit(false);
+            try (var lock = owner.prepareStatement("SELECT id FROM actions WHERE id = ? FOR UPDATE")) {
+                lock.setObject(1, blocked.actionId);
+                lock.executeQuery().close();
+            }
+            send(blockedConfirm);
+            send(otherConfirm);
+
+            Db.awaitStatus(other.actionId, "executed");
+            assertThat(Db.status(blocked.actionId)).isEqualTo("proposed");
+            owner.rollback();
+        }
+        Db.awaitStatus(blocked.actionId, "executed");
+    }
+
+    /** The lane of an action's decisions, with the service's default of 16 lanes. */
+    private static int lane(ProposalMother proposal) {
+        return Math.floorMod(proposal.actionId.toString().hashCode(), 16);
+    }
+
     @Test
     void aConfirmRelayedByAnIntegrationExecutesOnceEvenWhenRedelivered() throws Exception {
         var proposal = staged();

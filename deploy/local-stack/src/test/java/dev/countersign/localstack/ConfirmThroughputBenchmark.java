@@ -39,6 +39,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
@@ -64,6 +65,9 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * <li><b>one round trip</b>: the same work as one PL/pgSQL call per action ({@link FunctionConfirm}).</li>
  * <li><b>open loop</b>: the service again, confirms sent at a quarter of the one-round-trip rate whatever the answers
  * do ({@link OpenLoop}).</li>
+ * <li><b>decisions by event</b>: 32 client threads each publish a confirm as an integration relays it (the token the
+ * approver asked for with {@code reissue-token}) and wait for its {@code ActionExecuted} on the outcomes topic
+ * ({@link EventConfirm}, {@link OutcomeWaiter}); then 32 such clients and 32 HTTP clients at once.</li>
  * </ol>
  * Both baselines come from {@code deploy/bench/confirm-baseline.sql}, which executor-service's
  * {@code ConfirmBaselineSqlTest} writes from the executor's own statement constants and fails on when stale. Each
@@ -93,6 +97,10 @@ class ConfirmThroughputBenchmark {
     /** The open-loop run lasts this long at its rate, with at most {@link #OPEN_LOOP_MAX_ACTIONS} confirms. */
     private static final int OPEN_LOOP_SECONDS = Integer.getInteger("bench.openLoopSeconds", 15);
     private static final int OPEN_LOOP_MAX_ACTIONS = Integer.getInteger("bench.openLoopMaxActions", 6000);
+    /** Decisions by event warm up less: the confirm path they share with HTTP is compiled by then. */
+    private static final int EVENT_WARM_UP_ACTIONS = Integer.getInteger("bench.eventWarmupActions", 300);
+    /** The integration's channel in the decision events. */
+    private static final String EVENT_CHANNEL = "bench";
 
     @Test
     void confirmToExecutedThroughputAgainstRawPostgres() throws Exception {
@@ -129,7 +137,8 @@ class ConfirmThroughputBenchmark {
             // --- stage 3 x (W + N) proposals, and enough for the open-loop run, through Kafka as the agent would ---
             int perRun = WARM_UP_ACTIONS + ACTIONS;
             List<ExpenseProposal> all = new ArrayList<>();
-            for (int i = 0; i < 3 * perRun + OPEN_LOOP_MAX_ACTIONS; i++) {
+            int eventsAlone = EVENT_WARM_UP_ACTIONS + ACTIONS;
+            for (int i = 0; i < 3 * perRun + OPEN_LOOP_MAX_ACTIONS + eventsAlone + ACTIONS; i++) {
                 all.add(BenchmarkSupport.expense(tenant, USER, wallets.get(i % WALLETS), i));
             }
             long stagingStarted = System.nanoTime();
@@ -158,14 +167,16 @@ class ConfirmThroughputBenchmark {
             // --- (a) the service: HTTP confirms ---
             String confirmUrl = stack.executorUrl() + "/api/actions/%s/confirm";
             List<ExpenseProposal> slice = all.subList(0, perRun);
-            Measured service = measure(stack, tenant, cpu, slice, () -> new HttpConfirm(confirmUrl, bearer));
+            Measured service = measure(stack, tenant, cpu, slice, WARM_UP_ACTIONS,
+                    () -> new HttpConfirm(confirmUrl, bearer));
             // --- (b) the executor's statements one by one over JDBC ---
             slice = all.subList(perRun, 2 * perRun);
-            Measured statements = measure(stack, tenant, cpu, slice,
+            Measured statements = measure(stack, tenant, cpu, slice, WARM_UP_ACTIONS,
                     () -> new StatementsConfirm(jdbcUrl, tenant, baseline));
             // --- (c) the same work as one server-side call ---
             slice = all.subList(2 * perRun, 3 * perRun);
-            Measured function = measure(stack, tenant, cpu, slice, () -> new FunctionConfirm(jdbcUrl, tenant));
+            Measured function = measure(stack, tenant, cpu, slice, WARM_UP_ACTIONS,
+                    () -> new FunctionConfirm(jdbcUrl, tenant));
             assertThat(count(stack, "SELECT count(*) FROM transactions WHERE tenant_id = ?", tenant))
                     .as("ledger rows").isEqualTo(3 * perRun);
             // --- (d) the service under open-loop load at a quarter of (c)'s rate ---
@@ -176,6 +187,33 @@ class ConfirmThroughputBenchmark {
             assertThat(openLoop.failures()).as("open-loop confirms that did not answer 200 executed: %s",
                     openLoop.errors()).isZero();
             assertThat(executed(stack, openLoopSlice)).as("open-loop run: executed").isEqualTo(openLoopActions);
+            // --- (e) decisions by event, as an integration relays them; (f) the same while HTTP confirms run ---
+            int eventsFrom = 3 * perRun + OPEN_LOOP_MAX_ACTIONS;
+            List<ExpenseProposal> eventSlice = all.subList(eventsFrom, eventsFrom + eventsAlone);
+            List<ExpenseProposal> mixedSlice = all.subList(eventsFrom + eventsAlone, all.size());
+            List<ExpenseProposal> mixedEvents = mixedSlice.subList(0, ACTIONS / 2);
+            List<ExpenseProposal> mixedHttp = mixedSlice.subList(ACTIONS / 2, ACTIONS);
+            long tokensStarted = System.nanoTime();
+            Map<UUID, String> decisions = EventConfirm.decisions(stack, tenant, bearer,
+                    concat(eventSlice, mixedEvents));
+            double tokensSeconds = (System.nanoTime() - tokensStarted) / 1e9;
+            Measured events;
+            Run mixedEventRun;
+            Run mixedHttpRun;
+            try (OutcomeWaiter outcomes = OutcomeWaiter.of(stack.bootstrapServers(), "ActionExecuted");
+                    KafkaProducer<String, String> integration = EventConfirm.producer(stack.bootstrapServers())) {
+                events = measure(stack, tenant, cpu, eventSlice, EVENT_WARM_UP_ACTIONS,
+                        () -> new EventConfirm(integration, outcomes, decisions));
+                List<Run> both = concurrently(
+                        () -> Run.of(CLIENTS, mixedEvents, cpu, () -> new EventConfirm(integration, outcomes,
+                                decisions)),
+                        () -> Run.of(CLIENTS, mixedHttp, cpu, () -> new HttpConfirm(confirmUrl, bearer)));
+                mixedEventRun = both.get(0);
+                mixedHttpRun = both.get(1);
+            }
+            assertThat(mixedEventRun.failures() + mixedHttpRun.failures()).as("mixed run failures: %s %s",
+                    mixedEventRun.errors(), mixedHttpRun.errors()).isZero();
+            assertThat(executed(stack, mixedSlice)).as("mixed run: executed").isEqualTo(mixedSlice.size());
 
             report.line("");
             report.line("(a) service, HTTP POST /api/actions/{id}/confirm, %d clients:", CLIENTS);
@@ -189,12 +227,27 @@ class ConfirmThroughputBenchmark {
             report.line("(d) service under open-loop load: %d confirms sent at %.0f/s (a quarter of (c)), latency from"
                     + " each one's scheduled start:", openLoopActions, openLoopRate);
             report.line("    %s", openLoop.describe());
+            report.line("(e) decisions by event: %d clients each publish an ActionDecided (confirm, the token the"
+                    + " approver asked for with reissue-token, %d tokens in %.1f s beforehand) to %s and wait for"
+                    + " its ActionExecuted on %s:", CLIENTS, decisions.size(), tokensSeconds, Topics.ACTIONS_DECISIONS,
+                    Topics.ACTIONS_OUTCOMES);
+            events.describe(report, "decision");
+            report.line("(f) both at once: %d clients deciding by event and %d confirming over HTTP, %d actions each:",
+                    CLIENTS, CLIENTS, ACTIONS / 2);
+            report.line("  events:");
+            mixedEventRun.describe(report, "decision");
+            report.line("  HTTP:");
+            mixedHttpRun.describe(report, "confirm");
             report.line("");
             report.line("RESULT confirm-to-executed: service %.0f/s, one-round-trip baseline %.0f/s, ratio %.2f"
                     + " (target >= 0.50); statement-by-statement baseline %.0f/s, ratio %.2f",
                     service.run().rate(), function.run().rate(), service.run().rate() / function.run().rate(),
                     statements.run().rate(), service.run().rate() / statements.run().rate());
             report.line("RESULT open loop at %.0f/s: p99 %.1f ms (target < 50 ms)", openLoopRate, openLoop.p99());
+            report.line("RESULT decisions by event: %.0f/s alone, ratio to HTTP (a) %.2f (target >= 1.00); while HTTP"
+                    + " confirms run: events %.0f/s, HTTP %.0f/s, ratio %.2f", events.run().rate(),
+                    events.run().rate() / service.run().rate(), mixedEventRun.rate(), mixedHttpRun.rate(),
+                    mixedEventRun.rate() / mixedHttpRun.rate());
             report.line("baselines: deploy/bench/confirm-baseline.sql, written from the executor's own statements"
                     + " (ConfirmBaselineSqlTest fails when it is stale): the transaction-local settings, the locked"
                     + " read with the stored token hash, the confirm CAS, the savepoint, the ledger INSERT, the"
@@ -222,13 +275,13 @@ class ConfirmThroughputBenchmark {
     }
 
     /**
-     * Confirms the first {@link #WARM_UP_ACTIONS} of {@code slice} untimed, then the rest timed, {@link #CLIENTS} at a
+     * Confirms the first {@code warmUpActions} of {@code slice} untimed, then the rest timed, {@link #CLIENTS} at a
      * time; each run starts with the outbox published, so no backlog runs into it.
      */
     private static Measured measure(LocalStack stack, String tenant, CpuMeter cpu, List<ExpenseProposal> slice,
-            java.util.concurrent.Callable<Run.Worker<ExpenseProposal>> workers) throws Exception {
-        List<ExpenseProposal> warmUp = slice.subList(0, WARM_UP_ACTIONS);
-        List<ExpenseProposal> timed = slice.subList(WARM_UP_ACTIONS, slice.size());
+            int warmUpActions, java.util.concurrent.Callable<Run.Worker<ExpenseProposal>> workers) throws Exception {
+        List<ExpenseProposal> warmUp = slice.subList(0, warmUpActions);
+        List<ExpenseProposal> timed = slice.subList(warmUpActions, slice.size());
         Run.of(CLIENTS, warmUp, cpu, workers);
         awaitOutboxPublished(stack, tenant);
         long commitsBefore = commits(stack);
@@ -449,6 +502,103 @@ class ConfirmThroughputBenchmark {
                     report.line("      %s", line);
                 }
             }
+        }
+    }
+
+    private static <T> List<T> concat(List<T> first, List<T> second) {
+        List<T> both = new ArrayList<>(first);
+        both.addAll(second);
+        return both;
+    }
+
+    /** Runs the calls at the same time, each on its own thread; their results in order. */
+    @SafeVarargs
+    private static List<Run> concurrently(java.util.concurrent.Callable<Run>... calls) throws Exception {
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(calls.length);
+        try {
+            List<java.util.concurrent.Future<Run>> futures = new ArrayList<>();
+            for (var call : calls) {
+                futures.add(pool.submit(call));
+            }
+            List<Run> runs = new ArrayList<>();
+            for (var future : futures) {
+                runs.add(future.get());
+            }
+            return runs;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A person's confirm relayed by an integration: one ActionDecided on the decisions topic, done when the action's
+     * ActionExecuted arrives on the outcomes topic (the relay's publishing included, as the integration sees it).
+     */
+    private static final class EventConfirm implements Run.Worker<ExpenseProposal> {
+
+        private final KafkaProducer<String, String> producer;
+        private final OutcomeWaiter outcomes;
+        private final Map<UUID, String> decisions;
+
+        EventConfirm(KafkaProducer<String, String> producer, OutcomeWaiter outcomes, Map<UUID, String> decisions) {
+            this.producer = producer;
+            this.outcomes = outcomes;
+            this.decisions = decisions;
+        }
+
+        /** An integration's producer: acks=all, sent at once (linger.ms=0) so the client's batching is not measured. */
+        static KafkaProducer<String, String> producer(String bootstrapServers) {
+            return new KafkaProducer<>(Map.of(
+                    org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    org.apache.kafka.clients.producer.ProducerConfig.ACKS_CONFIG, "all",
+                    org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, "0"),
+                    new org.apache.kafka.common.serialization.StringSerializer(),
+                    new org.apache.kafka.common.serialization.StringSerializer());
+        }
+
+        /**
+         * Each action's decision event, with the confirm token its approver asked the executor for (reissue-token, as
+         * an integration's approver does), {@link #CLIENTS} requests at a time.
+         */
+        static Map<UUID, String> decisions(LocalStack stack, String tenant, String bearer,
+                List<ExpenseProposal> proposals) throws Exception {
+            Map<UUID, String> decisions = new java.util.concurrent.ConcurrentHashMap<>();
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS);
+            try {
+                List<java.util.concurrent.Future<?>> issued = new ArrayList<>();
+                for (ExpenseProposal proposal : proposals) {
+                    issued.add(pool.submit(() -> {
+                        var answer = Http.post(stack.executorUrl() + "/api/actions/" + proposal.id()
+                                + "/reissue-token", bearer, Map.of());
+                        assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+                        decisions.put(proposal.id(), Json.write(new ActionDecided(UUID.randomUUID(),
+                                ActionDecided.SCHEMA_VERSION, java.time.Instant.now(), proposal.id(), tenant, USER,
+                                ActionDecided.Decision.CONFIRM, answer.body().get("confirmToken").asText(),
+                                EVENT_CHANNEL, null, proposal.paramsHash())));
+                        return null;
+                    }));
+                }
+                for (var future : issued) {
+                    future.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            return decisions;
+        }
+
+        @Override
+        public boolean run(ExpenseProposal proposal) throws Exception {
+            var executed = outcomes.awaitFor(proposal.id());
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.ACTIONS_DECISIONS,
+                    proposal.id().toString(), decisions.get(proposal.id())));
+            executed.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            return true;
+        }
+
+        @Override
+        public void close() {
+            // The producer is shared and closed by the run's owner.
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -24,6 +25,7 @@ import dev.countersign.executor.evidence.Evidence;
 import dev.countersign.executor.execution.ExternalExecution;
 import dev.countersign.executor.execution.ExternalRecovery;
 import dev.countersign.executor.expiry.ExpirySweeper;
+import dev.countersign.executor.messaging.KeyedLanes;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -58,11 +60,14 @@ public class DecisionConsumer {
     private final DecisionService decisions;
     private final DecisionDeadLetters deadLetters;
     private final ApproverVerifier approvers;
+    private final KeyedLanes lanes;
 
-    public DecisionConsumer(DecisionService decisions, DecisionDeadLetters deadLetters, ApproverVerifier approvers) {
+    public DecisionConsumer(DecisionService decisions, DecisionDeadLetters deadLetters, ApproverVerifier approvers,
+            @ConfigProperty(name = "countersign.decisions.lanes", defaultValue = "16") int lanes) {
         this.decisions = decisions;
         this.deadLetters = deadLetters;
         this.approvers = approvers;
+        this.lanes = new KeyedLanes(lanes, 2);
     }
 
     /** The approver token, removed from the record's headers so that no copy of the record carries it. */
@@ -81,6 +86,11 @@ public class DecisionConsumer {
      * Every record ends parked or acknowledged: this channel's failure strategy is {@code fail}, so a failure that
      * escaped (an exception thrown while reading a record, before any Uni existed) would stop the consumer for every
      * tenant. Anything the checks below did not foresee is parked with the exception's class as its reason.
+     * <p>
+     * Decisions on different actions are processed side by side ({@link KeyedLanes}, {@code DECISION_LANES}), those on
+     * one action (one record key) in their order on the topic; a record is acknowledged when its decision is committed
+     * or parked, in any order, and the channel's throttled commit strategy commits only offsets below which everything
+     * was acknowledged. If parking fails, the record is refused (nack) and the channel stops, as before.
      */
     @Incoming("decisions")
     public Uni<Void> consume(Message<String> message) {
@@ -90,9 +100,10 @@ public class DecisionConsumer {
         String payload = message.getPayload();
         String key = message.getMetadata(IncomingKafkaRecordMetadata.class)
                 .map(metadata -> String.valueOf(metadata.getKey())).orElse("");
-        return Uni.createFrom().deferred(() -> decide(message, key, payload, approverToken))
+        return lanes.submit(key, () -> Uni.createFrom().deferred(() -> decide(message, key, payload, approverToken))
                 .onFailure().recoverWithUni(unforeseen -> park(message, key, payload,
-                        "could not be processed: " + unforeseen.getClass().getSimpleName()));
+                        "could not be processed: " + unforeseen.getClass().getSimpleName()))
+                .onFailure().call(failure -> Uni.createFrom().completionStage(message.nack(failure))));
     }
 
     private Uni<Void> decide(Message<String> message, String key, String payload, String approverToken) {
