@@ -232,6 +232,41 @@ class StagingTest {
         assertThat(Db.status(poisoned.actionId)).isNull();
     }
 
+    /**
+     * Proposals of different actions are staged side by side (KeyedLanes): one whose staging waits on a lock does not
+     * hold up the proposal behind it. The lock: this test's uncommitted claim of the first proposal's event id in
+     * processed_events, which the staging transaction's own claim waits for. Without the lanes the consumer takes one
+     * record at a time and the second waits too.
+     */
+    @Test
+    void aProposalWaitingOnALockDoesNotHoldUpTheNextOne() throws Exception {
+        var blocked = new ProposalMother(tenant, "1.00");
+        var next = new ProposalMother(tenant, "2.00");
+        while (lane(next) == lane(blocked)) {
+            next = new ProposalMother(tenant, "2.00");
+        }
+        try (var owner = Db.owner()) {
+            owner.setAutoCommit(false);
+            try (var claim = owner.prepareStatement(
+                    "INSERT INTO processed_events (consumer, event_id) VALUES ('executor.proposals', ?)")) {
+                claim.setObject(1, UUID.fromString(blocked.event.get("eventId").asText()));
+                claim.executeUpdate();
+            }
+            blocked.send(kafka);
+            next.send(kafka);
+
+            Db.awaitStatus(next.actionId, "proposed");
+            assertThat(Db.status(blocked.actionId)).isNull();
+            owner.rollback();
+        }
+        Db.awaitStatus(blocked.actionId, "proposed");
+    }
+
+    /** The lane of a proposal's record, with the service's default of 8 lanes. */
+    private static int lane(ProposalMother proposal) {
+        return Math.floorMod(proposal.actionId.toString().hashCode(), 8);
+    }
+
     @Test
     void anUnreadableProposalGoesToTheDeadLetterTopic() {
         String marker = "poison-" + UUID.randomUUID();

@@ -2,7 +2,9 @@ package dev.countersign.executor.staging;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.events.ActionProposed;
@@ -13,14 +15,16 @@ import dev.countersign.executor.evidence.Evidence;
 import dev.countersign.executor.evidence.EvidenceGate;
 import dev.countersign.executor.evidence.EvidenceRejectedException;
 import dev.countersign.executor.evidence.RecordTime;
+import dev.countersign.executor.messaging.KeyedLanes;
 import dev.countersign.executor.outbox.OutboxRelay;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
 /**
  * Consumes {@code countersign.actions.proposed}. An unreadable record fails at once and goes to the dead-letter topic
- * (it can never succeed); a database failure is retried with back-off and holds the partition, so nothing is skipped or
- * reordered while PostgreSQL is away. The offset is committed only after the staging transaction commits.
+ * (it can never succeed); a database failure is retried with back-off and holds its lane (and, once every lane holds
+ * one, the channel), so nothing is skipped, and no action's records reordered, while PostgreSQL is away. An offset is
+ * committed only after the staging transactions of it and every record before it ended.
  * <p>
  * Before anything else, the record's evidence ({@link EvidenceGate}) must show that the proposal's user of the
  * proposal's tenant signed in recently (or that a service principal proposes as itself): without it the proposal goes
@@ -37,23 +41,36 @@ public class ProposalConsumer {
     private final StagingService staging;
     private final OutboxRelay relay;
     private final EvidenceGate evidence;
+    private final KeyedLanes lanes;
 
-    public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence) {
+    public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence,
+            @ConfigProperty(name = "countersign.proposals.lanes", defaultValue = "8") int lanes) {
         this.staging = staging;
         this.relay = relay;
         this.evidence = evidence;
+        this.lanes = new KeyedLanes(lanes, 2);
     }
 
     /**
      * Every refusal is a failed Uni, which the connector dead-letters with its message as the reason; an exception
      * thrown while reading the record is turned into one too ({@code deferred}), so it takes the same route and is
      * never left to the framework's handling of a method that throws.
+     * <p>
+     * Proposals of different actions are staged side by side ({@link KeyedLanes}, {@code PROPOSAL_LANES}), those with
+     * one record key (an action's id) in topic order; each record is acknowledged when its staging committed, or
+     * refused (to the dead-letter topic) when it never can, in any order: the throttled commit strategy commits only
+     * offsets below which every record ended.
      */
     @Incoming("proposals")
-    public Uni<Void> consume(String payload, IncomingKafkaRecordMetadata<String, String> metadata) {
+    public Uni<Void> consume(Message<String> message) {
+        IncomingKafkaRecordMetadata<?, ?> metadata = message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .orElseThrow();
         String token = EvidenceGate.take(metadata);
         RecordTime time = RecordTime.of(metadata);
-        return Uni.createFrom().deferred(() -> stage(payload, token, time));
+        String key = String.valueOf(metadata.getKey());
+        return lanes.submit(key, () -> Uni.createFrom().deferred(() -> stage(message.getPayload(), token, time))
+                .onItemOrFailure().transformToUni((ignored, failure) -> Uni.createFrom().completionStage(
+                        failure == null ? message.ack() : message.nack(failure))));
     }
 
     private Uni<Void> stage(String payload, String token, RecordTime time) {
