@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.UUID;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +21,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.executor.messaging.KeyedLanes;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Confirm and cancel relayed by integrations on countersign.actions.decisions, in the golden wire form. */
@@ -85,6 +88,7 @@ class DecisionsTopicTest {
      */
     @Test
     void aDecisionWaitingForItsActionDoesNotHoldUpADecisionOnAnotherAction() throws Exception {
+        assumeTrue(decisionLanes > 1, "one lane takes one record at a time");
         var blocked = staged();
         var other = staged();
         while (lane(other) == lane(blocked)) {
@@ -100,6 +104,7 @@ class DecisionsTopicTest {
                 lock.executeQuery().close();
             }
             send(blockedConfirm);
+            awaitAWaitOnALock();
             send(otherConfirm);
 
             Db.awaitStatus(other.actionId, "executed");
@@ -109,9 +114,18 @@ class DecisionsTopicTest {
         Db.awaitStatus(blocked.actionId, "executed");
     }
 
-    /** The lane of an action's decisions, with the service's default of 16 lanes. */
-    private static int lane(ProposalMother proposal) {
-        return Math.floorMod(proposal.actionId.toString().hashCode(), 16);
+    @ConfigProperty(name = "countersign.decisions.lanes")
+    int decisionLanes;
+
+    /** The lane of an action's records (their key is the action id). */
+    private int lane(ProposalMother proposal) {
+        return KeyedLanes.laneOf(proposal.actionId.toString(), decisionLanes);
+    }
+
+    /** The first record is being processed and waits for this test's lock, so the second comes behind it. */
+    private static void awaitAWaitOnALock() {
+        await().atMost(Duration.ofSeconds(15)).until(() -> Db.count(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
     }
 
     @Test

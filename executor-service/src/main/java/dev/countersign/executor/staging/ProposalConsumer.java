@@ -1,5 +1,7 @@
 package dev.countersign.executor.staging;
 
+import java.time.Duration;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -48,11 +50,11 @@ public class ProposalConsumer {
         this.staging = staging;
         this.relay = relay;
         this.evidence = evidence;
-        this.lanes = new KeyedLanes(lanes, 2);
+        this.lanes = new KeyedLanes(lanes, 2 * lanes);
     }
 
     /**
-     * Every refusal is a failed Uni, which the connector dead-letters with its message as the reason; an exception
+     * Every refusal is a failed Uni, which {@link #refuse} dead-letters with its message as the reason; an exception
      * thrown while reading the record is turned into one too ({@code deferred}), so it takes the same route and is
      * never left to the framework's handling of a method that throws.
      * <p>
@@ -69,8 +71,21 @@ public class ProposalConsumer {
         RecordTime time = RecordTime.of(metadata);
         String key = String.valueOf(metadata.getKey());
         return lanes.submit(key, () -> Uni.createFrom().deferred(() -> stage(message.getPayload(), token, time))
-                .onItemOrFailure().transformToUni((ignored, failure) -> Uni.createFrom().completionStage(
-                        failure == null ? message.ack() : message.nack(failure))));
+                .onItemOrFailure().transformToUni((ignored, failure) -> failure == null
+                        ? Uni.createFrom().completionStage(message::ack)
+                        : refuse(message, failure)));
+    }
+
+    /**
+     * Sends the record to the dead-letter topic (the channel's failure strategy) with the failure as its reason. If
+     * that fails (the topic missing, the broker refusing), it is tried again until it works: the record's lane, and in
+     * the end the channel, waits rather than acknowledging a record that was neither staged nor parked.
+     */
+    private static Uni<Void> refuse(Message<String> message, Throwable failure) {
+        return Uni.createFrom().completionStage(() -> message.nack(failure))
+                .onFailure().invoke(parking -> LOG.errorf("Could not send a refused proposal to the dead-letter"
+                        + " topic, retrying: %s", parking.getMessage()))
+                .onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).indefinitely();
     }
 
     private Uni<Void> stage(String payload, String token, RecordTime time) {

@@ -27,7 +27,7 @@ class KeyedLanesTest {
 
     @Test
     void workOnOneKeyRunsInOrderOneAtATime() {
-        KeyedLanes lanes = new KeyedLanes(4, 4);
+        KeyedLanes lanes = new KeyedLanes(4, 16);
         var first = new CompletableFuture<Void>();
         var second = new CompletableFuture<Void>();
 
@@ -43,7 +43,7 @@ class KeyedLanesTest {
 
     @Test
     void workOnKeysOfDifferentLanesRunsAtTheSameTime() {
-        KeyedLanes lanes = new KeyedLanes(2, 1);
+        KeyedLanes lanes = new KeyedLanes(2, 2);
         // "a" and "b" hash to 97 and 98: lanes 1 and 0.
         lanes.submit("a", work("a", new CompletableFuture<>())).await().indefinitely();
         lanes.submit("b", work("b", new CompletableFuture<>())).await().indefinitely();
@@ -83,10 +83,62 @@ class KeyedLanesTest {
     }
 
     @Test
-    void lanesAndTheirDepthMustBePositive() {
+    void oneStuckKeyAdmitsTheWorkBehindItInItsLaneUntilItHoldsTheWholeCapacity() {
+        KeyedLanes lanes = new KeyedLanes(2, 3);
+        var stuck = new CompletableFuture<Void>();
+        lanes.submit("a", work("stuck", stuck)).await().indefinitely();
+        lanes.submit("a", work("a2", new CompletableFuture<>())).await().indefinitely();
+        lanes.submit("a", work("a3", new CompletableFuture<>())).await().indefinitely();
+
+        var otherLane = lanes.submit("b", work("b", new CompletableFuture<>())).subscribeAsCompletionStage();
+        assertThat(otherLane).as("a key of the other lane waits for a place").isNotDone();
+        assertThat(started).containsExactly("stuck");
+
+        stuck.complete(null);
+        assertThat(otherLane).isDone();
+        assertThat(started).containsExactly("stuck", "a2", "b");
+    }
+
+    @Test
+    void aSubmitCancelledBeforeItsAdmissionIsWithdrawn() {
+        KeyedLanes lanes = new KeyedLanes(1, 1);
+        var first = new CompletableFuture<Void>();
+        lanes.submit("k", work("first", first)).await().indefinitely();
+        var withdrawn = lanes.submit("k", work("withdrawn", new CompletableFuture<>())).subscribe()
+                .with(ignored -> {
+                });
+
+        withdrawn.cancel();
+        first.complete(null);
+
+        assertThat(started).containsExactly("first");
+        assertThat(lanes.inFlight()).isZero();
+    }
+
+    @Test
+    void theWorkRunsOnTheVertxContextOfItsSubmit() throws Exception {
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+        try {
+            KeyedLanes lanes = new KeyedLanes(1, 2);
+            io.vertx.core.Context context = vertx.getOrCreateContext();
+            var ranOn = new CompletableFuture<io.vertx.core.Context>();
+            context.runOnContext(ignored -> lanes.submit("k", () -> {
+                ranOn.complete(io.vertx.core.Vertx.currentContext());
+                return Uni.createFrom().voidItem();
+            }).subscribe().with(admitted -> {
+            }));
+
+            assertThat(ranOn.get(10, java.util.concurrent.TimeUnit.SECONDS)).isSameAs(context);
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void lanesMustBePositiveAndTheCapacityAtLeastTheLanes() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new KeyedLanes(0, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new KeyedLanes(1, 0))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new KeyedLanes(2, 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }
