@@ -37,6 +37,16 @@ class TenantTransactionsTest {
         assertThat(seen).isEqualTo(tenant + "/alice");
     }
 
+    /** Cached statements are still planned for each run's parameters (a generic plan cost staging dearly). */
+    @Test
+    void theExecutorsConnectionsPlanEachRunForItsParameters() {
+        String mode = transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .query("SHOW plan_cache_mode").execute()
+                .map(rows -> rows.iterator().next().getString(0)))
+                .await().atMost(Duration.ofSeconds(10));
+        assertThat(mode).isEqualTo("force_custom_plan");
+    }
+
     @Test
     void aReadOnlyTransactionRefusesAWriteSentWithItsSettings() {
         UUID event = UUID.randomUUID();
