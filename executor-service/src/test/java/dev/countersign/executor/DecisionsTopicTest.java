@@ -114,6 +114,39 @@ class DecisionsTopicTest {
         Db.awaitStatus(blocked.actionId, "executed");
     }
 
+    /**
+     * One action's decisions keep their order even when an integration keys its records otherwise: the lane comes from
+     * the payload's action id. While the confirm waits for the locked action, the cancel sent under another lane's key
+     * waits behind it in its lane, not on the action's lock beside it.
+     */
+    @Test
+    void decisionsOnOneActionShareALaneWhateverTheirRecordKeys() throws Exception {
+        assumeTrue(decisionLanes > 1, "one lane takes one record at a time");
+        var proposal = staged();
+        String token = proposal.tokenFromExecutor();
+        String otherKey = UUID.randomUUID().toString();
+        while (KeyedLanes.laneOf(otherKey, decisionLanes) == lane(proposal)) {
+            otherKey = UUID.randomUUID().toString();
+        }
+        try (var owner = Db.owner()) {
+            owner.setAutoCommit(false);
+            try (var lock = owner.prepareStatement("SELECT id FROM actions WHERE id = ? FOR UPDATE")) {
+                lock.setObject(1, proposal.actionId);
+                lock.executeQuery().close();
+            }
+            send(proposal.decided("confirm", token));
+            awaitAWaitOnALock();
+            kafka.send(Topics.ACTIONS_DECISIONS, otherKey, Json.write(proposal.decided("cancel", token)));
+
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                    .until(() -> Db.count("SELECT count(*) FROM pg_locks WHERE NOT granted") == 1);
+            owner.rollback();
+        }
+        Db.awaitStatus(proposal.actionId, "executed");
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> "executed".equals(Db.status(proposal.actionId)));
+    }
+
     @ConfigProperty(name = "countersign.decisions.lanes")
     int decisionLanes;
 

@@ -98,6 +98,11 @@ final class ProposalMother {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), headers(Map.of()));
     }
 
+    /** Sends it under a record key other than its action id, as a careless or compromised producer could. */
+    void sendKeyed(KafkaTestClient kafka, String key) {
+        kafka.send(Topics.ACTIONS_PROPOSED, key, json(), headers(Map.of()));
+    }
+
     /** Sends it with a producer-chosen record timestamp, as an attacker with the agent's Kafka credentials could. */
     void sendStamped(KafkaTestClient kafka, Instant timestamp) {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), headers(Map.of()), timestamp);

@@ -267,6 +267,38 @@ class StagingTest {
         Db.awaitStatus(blocked.actionId, "proposed");
     }
 
+    /**
+     * One action's proposals keep their order whatever their record keys (the lane comes from the payload's action id):
+     * a copy sent under another lane's key while the first waits on a lock waits behind it, rather than being staged
+     * first as the action.
+     */
+    @Test
+    void aCopyOfAProposalKeyedOtherwiseWaitsBehindTheFirst() throws Exception {
+        assumeTrue(proposalLanes > 1, "one lane takes one record at a time");
+        var first = new ProposalMother(tenant, "1.00");
+        String otherKey = UUID.randomUUID().toString();
+        while (KeyedLanes.laneOf(otherKey, proposalLanes) == lane(first)) {
+            otherKey = UUID.randomUUID().toString();
+        }
+        try (var owner = Db.owner()) {
+            owner.setAutoCommit(false);
+            try (var claim = owner.prepareStatement(
+                    "INSERT INTO processed_events (consumer, event_id) VALUES ('executor.proposals', ?)")) {
+                claim.setObject(1, UUID.fromString(first.event.get("eventId").asText()));
+                claim.executeUpdate();
+            }
+            first.send(kafka);
+            awaitAWaitOnALock();
+            first.event.put("eventId", UUID.randomUUID().toString());
+            first.sendKeyed(kafka, otherKey);
+
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                    .until(() -> Db.status(first.actionId) == null);
+            owner.rollback();
+        }
+        Db.awaitStatus(first.actionId, "proposed");
+    }
+
     @ConfigProperty(name = "countersign.proposals.lanes")
     int proposalLanes;
 

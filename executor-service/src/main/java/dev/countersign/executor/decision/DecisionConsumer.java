@@ -14,7 +14,6 @@ import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.ConfirmTokens;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.DecisionOutcome;
@@ -26,6 +25,7 @@ import dev.countersign.executor.execution.ExternalExecution;
 import dev.countersign.executor.execution.ExternalRecovery;
 import dev.countersign.executor.expiry.ExpirySweeper;
 import dev.countersign.executor.messaging.KeyedLanes;
+import dev.countersign.executor.messaging.ReadPayload;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -88,9 +88,10 @@ public class DecisionConsumer {
      * tenant. Anything the checks below did not foresee is parked with the exception's class as its reason.
      * <p>
      * Decisions on different actions are processed side by side ({@link KeyedLanes}, {@code DECISION_LANES}), those on
-     * one action (one record key) in their order on the topic; a record is acknowledged when its decision is committed
-     * or parked, in any order, and the channel's throttled commit strategy commits only offsets below which everything
-     * was acknowledged. If parking fails, the record is refused (nack) and the channel stops, as before.
+     * one action in their order on the topic: the lane is the payload's action id, not the record key an integration
+     * chose (an unreadable record goes by its key). A record is acknowledged when its decision is committed or parked,
+     * in any order, and the channel's throttled commit strategy commits only offsets below which everything was
+     * acknowledged. If parking fails, the record is refused (nack) and the channel stops, as before.
      */
     @Incoming("decisions")
     public Uni<Void> consume(Message<String> message) {
@@ -100,19 +101,23 @@ public class DecisionConsumer {
         String payload = message.getPayload();
         String key = message.getMetadata(IncomingKafkaRecordMetadata.class)
                 .map(metadata -> String.valueOf(metadata.getKey())).orElse("");
-        return lanes.submit(key, () -> Uni.createFrom().deferred(() -> decide(message, key, payload, approverToken))
+        ReadPayload<ActionDecided> read = ReadPayload.of(payload, ActionDecided.class);
+        return lanes.submit(read.laneKey(ActionDecided::actionId, key), () -> Uni.createFrom()
+                .deferred(() -> decide(message, key, payload, read, approverToken))
                 .onFailure().recoverWithUni(unforeseen -> park(message, key, payload,
                         "could not be processed: " + unforeseen.getClass().getSimpleName()))
                 .onFailure().call(failure -> Uni.createFrom().completionStage(message.nack(failure))));
     }
 
-    private Uni<Void> decide(Message<String> message, String key, String payload, String approverToken) {
-        ActionDecided decided;
-        try {
-            decided = Json.read(payload, ActionDecided.class);
-        } catch (MalformedEventException e) {
+    private Uni<Void> decide(Message<String> message, String key, String payload, ReadPayload<ActionDecided> read,
+            String approverToken) {
+        if (read.failure() instanceof MalformedEventException e) {
             return park(message, key, payload, "unreadable: " + e.getMessage());
         }
+        if (read.failure() != null) {
+            throw read.failure();
+        }
+        ActionDecided decided = read.event();
         String problem = problemWith(decided);
         if (problem != null) {
             return park(message, key, payload, problem);

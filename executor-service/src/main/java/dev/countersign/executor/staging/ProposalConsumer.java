@@ -10,7 +10,6 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.events.ActionProposed;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.MalformedEventException;
 import dev.countersign.executor.db.TransientFailures;
 import dev.countersign.executor.evidence.Evidence;
@@ -18,6 +17,7 @@ import dev.countersign.executor.evidence.EvidenceGate;
 import dev.countersign.executor.evidence.EvidenceRejectedException;
 import dev.countersign.executor.evidence.RecordTime;
 import dev.countersign.executor.messaging.KeyedLanes;
+import dev.countersign.executor.messaging.ReadPayload;
 import dev.countersign.executor.outbox.OutboxRelay;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -58,10 +58,10 @@ public class ProposalConsumer {
      * thrown while reading the record is turned into one too ({@code deferred}), so it takes the same route and is
      * never left to the framework's handling of a method that throws.
      * <p>
-     * Proposals of different actions are staged side by side ({@link KeyedLanes}, {@code PROPOSAL_LANES}), those with
-     * one record key (an action's id) in topic order; each record is acknowledged when its staging committed, or
-     * refused (to the dead-letter topic) when it never can, in any order: the throttled commit strategy commits only
-     * offsets below which every record ended.
+     * Proposals of different actions are staged side by side ({@link KeyedLanes}, {@code PROPOSAL_LANES}), those of one
+     * action (the payload's action id, whatever the record's key) in topic order; each record is acknowledged when its
+     * staging committed, or refused (to the dead-letter topic) when it never can, in any order: the throttled commit
+     * strategy commits only offsets below which every record ended.
      */
     @Incoming("proposals")
     public Uni<Void> consume(Message<String> message) {
@@ -69,8 +69,9 @@ public class ProposalConsumer {
                 .orElseThrow();
         String token = EvidenceGate.take(metadata);
         RecordTime time = RecordTime.of(metadata);
-        String key = String.valueOf(metadata.getKey());
-        return lanes.submit(key, () -> Uni.createFrom().deferred(() -> stage(message.getPayload(), token, time))
+        ReadPayload<ActionProposed> read = ReadPayload.of(message.getPayload(), ActionProposed.class);
+        String lane = read.laneKey(ActionProposed::actionId, String.valueOf(metadata.getKey()));
+        return lanes.submit(lane, () -> Uni.createFrom().deferred(() -> stage(read, token, time))
                 .onItemOrFailure().transformToUni((ignored, failure) -> failure == null
                         ? Uni.createFrom().completionStage(message::ack)
                         : refuse(message, failure)));
@@ -88,14 +89,15 @@ public class ProposalConsumer {
                 .onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).indefinitely();
     }
 
-    private Uni<Void> stage(String payload, String token, RecordTime time) {
-        ActionProposed proposal;
-        try {
-            proposal = Json.read(payload, ActionProposed.class);
-        } catch (MalformedEventException e) {
+    private Uni<Void> stage(ReadPayload<ActionProposed> read, String token, RecordTime time) {
+        if (read.failure() instanceof MalformedEventException e) {
             LOG.warnf("Unreadable proposal sent to the dead-letter topic: %s", e.getMessage());
             return Uni.createFrom().failure(e);
         }
+        if (read.failure() != null) {
+            throw read.failure();
+        }
+        ActionProposed proposal = read.event();
         if (evidence.check(CONSUMER, token, proposal.tenantId(), proposal.userId(),
                 time) instanceof Evidence.Rejected rejected) {
             LOG.warnf("Proposal %s (action %s) sent to the dead-letter topic: no valid evidence (%s)",
