@@ -276,6 +276,7 @@ class StagingTest {
     void aCopyOfAProposalKeyedOtherwiseWaitsBehindTheFirst() throws Exception {
         assumeTrue(proposalLanes > 1, "one lane takes one record at a time");
         var first = new ProposalMother(tenant, "1.00");
+        String copy = UUID.randomUUID().toString();
         String otherKey = UUID.randomUUID().toString();
         while (KeyedLanes.laneOf(otherKey, proposalLanes) == lane(first)) {
             otherKey = UUID.randomUUID().toString();
@@ -289,7 +290,7 @@ class StagingTest {
             }
             first.send(kafka);
             awaitAWaitOnALock();
-            first.event.put("eventId", UUID.randomUUID().toString());
+            first.event.put("eventId", copy);
             first.sendKeyed(kafka, otherKey);
 
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
@@ -297,6 +298,8 @@ class StagingTest {
             owner.rollback();
         }
         Db.awaitStatus(first.actionId, "proposed");
+        // The copy arrived and was processed, after the first.
+        await().atMost(Duration.ofSeconds(15)).until(() -> processed(copy));
     }
 
     @ConfigProperty(name = "countersign.proposals.lanes")

@@ -115,7 +115,7 @@ public class DecisionConsumer {
             return park(message, key, payload, "unreadable: " + e.getMessage());
         }
         if (read.failure() != null) {
-            throw read.failure();
+            return Uni.createFrom().failure(read.failure());
         }
         ActionDecided decided = read.event();
         String problem = problemWith(decided);

@@ -9,12 +9,13 @@ import dev.countersign.contracts.json.Json;
  * A record's payload read once, before its lane is chosen ({@link KeyedLanes}): the event, or what reading it threw (to
  * be handled inside the lane, where the record can be refused).
  */
-public record ReadPayload<T>(T event, RuntimeException failure) {
+public record ReadPayload<T>(T event, Throwable failure) {
 
     public static <T> ReadPayload<T> of(String payload, Class<T> type) {
         try {
             return new ReadPayload<>(Json.read(payload, type), null);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // Anything, as Mutiny's deferred caught it before: nothing read here may escape the channel's method.
             return new ReadPayload<>(null, e);
         }
     }

@@ -54,9 +54,9 @@ public class ProposalConsumer {
     }
 
     /**
-     * Every refusal is a failed Uni, which {@link #refuse} dead-letters with its message as the reason; an exception
-     * thrown while reading the record is turned into one too ({@code deferred}), so it takes the same route and is
-     * never left to the framework's handling of a method that throws.
+     * Every refusal is a failed Uni, which {@link #refuse} dead-letters with its message as the reason; anything thrown
+     * while reading the record ({@link ReadPayload}) or staging it ({@code deferred}) is turned into one too, so it
+     * takes the same route and is never left to the framework's handling of a method that throws.
      * <p>
      * Proposals of different actions are staged side by side ({@link KeyedLanes}, {@code PROPOSAL_LANES}), those of one
      * action (the payload's action id, whatever the record's key) in topic order; each record is acknowledged when its
@@ -95,7 +95,7 @@ public class ProposalConsumer {
             return Uni.createFrom().failure(e);
         }
         if (read.failure() != null) {
-            throw read.failure();
+            return Uni.createFrom().failure(read.failure());
         }
         ActionProposed proposal = read.event();
         if (evidence.check(CONSUMER, token, proposal.tenantId(), proposal.userId(),
