@@ -85,6 +85,15 @@ final class Db {
     }
 
     /** Waits, up to 15 s, until the action has {@code status} in the database. */
+    /**
+     * Waits until some transaction waits for a lock: the record a test sent is being processed and waits for the test's
+     * own lock, so what the test sends next comes behind it.
+     */
+    static void awaitALockWait() {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
+                .until(() -> count("SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
+    }
+
     static void awaitStatus(UUID actionId, String status) {
         await().atMost(Duration.ofSeconds(15)).until(() -> status.equals(status(actionId)));
     }

@@ -104,7 +104,7 @@ class DecisionsTopicTest {
                 lock.executeQuery().close();
             }
             send(blockedConfirm);
-            awaitAWaitOnALock();
+            Db.awaitALockWait();
             send(otherConfirm);
 
             Db.awaitStatus(other.actionId, "executed");
@@ -136,7 +136,7 @@ class DecisionsTopicTest {
                 lock.executeQuery().close();
             }
             send(proposal.decided("confirm", token));
-            awaitAWaitOnALock();
+            Db.awaitALockWait();
             kafka.send(Topics.ACTIONS_DECISIONS, otherKey, Json.write(cancel));
 
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
@@ -154,12 +154,6 @@ class DecisionsTopicTest {
     /** The lane of an action's records (their key is the action id). */
     private int lane(ProposalMother proposal) {
         return KeyedLanes.laneOf(proposal.actionId.toString(), decisionLanes);
-    }
-
-    /** The first record is being processed and waits for this test's lock, so the second comes behind it. */
-    private static void awaitAWaitOnALock() {
-        await().atMost(Duration.ofSeconds(15)).until(() -> Db.count(
-                "SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
     }
 
     @Test

@@ -257,7 +257,7 @@ class StagingTest {
                 claim.executeUpdate();
             }
             blocked.send(kafka);
-            awaitAWaitOnALock();
+            Db.awaitALockWait();
             next.send(kafka);
 
             Db.awaitStatus(next.actionId, "proposed");
@@ -289,7 +289,7 @@ class StagingTest {
                 claim.executeUpdate();
             }
             first.send(kafka);
-            awaitAWaitOnALock();
+            Db.awaitALockWait();
             first.event.put("eventId", copy);
             first.sendKeyed(kafka, otherKey);
 
@@ -308,12 +308,6 @@ class StagingTest {
     /** The lane of an action's records (their key is the action id). */
     private int lane(ProposalMother proposal) {
         return KeyedLanes.laneOf(proposal.actionId.toString(), proposalLanes);
-    }
-
-    /** The first record is being processed and waits for this test's lock, so the second comes behind it. */
-    private static void awaitAWaitOnALock() {
-        await().atMost(Duration.ofSeconds(15)).until(() -> Db.count(
-                "SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
     }
 
     @Test

@@ -70,7 +70,8 @@ final class OutcomeWaiter implements AutoCloseable {
         return waiting.computeIfAbsent(actionId, id -> new CompletableFuture<>());
     }
 
-    private static String typeOf(String value) {
+    /** The {@code type} of an outcome event's JSON, or null if it has none or is not JSON. */
+    static String typeOf(String value) {
         try {
             JsonNode type = Json.mapper().readTree(value).get("type");
             return type == null ? null : type.asText();

@@ -23,10 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.localstack.BenchmarkSupport.CpuMeter;
 import dev.countersign.localstack.BenchmarkSupport.Report;
@@ -238,7 +235,7 @@ class ProposeToStagedBenchmark {
                     }
                     for (ConsumerRecord<String, String> record : records) {
                         Integer i = record.key() == null ? null : index.get(record.key());
-                        if (i != null && isStaged(record.value())) {
+                        if (i != null && "ActionStaged".equals(OutcomeWaiter.typeOf(record.value()))) {
                             staged.putIfAbsent(i, new Staged(receivedNanos, receivedAt, record.timestamp()));
                         }
                     }
@@ -249,15 +246,6 @@ class ProposeToStagedBenchmark {
         await().alias("the outcomes consumer got its partitions").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100)).untilTrue(assigned);
         return reader;
-    }
-
-    private static boolean isStaged(String value) {
-        try {
-            JsonNode type = Json.mapper().readTree(value).get("type");
-            return type != null && "ActionStaged".equals(type.asText());
-        } catch (java.io.IOException e) {
-            return false;
-        }
     }
 
     /**

@@ -67,7 +67,7 @@ public class DecisionConsumer {
         this.decisions = decisions;
         this.deadLetters = deadLetters;
         this.approvers = approvers;
-        this.lanes = new KeyedLanes(lanes, 2 * lanes);
+        this.lanes = KeyedLanes.withLanes(lanes);
     }
 
     /** The approver token, removed from the record's headers so that no copy of the record carries it. */

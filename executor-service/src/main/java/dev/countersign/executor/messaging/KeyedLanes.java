@@ -61,6 +61,13 @@ public final class KeyedLanes {
         }
     }
 
+    /**
+     * {@code lanes} lanes admitting twice as much work as they run: each may hold one record behind its running one.
+     */
+    public static KeyedLanes withLanes(int lanes) {
+        return new KeyedLanes(lanes, 2 * lanes);
+    }
+
     /** The lane of {@code key} among {@code lanes}: a null key goes to lane 0. */
     public static int laneOf(String key, int lanes) {
         return Math.floorMod(key == null ? 0 : key.hashCode(), lanes);

@@ -50,7 +50,7 @@ public class ProposalConsumer {
         this.staging = staging;
         this.relay = relay;
         this.evidence = evidence;
-        this.lanes = new KeyedLanes(lanes, 2 * lanes);
+        this.lanes = KeyedLanes.withLanes(lanes);
     }
 
     /**
