@@ -100,16 +100,24 @@ public final class HttpFuzzer implements AutoCloseable {
     }
 
     /**
-     * Sends once more on another connection when the server had closed the pooled one (it closes a connection after
-     * refusing an oversized request, and a request already queued on it sees no bytes): a client artefact, not an
-     * answer.
+     * Sends again when the server had closed the pooled connection the request went out on (it closes a connection
+     * after refusing an oversized request or a body it did not read, and a request already queued on it sees no bytes):
+     * a client artefact, not an answer. Each such failure takes one dead connection out of the client's pool, and with
+     * {@link #CONCURRENCY} senders the pool holds at most that many, so {@code CONCURRENCY + 1} attempts reach a fresh
+     * connection; an input the server drops every time still fails, and a timeout is not retried.
      */
     private HttpResponse<String> send(HttpInput input) throws Exception {
-        try {
-            return client.send(request(input), HttpResponse.BodyHandlers.ofString());
-        } catch (java.io.IOException e) {
-            return client.send(request(input), HttpResponse.BodyHandlers.ofString());
+        java.io.IOException last = null;
+        for (int attempt = 0; attempt <= CONCURRENCY; attempt++) {
+            try {
+                return client.send(request(input), HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.http.HttpTimeoutException e) {
+                throw e;
+            } catch (java.io.IOException e) {
+                last = e;
+            }
         }
+        throw last;
     }
 
     private HttpRequest request(HttpInput input) {
