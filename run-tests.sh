@@ -4,10 +4,13 @@
 #
 # 1. One build without tests: format and enforcer checks, compile, the two services' runnable jars.
 # 2. Two lanes at once, each reading what step 1 built and writing only its own reports:
-#    - units: every module's unit tests (surefire), the services' in-process Quarkus tests among them;
-#    - end-to-end: deploy/local-stack's *IT classes (failsafe) against the packaged services.
+#    - units: the unit tests (surefire) of the project's code, the services' in-process Quarkus tests among them;
+#    - end-to-end: the unit tests of the test tooling (deploy/dev-support: local Keycloak, PostgreSQL, the demo model)
+#      and of the Kubernetes manifests (deploy/k8s-tests), then deploy/local-stack's *IT classes (failsafe) against the
+#      packaged services.
 #    Much of an end-to-end test is waiting (a stack's start, a decision window, a fault's length), which the unit lane
-#    fills. Each lane's lines are prefixed with its name; the run fails if either lane fails, after both have ended.
+#    fills. The tooling and manifest tests sit in the end-to-end lane so that both lanes take about as long. Each lane's
+#    lines are prefixed with its name; the run fails if either lane fails, after both have ended.
 #    (Three lanes, the executor's tests on their own, was measured slower: 14 min for the executor's tests alone.)
 #
 # Every JVM of the run (Maven's, the tests', the services', Keycloak's) compiles with C1 only and collects with the
@@ -31,10 +34,11 @@ lane() {
 # Each lane runs Maven's lifecycle (a goal alone cannot resolve the other modules without an install); what step 1 made
 # is up to date, so compiling and packaging find nothing to do, and the checks step 1 made are not repeated.
 checked=(-Dformat.skip -Denforcer.skip)
-lane units "${mvn[@]}" "${checked[@]}" test &
+lane units "${mvn[@]}" "${checked[@]}" -pl '!deploy/k8s-tests' test -Dtest='!dev/countersign/devsupport/**' \
+  -Dsurefire.failIfNoSpecifiedTests=false &
 units=$!
-lane end-to-end "${mvn[@]}" "${checked[@]}" -pl shared-contracts,deploy/dev-support,deploy/local-stack verify \
-  -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false &
+lane end-to-end "${mvn[@]}" "${checked[@]}" -pl shared-contracts,deploy/k8s-tests,deploy/dev-support,deploy/local-stack \
+  verify -Dtest='dev/countersign/k8s/**,dev/countersign/devsupport/**' -Dsurefire.failIfNoSpecifiedTests=false &
 end_to_end=$!
 
 status=0

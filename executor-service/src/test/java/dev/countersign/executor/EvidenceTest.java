@@ -181,23 +181,23 @@ class EvidenceTest {
 
     @Test
     void aProposalQueuedWhileTheExecutorWasAwayIsStagedThoughItsEvidenceExpiredMeanwhile() throws Exception {
-        Instant now = Instant.now();
-        var queued = new ProposalMother(tenant, "12.50").withEvidence(TestProperties.tokens().mint(tenant.id(),
-                "alice", List.of(Audiences.AGENT), List.of(Groups.USER), now.minusSeconds(60),
-                // Expired 25 s ago: still valid at the append time within the 30 s clock skew, no longer 10 s later.
-                now.minusSeconds(25)));
         var consumer = kafkaClients.getConsumer("proposals");
         consumer.pause().await().atMost(Duration.ofSeconds(10));
         try {
+            Instant now = Instant.now();
+            var queued = new ProposalMother(tenant, "12.50").withEvidence(TestProperties.tokens().mint(tenant.id(),
+                    "alice", List.of(Audiences.AGENT), List.of(Groups.USER), now.minusSeconds(60),
+                    // Expired 27 s ago: still valid at the append time within the 30 s clock skew, no longer 4 s later.
+                    now.minusSeconds(27)));
             queued.send(kafka);
             // The "outage": the record waits on the topic until its evidence has expired.
-            await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(11))
+            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5))
                     .until(() -> Db.status(queued.actionId) == null);
+            consumer.resume().await().atMost(Duration.ofSeconds(10));
+            Db.awaitStatus(queued.actionId, "proposed");
         } finally {
             consumer.resume().await().atMost(Duration.ofSeconds(10));
         }
-
-        Db.awaitStatus(queued.actionId, "proposed");
     }
 
     @Test

@@ -258,20 +258,7 @@ class TopicFuzzTest {
     }
 
     private static Set<String> withoutFate(Connection owner, Target target, Set<String> parked) throws SQLException {
-        Set<UUID> processed = new HashSet<>();
-        if (target.consumer() != null) {
-            try (var query = owner.prepareStatement(
-                    "SELECT event_id FROM processed_events WHERE consumer = ? AND event_id = ANY (?)")) {
-                query.setString(1, target.consumer());
-                query.setArray(2, owner.createArrayOf("uuid", target.inputs().stream().map(RecordInput::eventId)
-                        .filter(java.util.Objects::nonNull).toArray()));
-                try (var rows = query.executeQuery()) {
-                    while (rows.next()) {
-                        processed.add(rows.getObject(1, UUID.class));
-                    }
-                }
-            }
-        }
+        Set<UUID> processed = target.consumer() == null ? Set.of() : processedEventIds(owner, target);
         Set<String> without = new HashSet<>();
         for (RecordInput input : target.inputs()) {
             if (!parked.contains(input.key()) && (input.eventId() == null || !processed.contains(input.eventId()))) {
@@ -279,6 +266,23 @@ class TopicFuzzTest {
             }
         }
         return without;
+    }
+
+    /** The event ids of {@code target}'s records that its consumer recorded in {@code processed_events}. */
+    private static Set<UUID> processedEventIds(Connection owner, Target target) throws SQLException {
+        Set<UUID> processed = new HashSet<>();
+        try (var query = owner.prepareStatement(
+                "SELECT event_id FROM processed_events WHERE consumer = ? AND event_id = ANY (?)")) {
+            query.setString(1, target.consumer());
+            query.setArray(2, owner.createArrayOf("uuid", target.inputs().stream().map(RecordInput::eventId)
+                    .filter(java.util.Objects::nonNull).toArray()));
+            try (var rows = query.executeQuery()) {
+                while (rows.next()) {
+                    processed.add(rows.getObject(1, UUID.class));
+                }
+            }
+        }
+        return processed;
     }
 
     /**
@@ -305,19 +309,21 @@ class TopicFuzzTest {
      */
     private static List<String> bothParkedAndRecorded(List<Target> targets, Set<String> parked) throws SQLException {
         List<String> both = new ArrayList<>();
-        for (Target target : targets) {
-            if (target.consumer() == null) {
-                continue;
-            }
-            Map<UUID, List<RecordInput>> byEventId = new LinkedHashMap<>();
-            target.inputs().stream().filter(input -> input.eventId() != null)
-                    .forEach(input -> byEventId.computeIfAbsent(input.eventId(), id -> new ArrayList<>()).add(input));
-            for (var entry : byEventId.entrySet()) {
-                if (entry.getValue().stream().allMatch(input -> parked.contains(input.key()))
-                        && Db.count("SELECT count(*) FROM processed_events WHERE consumer = ? AND event_id = ?",
-                                target.consumer(), entry.getKey()) > 0) {
-                    both.add(entry.getValue().get(0).describe());
+        try (Connection owner = Db.owner()) {
+            for (Target target : targets) {
+                if (target.consumer() == null) {
+                    continue;
                 }
+                Set<UUID> processed = processedEventIds(owner, target);
+                Map<UUID, List<RecordInput>> byEventId = new LinkedHashMap<>();
+                target.inputs().stream().filter(input -> input.eventId() != null).forEach(
+                        input -> byEventId.computeIfAbsent(input.eventId(), id -> new ArrayList<>()).add(input));
+                byEventId.forEach((eventId, inputs) -> {
+                    if (processed.contains(eventId)
+                            && inputs.stream().allMatch(input -> parked.contains(input.key()))) {
+                        both.add(inputs.get(0).describe());
+                    }
+                });
             }
         }
         return both.stream().limit(5).toList();
