@@ -34,11 +34,13 @@ lane() {
 # Each lane runs Maven's lifecycle (a goal alone cannot resolve the other modules without an install); what step 1 made
 # is up to date, so compiling and packaging find nothing to do, and the checks step 1 made are not repeated.
 checked=(-Dformat.skip -Denforcer.skip)
-lane units "${mvn[@]}" "${checked[@]}" -pl '!deploy/k8s-tests' test -Dtest='!dev/countersign/devsupport/**' \
-  -Dsurefire.failIfNoSpecifiedTests=false &
+# A -Dtest pattern replaces surefire's default includes, so each names the test classes (*Test) as well.
+lane units "${mvn[@]}" "${checked[@]}" -pl '!deploy/k8s-tests' test \
+  -Dtest='**/*Test,!dev/countersign/devsupport/**' -Dsurefire.failIfNoSpecifiedTests=false &
 units=$!
 lane end-to-end "${mvn[@]}" "${checked[@]}" -pl shared-contracts,deploy/k8s-tests,deploy/dev-support,deploy/local-stack \
-  verify -Dtest='dev/countersign/k8s/**,dev/countersign/devsupport/**' -Dsurefire.failIfNoSpecifiedTests=false &
+  verify -Dtest='dev/countersign/k8s/**/*Test,dev/countersign/devsupport/**/*Test' \
+  -Dsurefire.failIfNoSpecifiedTests=false &
 end_to_end=$!
 
 status=0
