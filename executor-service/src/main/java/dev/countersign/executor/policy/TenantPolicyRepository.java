@@ -53,9 +53,7 @@ public class TenantPolicyRepository {
         return sql.preparedQuery("SELECT high_impact_threshold FROM tenant_policies WHERE tenant_id = $1"
                 + " AND high_impact_threshold IS NOT NULL")
                 .execute(Tuple.of(tenantId))
-                .map(rows -> rows.size() == 0
-                        ? TierPolicy.DEFAULT
-                        : new TierPolicy(rows.iterator().next().getBigDecimal("high_impact_threshold")));
+                .map(rows -> tiers(rows.size() == 0 ? null : rows.iterator().next().getBigDecimal(0)));
     }
 
     /** Whether actions the agent proposed may reach outside (e-mail, tickets); enabled where no one switched it off. */
@@ -63,8 +61,35 @@ public class TenantPolicyRepository {
         return sql.preparedQuery("SELECT external_sends FROM tenant_policies WHERE tenant_id = $1"
                 + " AND external_sends IS NOT NULL")
                 .execute(Tuple.of(tenantId))
-                .map(rows -> new ExternalSendsPolicy(rows.size() == 0
-                        || "enabled".equals(rows.iterator().next().getString("external_sends"))));
+                .map(rows -> externalSends(rows.size() == 0 ? null : rows.iterator().next().getString(0)));
+    }
+
+    /**
+     * What staging a proposal reads of the tenant's policies, in one query: the agent-writes switch, the tier
+     * thresholds and the external-sends switch, each with its default as the single-policy reads above give it.
+     */
+    public Uni<StagingPolicies> forStaging(SqlClient sql, String tenantId) {
+        return sql.preparedQuery("SELECT agent_writes, high_impact_threshold, external_sends FROM tenant_policies"
+                + " WHERE tenant_id = $1")
+                .execute(Tuple.of(tenantId))
+                .map(rows -> {
+                    Row row = rows.size() == 0 ? null : rows.iterator().next();
+                    String agentWrites = row == null ? null : row.getString("agent_writes");
+                    return new StagingPolicies(
+                            agentWrites == null ? agentWritesDefault : AgentWritesPolicy.Mode.fromWire(agentWrites),
+                            tiers(row == null ? null : row.getBigDecimal("high_impact_threshold")),
+                            externalSends(row == null ? null : row.getString("external_sends")).enabled());
+                });
+    }
+
+    /** The thresholds from the stored one; the defaults where none is stored. */
+    private static TierPolicy tiers(java.math.BigDecimal highImpactThreshold) {
+        return highImpactThreshold == null ? TierPolicy.DEFAULT : new TierPolicy(highImpactThreshold);
+    }
+
+    /** Enabled unless an administrator stored anything but {@code enabled}. */
+    private static ExternalSendsPolicy externalSends(String stored) {
+        return new ExternalSendsPolicy(stored == null || "enabled".equals(stored));
     }
 
     private static AgentWritesPolicy agentWrites(Row row) {

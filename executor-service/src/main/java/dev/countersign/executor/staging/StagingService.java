@@ -14,7 +14,6 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.api.AgentWritesPolicy;
-import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
@@ -38,6 +37,7 @@ import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.outbox.OutcomeEvents;
 import dev.countersign.executor.policy.AutoApply;
 import dev.countersign.executor.policy.AutoApplyBudgets;
+import dev.countersign.executor.policy.StagingPolicies;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
@@ -130,16 +130,14 @@ public class StagingService {
         // publish a rejection under a live action's id.
         return actions.find(sql, proposal.actionId(), proposal.tenantId()).flatMap(existing -> existing != null
                 ? settleCopy(sql, proposal, existing)
-                : policies.agentWrites(sql, proposal.tenantId()).flatMap(policy -> policy
-                        .mode() == AgentWritesPolicy.Mode.DISABLED
+                : policies.forStaging(sql, proposal.tenantId()).flatMap(
+                        policy -> policy.agentWrites() == AgentWritesPolicy.Mode.DISABLED
                                 ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
                                         "an administrator has switched agent writes off for this tenant")
-                                : policies.tiers(sql, proposal.tenantId())
-                                        .flatMap(tiers -> stageValid(sql, proposal, tiers, policy.mode()))));
+                                : stageValid(sql, proposal, policy)));
     }
 
-    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, TierPolicy tiers,
-            AgentWritesPolicy.Mode agentWrites) {
+    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, StagingPolicies policy) {
         ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
         if (!validated.isValid()) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violationsText());
@@ -153,17 +151,11 @@ public class StagingService {
             return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
                     "paramsHash does not match the canonical hash of the normalised parameters");
         }
-        return externalSendsAllowed(sql, proposal).flatMap(allowed -> allowed
-                ? stageTarget(sql, proposal, validated, tiers, agentWrites)
-                : reject(sql, proposal, ErrorCode.EXTERNAL_SENDS_DISABLED,
-                        "an administrator has switched off external sends (e-mail, tickets) for this tenant"));
-    }
-
-    /** True unless {@code proposal} is an external send and the tenant's switch for those is off. */
-    private Uni<Boolean> externalSendsAllowed(SqlClient sql, ActionProposed proposal) {
-        return executors.externalFor(proposal.kind()).isEmpty()
-                ? Uni.createFrom().item(true)
-                : policies.externalSends(sql, proposal.tenantId()).map(ExternalSendsPolicy::enabled);
+        if (executors.externalFor(proposal.kind()).isPresent() && !policy.externalSends()) {
+            return reject(sql, proposal, ErrorCode.EXTERNAL_SENDS_DISABLED,
+                    "an administrator has switched off external sends (e-mail, tickets) for this tenant");
+        }
+        return stageTarget(sql, proposal, validated, policy.tiers(), policy.agentWrites());
     }
 
     private Uni<Boolean> stageTarget(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
