@@ -63,11 +63,15 @@ class AutoApplyBudgetTest {
                 "tenantDayAmount", tenantDayAmount)).statusCode(200);
     }
 
-    /** Sends the proposals in order and waits until the executor settled each (the consumer takes them in order). */
+    /**
+     * Sends the proposals one after another, each once the one before is settled, and returns their statuses: the
+     * executor stages proposals of different actions side by side ({@code PROPOSAL_LANES}), so proposals sent at once
+     * would spend the budget in no fixed order.
+     */
     private static List<String> settle(KafkaTestClient kafka, List<ProposalMother> proposals) throws SQLException {
-        proposals.forEach(proposal -> proposal.send(kafka));
         List<String> statuses = new ArrayList<>();
         for (ProposalMother proposal : proposals) {
+            proposal.send(kafka);
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
                     .until(() -> Db.status(proposal.actionId) != null);
             statuses.add(Db.status(proposal.actionId));
