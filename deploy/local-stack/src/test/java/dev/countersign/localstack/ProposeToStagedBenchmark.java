@@ -50,7 +50,11 @@ class ProposeToStagedBenchmark {
     private static final String USER = "alice";
     private static final int RATE = Integer.getInteger("bench.rate", 500);
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
-    private static final int WARM_UP_SECONDS = Integer.getInteger("bench.warmupSeconds", 10);
+    /**
+     * Long enough that the JIT compilers are mostly done before the measured part: with 10 s, their threads took about
+     * a third of the machine during it (executor and benchmark JVM 5 to 6 CPU-s each in 20 s).
+     */
+    private static final int WARM_UP_SECONDS = Integer.getInteger("bench.warmupSeconds", 40);
     private static final Duration DRAIN = Duration.ofSeconds(Integer.getInteger("bench.drainSeconds", 60));
 
     /** What the consumer saw of one action's ActionStaged. */
