@@ -33,14 +33,25 @@ public final class LocalPostgres implements AutoCloseable {
     public static final String PLAN_ROLE = "countersign_plan";
     public static final String PLAN_PASSWORD = "plan-dev-only";
 
+    /**
+     * System property ({@code -Dbench.statements=true}): an embedded server then loads pg_stat_statements and counts
+     * every statement, nested ones (in triggers and functions) too, for benchmarks to print where PostgreSQL's time
+     * goes. Off by default: counting costs a little on every statement.
+     */
+    public static final String STATEMENT_STATISTICS = "bench.statements";
+
     private final EmbeddedPostgres server;
     private final String host;
     private final int port;
+    private final String adminUser;
+    private final String adminPassword;
 
-    private LocalPostgres(EmbeddedPostgres server, String host, int port) {
+    private LocalPostgres(EmbeddedPostgres server, String host, int port, String adminUser, String adminPassword) {
         this.server = server;
         this.host = host;
         this.port = port;
+        this.adminUser = adminUser;
+        this.adminPassword = adminPassword;
     }
 
     /**
@@ -56,6 +67,10 @@ public final class LocalPostgres implements AutoCloseable {
                     // Durable when the data is meant to survive (the local stack); fast for throw-away test data.
                     .setServerConfig("fsync", dataDirectory == null ? "off" : "on")
                     .setServerConfig("synchronous_commit", dataDirectory == null ? "off" : "on");
+            if (Boolean.getBoolean(STATEMENT_STATISTICS)) {
+                builder.setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                        .setServerConfig("pg_stat_statements.track", "all");
+            }
             if (port > 0) {
                 builder.setPort(port);
             }
@@ -64,7 +79,7 @@ public final class LocalPostgres implements AutoCloseable {
             }
             EmbeddedPostgres embedded = builder.start();
             bootstrap("localhost", embedded.getPort(), "postgres", "postgres");
-            return new LocalPostgres(embedded, "localhost", embedded.getPort());
+            return new LocalPostgres(embedded, "localhost", embedded.getPort(), "postgres", "postgres");
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL did not start", e);
         }
@@ -76,7 +91,7 @@ public final class LocalPostgres implements AutoCloseable {
      */
     public static LocalPostgres external(String host, int port, String adminUser, String adminPassword) {
         bootstrap(host, port, adminUser, adminPassword);
-        return new LocalPostgres(null, host, port);
+        return new LocalPostgres(null, host, port, adminUser, adminPassword);
     }
 
     public int port() {
@@ -97,6 +112,11 @@ public final class LocalPostgres implements AutoCloseable {
      */
     public Connection ownerConnection() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), OWNER_ROLE, OWNER_PASSWORD);
+    }
+
+    /** A connection to the Countersign database as the server's administrator (benchmarks read pg_stat_statements). */
+    public Connection adminConnection() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(), adminUser, adminPassword);
     }
 
     private static void bootstrap(String host, int port, String adminUser, String adminPassword) {

@@ -505,6 +505,11 @@ public final class LocalStack implements AutoCloseable {
         return postgres.ownerConnection();
     }
 
+    /** A connection as PostgreSQL's administrator, for benchmarks that read the server's statistics. */
+    public java.sql.Connection adminConnection() throws SQLException {
+        return postgres.adminConnection();
+    }
+
     /**
      * The dev signing key's minter, for tests that need tokens the identity provider would not issue (expired, another
      * audience, a forged tenant). Only without Keycloak: with it the services trust Keycloak's keys only

@@ -121,6 +121,7 @@ class ProposeToStagedBenchmark {
                         RATE, (System.nanoTime() - warmUpStarted) / 1e9, warmedUp ? "" : " (NOT all: timed out)");
                 // Pacing, not a wait for an outcome: the services' post-warm-up work (GC, JIT) settles before measuring.
                 Thread.sleep(2000);
+                PostgresStatements.reset(stack);
 
                 // --- the measured run: proposal i is due at start + (i - warmUp) / rate ---
                 CpuMeter.Sample cpuFrom = cpu.sample();
@@ -135,6 +136,8 @@ class ProposeToStagedBenchmark {
                     Thread.sleep(20);
                 }
                 double drained = (System.nanoTime() - lastSent) / 1e9;
+                // Read at once: from the reset to here PostgreSQL did the measured proposals' work and nothing else.
+                List<String> statements = PostgresStatements.top(stack, 15, staged.size() - warmUp, "staged");
 
                 // --- latencies of the measured proposals ---
                 List<Double> latencies = new ArrayList<>();
@@ -175,6 +178,7 @@ class ProposeToStagedBenchmark {
                 for (String line : CpuMeter.describe(cpuFrom, cpuTo, stagedMeanwhile, "staged")) {
                     report.line("  %s", line);
                 }
+                statements.forEach(report::line);
                 report.line("clocks: latency = System.nanoTime() of this JVM at receipt minus at send (producer,"
                         + " consumer and broker share this JVM); breakdown = wall clocks of one machine (this JVM,"
                         + " PostgreSQL now() = transaction start, the executor JVM's Kafka CreateTime; ms resolution)");
