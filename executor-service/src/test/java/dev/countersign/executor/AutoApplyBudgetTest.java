@@ -96,6 +96,23 @@ class AutoApplyBudgetTest {
     }
 
     @Test
+    void aTurnsProposalsSentAtOnceApplyNoMoreThanItsBudgetWhicheverTakeTheLockFirst() throws Exception {
+        // The deployment's default: 5 actions and 200.00 per turn. Sent together, they are staged side by side.
+        List<ProposalMother> turn = expenses(7, "10.00", UUID.randomUUID(), "alice");
+        turn.forEach(proposal -> proposal.send(kafka));
+        List<String> statuses = new ArrayList<>();
+        for (ProposalMother proposal : turn) {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                    .until(() -> Db.status(proposal.actionId) != null);
+            statuses.add(Db.status(proposal.actionId));
+        }
+        assertThat(statuses).containsExactlyInAnyOrder("executed", "executed", "executed", "executed", "executed",
+                "proposed", "proposed");
+        assertThat(ledgerSum()).isEqualByComparingTo("50.00");
+        assertThat(Db.count("SELECT count(*) FROM auto_apply_spends WHERE tenant_id = ?", tenant.id())).isEqualTo(5);
+    }
+
+    @Test
     void aCleanTurnAppliesUpToItsBudgetAndTheNextActionWaitsWithTheReason() throws Exception {
         // The deployment's default: 5 actions and 200.00 per turn.
         List<ProposalMother> turn = expenses(7, "10.00", UUID.randomUUID(), "alice");

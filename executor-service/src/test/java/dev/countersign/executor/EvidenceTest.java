@@ -183,21 +183,24 @@ class EvidenceTest {
     void aProposalQueuedWhileTheExecutorWasAwayIsStagedThoughItsEvidenceExpiredMeanwhile() throws Exception {
         var consumer = kafkaClients.getConsumer("proposals");
         consumer.pause().await().atMost(Duration.ofSeconds(10));
+        ProposalMother queued;
         try {
+            // Expired 25 s ago (26 once the token's exp is cut to whole seconds): still valid at the append time within
+            // the 30 s clock skew (4 s left for the send), no longer 6 s later, when the consumer takes it.
             Instant now = Instant.now();
-            var queued = new ProposalMother(tenant, "12.50").withEvidence(TestProperties.tokens().mint(tenant.id(),
+            queued = new ProposalMother(tenant, "12.50").withEvidence(TestProperties.tokens().mint(tenant.id(),
                     "alice", List.of(Audiences.AGENT), List.of(Groups.USER), now.minusSeconds(60),
-                    // Expired 27 s ago: still valid at the append time within the 30 s clock skew, no longer 4 s later.
-                    now.minusSeconds(27)));
+                    now.minusSeconds(25)));
             queued.send(kafka);
             // The "outage": the record waits on the topic until its evidence has expired.
-            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5))
-                    .until(() -> Db.status(queued.actionId) == null);
-            consumer.resume().await().atMost(Duration.ofSeconds(10));
-            Db.awaitStatus(queued.actionId, "proposed");
+            ProposalMother waiting = queued;
+            await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(7))
+                    .until(() -> Db.status(waiting.actionId) == null);
         } finally {
             consumer.resume().await().atMost(Duration.ofSeconds(10));
         }
+
+        Db.awaitStatus(queued.actionId, "proposed");
     }
 
     @Test

@@ -27,7 +27,9 @@ public final class EndToEndClassOrder implements ClassOrderer {
             "TwoExecutorsLoadIT", "TwoExecutorsIT");
     /** Run first to last by the other thread (placed at the end of the order, reversed). */
     static final List<String> BACK = List.of("FaultsIT", "LocalStackIT", "TracingIT", "ExternalWritesCrashIT",
-            "ActionLifecyclePropertyIT", "ExternalInfrastructureIT", "ShippedArtifactsIT");
+            "ExternalInfrastructureIT", "ShippedArtifactsIT");
+    /** Run by another test engine (jqwik), after the Jupiter classes and alone: this order does not apply to them. */
+    static final List<String> OTHER_ENGINES = List.of("ActionLifecyclePropertyIT");
 
     @Override
     public void orderClasses(ClassOrdererContext context) {

@@ -37,25 +37,6 @@ public class TenantPolicyRepository {
         return agentWritesDefault;
     }
 
-    /** The tenant's agent writes; the deployment's default where no administrator set them. */
-    public Uni<AgentWritesPolicy> agentWrites(SqlClient sql, String tenantId) {
-        return sql
-                .preparedQuery("SELECT agent_writes, updated_by, updated_at FROM tenant_policies WHERE tenant_id = $1"
-                        + " AND agent_writes IS NOT NULL")
-                .execute(Tuple.of(tenantId))
-                .map(rows -> rows.size() == 0
-                        ? new AgentWritesPolicy(agentWritesDefault, null, null)
-                        : agentWrites(rows.iterator().next()));
-    }
-
-    /** The thresholds the tier rules read; {@link TierPolicy#DEFAULT} where no administrator set them. */
-    public Uni<TierPolicy> tiers(SqlClient sql, String tenantId) {
-        return sql.preparedQuery("SELECT high_impact_threshold FROM tenant_policies WHERE tenant_id = $1"
-                + " AND high_impact_threshold IS NOT NULL")
-                .execute(Tuple.of(tenantId))
-                .map(rows -> tiers(rows.size() == 0 ? null : rows.iterator().next().getBigDecimal(0)));
-    }
-
     /** Whether actions the agent proposed may reach outside (e-mail, tickets); enabled where no one switched it off. */
     public Uni<ExternalSendsPolicy> externalSends(SqlClient sql, String tenantId) {
         return sql.preparedQuery("SELECT external_sends FROM tenant_policies WHERE tenant_id = $1"
@@ -66,7 +47,7 @@ public class TenantPolicyRepository {
 
     /**
      * What staging a proposal reads of the tenant's policies, in one query: the agent-writes switch, the tier
-     * thresholds and the external-sends switch, each with its default as the single-policy reads above give it.
+     * thresholds and the external-sends switch, each with its default as an administrator who never set it gets.
      */
     public Uni<StagingPolicies> forStaging(SqlClient sql, String tenantId) {
         return sql.preparedQuery("SELECT agent_writes, high_impact_threshold, external_sends FROM tenant_policies"
@@ -74,12 +55,15 @@ public class TenantPolicyRepository {
                 .execute(Tuple.of(tenantId))
                 .map(rows -> {
                     Row row = rows.size() == 0 ? null : rows.iterator().next();
-                    String agentWrites = row == null ? null : row.getString("agent_writes");
-                    return new StagingPolicies(
-                            agentWrites == null ? agentWritesDefault : AgentWritesPolicy.Mode.fromWire(agentWrites),
+                    return new StagingPolicies(agentWrites(row == null ? null : row.getString("agent_writes")),
                             tiers(row == null ? null : row.getBigDecimal("high_impact_threshold")),
                             externalSends(row == null ? null : row.getString("external_sends")).enabled());
                 });
+    }
+
+    /** The stored agent writes; the deployment's default where none is stored. */
+    private AgentWritesPolicy.Mode agentWrites(String stored) {
+        return stored == null ? agentWritesDefault : AgentWritesPolicy.Mode.fromWire(stored);
     }
 
     /** The thresholds from the stored one; the defaults where none is stored. */
@@ -90,11 +74,6 @@ public class TenantPolicyRepository {
     /** Enabled unless an administrator stored anything but {@code enabled}. */
     private static ExternalSendsPolicy externalSends(String stored) {
         return new ExternalSendsPolicy(stored == null || "enabled".equals(stored));
-    }
-
-    private static AgentWritesPolicy agentWrites(Row row) {
-        return new AgentWritesPolicy(AgentWritesPolicy.Mode.fromWire(row.getString("agent_writes")),
-                row.getString("updated_by"), row.getOffsetDateTime("updated_at").toInstant());
     }
 
     /** The approval rules for HIGH actions. */

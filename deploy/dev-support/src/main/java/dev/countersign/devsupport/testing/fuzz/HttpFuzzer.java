@@ -100,24 +100,26 @@ public final class HttpFuzzer implements AutoCloseable {
     }
 
     /**
-     * Sends again when the server had closed the pooled connection the request went out on (it closes a connection
-     * after refusing an oversized request or a body it did not read, and a request already queued on it sees no bytes):
-     * a client artefact, not an answer. Each such failure takes one dead connection out of the client's pool, and with
-     * {@link #CONCURRENCY} senders the pool holds at most that many, so {@code CONCURRENCY + 1} attempts reach a fresh
-     * connection; an input the server drops every time still fails, and a timeout is not retried.
+     * Sends once more, on a connection of its own, when the server had closed the pooled connection the request went
+     * out on (it closes a connection after refusing an oversized request or a body it did not read, and a request
+     * already queued on it sees no bytes): a client artefact, not an answer. The second attempt goes through a client
+     * of its own, whose first request always opens a new connection, so a second failure is the server's: an input the
+     * server drops fails the run. A timeout is not retried.
      */
     private HttpResponse<String> send(HttpInput input) throws Exception {
-        java.io.IOException last = null;
-        for (int attempt = 0; attempt <= CONCURRENCY; attempt++) {
-            try {
-                return client.send(request(input), HttpResponse.BodyHandlers.ofString());
-            } catch (java.net.http.HttpTimeoutException e) {
-                throw e;
-            } catch (java.io.IOException e) {
-                last = e;
-            }
+        try {
+            return client.send(request(input), HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw e;
+        } catch (java.io.IOException e) {
+            // Rare, so a client per retry; its selector thread ends once it is no longer referenced.
+            return newClient().send(request(input), HttpResponse.BodyHandlers.ofString());
         }
-        throw last;
+    }
+
+    private static HttpClient newClient() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
     private HttpRequest request(HttpInput input) {
