@@ -8,7 +8,8 @@
 # result block, also kept in deploy/local-stack/target/bench/ConfirmThroughputBenchmark.txt. About 5 to 6 minutes on
 # 2 cores, most of it staging the 21,000 proposals the runs confirm.
 # Usage: deploy/bench/confirm-throughput.sh [maven flags], e.g. -o, -Dbench.actions=4000, -Dbench.clients=32,
-# -Dbench.warmupActions=1000, -Dbench.openLoopSeconds=15. Numbers depend on what else runs: the block reports the load
+# -Dbench.warmupActions=1000, -Dbench.openLoopSeconds=15, -Dbench.statements=true (PostgreSQL's statements by time per
+# run, from pg_stat_statements). Numbers depend on what else runs: the block reports the load
 # average; compare ratios within one run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -264,13 +264,14 @@ class ConfirmThroughputBenchmark {
     }
 
     /** A timed run after its untimed warm-up, with what the relay and PostgreSQL did for it. */
-    private record Measured(Run run, double relayLagSeconds, double commitsPerItem) {
+    private record Measured(Run run, double relayLagSeconds, double commitsPerItem, List<String> statements) {
 
         void describe(Report report, String unit) {
             run.describe(report, unit);
             report.line("    relay: every outbox row of the run published %.1f s after its last answer",
                     relayLagSeconds);
             report.line("    PostgreSQL commits per %s, the relay's included: %.2f", unit, commitsPerItem);
+            statements.forEach(line -> report.line("    %s", line));
         }
     }
 
@@ -285,14 +286,17 @@ class ConfirmThroughputBenchmark {
         Run.of(CLIENTS, warmUp, cpu, workers);
         awaitOutboxPublished(stack, tenant);
         long commitsBefore = commits(stack);
+        PostgresStatements.reset(stack);
         Run run = Run.of(CLIENTS, timed, cpu, workers);
         long relayStarted = System.nanoTime();
         awaitOutboxPublished(stack, tenant);
         double relayLag = (System.nanoTime() - relayStarted) / 1e9;
+        // The timed run's statements and the relay's for it (and the executor's sweeps meanwhile, every 0.5 s here).
+        List<String> statements = PostgresStatements.top(stack, 12, timed.size(), "timed item");
         double commits = (commits(stack) - commitsBefore) / (double) timed.size();
         assertThat(run.failures()).as("confirms that did not end executed: %s", run.errors()).isZero();
         assertThat(executed(stack, slice)).as("executed").isEqualTo(slice.size());
-        return new Measured(run, relayLag, commits);
+        return new Measured(run, relayLag, commits, statements);
     }
 
     /**

@@ -12,8 +12,9 @@ import dev.countersign.devsupport.LocalPostgres;
  * Where PostgreSQL's time went during a benchmark's measured part, from pg_stat_statements: only when the benchmark
  * runs with {@code -Dbench.statements=true} ({@link LocalPostgres#STATEMENT_STATISTICS}), which makes the stack's
  * embedded server load it. Statements run by triggers and functions are counted on their own lines as well as inside
- * the statement that fired them, so the lines do not add up to the total. Planning time is not counted (the extension's
- * default); with custom plans it is part of each execution's cost outside these figures.
+ * the statement that fired them, so the lines do not add up to the total. The times are the extension's execution
+ * times: wall-clock time inside the server, which under load includes waiting for a core and for locks, not CPU time.
+ * Planning time is not counted (the extension's default).
  */
 final class PostgresStatements {
 
