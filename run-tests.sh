@@ -34,17 +34,17 @@ lane() {
 # Each lane runs Maven's lifecycle (a goal alone cannot resolve the other modules without an install); what step 1 made
 # is up to date, so compiling and packaging find nothing to do, and the checks step 1 made are not repeated.
 checked=(-Dformat.skip -Denforcer.skip)
-# The unit lane keeps surefire's default includes and leaves out the tooling's tests (build-config/end-to-end-lane-tests.txt);
-# a -Dtest pattern replaces the default includes, so the end-to-end lane's names the test classes (*Test) as well.
-lane units "${mvn[@]}" "${checked[@]}" -pl '!deploy/k8s-tests' test \
-  -Dsurefire.excludesFile="$PWD/build-config/end-to-end-lane-tests.txt" &
+# The tooling's and the manifests' unit tests (build-config/tooling-tests.txt) run in the end-to-end lane, not the unit
+# lane.
+tooling_tests="$PWD/build-config/tooling-tests.txt"
+lane units "${mvn[@]}" "${checked[@]}" -pl '!deploy/k8s-tests' test -Dsurefire.excludesFile="$tooling_tests" &
 units=$!
 # The end-to-end lane runs at a slightly lower priority (nice 2: about 40 % of a contended core against the unit lane's
 # 60 %): its classes spend much of their time waiting (a stack's start, a decision window, a fault), and the unit lane
 # is the longer one.
 lane end-to-end nice -n 2 "${mvn[@]}" "${checked[@]}" \
   -pl shared-contracts,deploy/k8s-tests,deploy/dev-support,deploy/local-stack verify \
-  -Dtest='dev/countersign/k8s/**/*Test,dev/countersign/devsupport/**/*Test' -Dsurefire.failIfNoSpecifiedTests=false &
+  -Dsurefire.includesFile="$tooling_tests" &
 end_to_end=$!
 
 status=0

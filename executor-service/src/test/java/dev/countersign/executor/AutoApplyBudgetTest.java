@@ -72,11 +72,16 @@ class AutoApplyBudgetTest {
         List<String> statuses = new ArrayList<>();
         for (ProposalMother proposal : proposals) {
             proposal.send(kafka);
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
-                    .until(() -> Db.status(proposal.actionId) != null);
-            statuses.add(Db.status(proposal.actionId));
+            statuses.add(settledStatus(proposal));
         }
         return statuses;
+    }
+
+    /** The proposal's status once the executor has settled it (up to 20 s). */
+    private static String settledStatus(ProposalMother proposal) throws SQLException {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> Db.status(proposal.actionId) != null);
+        return Db.status(proposal.actionId);
     }
 
     private List<ProposalMother> expenses(int n, String amount, UUID turn, String user) {
@@ -102,9 +107,7 @@ class AutoApplyBudgetTest {
         turn.forEach(proposal -> proposal.send(kafka));
         List<String> statuses = new ArrayList<>();
         for (ProposalMother proposal : turn) {
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
-                    .until(() -> Db.status(proposal.actionId) != null);
-            statuses.add(Db.status(proposal.actionId));
+            statuses.add(settledStatus(proposal));
         }
         assertThat(statuses).containsExactlyInAnyOrder("executed", "executed", "executed", "executed", "executed",
                 "proposed", "proposed");

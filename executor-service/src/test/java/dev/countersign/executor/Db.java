@@ -84,7 +84,6 @@ final class Db {
         }
     }
 
-    /** Waits, up to 15 s, until the action has {@code status} in the database. */
     /**
      * Waits until some transaction waits for a lock: the record a test sent is being processed and waits for the test's
      * own lock, so what the test sends next comes behind it.
@@ -94,6 +93,7 @@ final class Db {
                 .until(() -> count("SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
     }
 
+    /** Waits, up to 15 s, until the action has {@code status} in the database. */
     static void awaitStatus(UUID actionId, String status) {
         await().atMost(Duration.ofSeconds(15)).until(() -> status.equals(status(actionId)));
     }

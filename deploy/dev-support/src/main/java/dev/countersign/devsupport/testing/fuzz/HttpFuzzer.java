@@ -37,8 +37,7 @@ public final class HttpFuzzer implements AutoCloseable {
     private static final Set<Integer> REFUSED_BY_HTTP_SERVER = Set.of(413, 414, 431);
 
     private final ExecutorService senders = Executors.newFixedThreadPool(CONCURRENCY);
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(2)).build();
+    private final HttpClient client = clientBuilder().executor(Executors.newFixedThreadPool(2)).build();
     private final URI base;
     private final Set<String> harmlessWrites;
     private final Set<String> openToAnyone;
@@ -113,13 +112,12 @@ public final class HttpFuzzer implements AutoCloseable {
             throw e;
         } catch (java.io.IOException e) {
             // Rare, so a client per retry; its selector thread ends once it is no longer referenced.
-            return newClient().send(request(input), HttpResponse.BodyHandlers.ofString());
+            return clientBuilder().build().send(request(input), HttpResponse.BodyHandlers.ofString());
         }
     }
 
-    private static HttpClient newClient() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-                .build();
+    private static HttpClient.Builder clientBuilder() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5));
     }
 
     private HttpRequest request(HttpInput input) {
