@@ -3,12 +3,16 @@ package dev.countersign.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.query.spi.QueryInterpretationCache;
+import org.hibernate.reactive.mutiny.Mutiny;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +24,7 @@ import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.executor.training.TrainingPlan;
 import dev.countersign.executor.training.TrainingPlanRepository;
+import io.quarkus.arc.ClientProxy;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
@@ -36,12 +41,14 @@ class TenantSessionsTest {
     private final TrainingPlanRepository plans;
     private final PolicySettingsRepository policies;
     private final TenantTransactions transactions;
+    private final Mutiny.SessionFactory sessionFactory;
     private TestTenant a;
     private TestTenant b;
 
     TenantSessionsTest(TenantSessions sessions, TrainingPlanRepository plans, PolicySettingsRepository policies,
-            TenantTransactions transactions) {
+            TenantTransactions transactions, Mutiny.SessionFactory sessionFactory) {
         this.sessions = sessions;
+        this.sessionFactory = sessionFactory;
         this.transactions = transactions;
         this.plans = plans;
         this.policies = policies;
@@ -159,5 +166,41 @@ class TenantSessionsTest {
         a.plan("alice", "draft");
         assertThatThrownBy(() -> Sessions.await(() -> Panache.withTransaction(() -> plans.listAll())))
                 .hasStackTraceContaining("no tenant named");
+    }
+
+    /**
+     * Opening a tenant session reuses one cached statement plan: the opening statement once went through Hibernate's
+     * native-query path, which added a plan-cache entry per session that no later lookup matched, all under one hash,
+     * so every session searched them one by one (up to the cache's 2,048).
+     */
+    @Test
+    void openingTenantSessionsAddsNoQueryPlanPerSession() throws Exception {
+        Sessions.await(() -> sessions.read(a.id(), () -> Uni.createFrom().voidItem()));
+        Sessions.await(() -> sessions.run(new Actor(a.id(), "alice", "http"), () -> Uni.createFrom().voidItem()));
+        QueryInterpretationCache cache = interpretationCache();
+        int plans = cache.getNumberOfCachedQueryPlans();
+
+        for (int i = 0; i < 20; i++) {
+            Sessions.await(() -> sessions.read(a.id(), () -> Uni.createFrom().voidItem()));
+            Sessions.await(() -> sessions.run(new Actor(a.id(), "alice", "http"), () -> Uni.createFrom().voidItem()));
+        }
+
+        assertThat(cache.getNumberOfCachedQueryPlans()).as("cached query plans after 40 more sessions")
+                .isEqualTo(plans);
+    }
+
+    /** The ORM's plan cache, behind Hibernate Reactive's session factory (which does not expose it). */
+    private QueryInterpretationCache interpretationCache() throws IllegalAccessException {
+        Object factory = ClientProxy.unwrap(sessionFactory);
+        for (Class<?> type = factory.getClass(); type != null; type = type.getSuperclass()) {
+            for (Field field : type.getDeclaredFields()) {
+                if (SessionFactoryImplementor.class.isAssignableFrom(field.getType())) {
+                    field.setAccessible(true);
+                    return ((SessionFactoryImplementor) field.get(factory)).getQueryEngine()
+                            .getInterpretationCache();
+                }
+            }
+        }
+        throw new IllegalStateException("no SessionFactoryImplementor in " + factory.getClass());
     }
 }

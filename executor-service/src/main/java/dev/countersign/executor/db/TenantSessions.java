@@ -57,7 +57,11 @@ public class TenantSessions {
                         for (int i = 0; i < values.length; i++) {
                             settings.setParameter(i + 1, values[i]);
                         }
-                        return settings.getSingleResult();
+                        // Run as a statement, not read as a query: Hibernate (7.2) caches a native query's plan under
+                        // a key holding the query's own result mapping, which the run then changes, so each run of
+                        // the same SELECT added an entry no lookup matches again (up to the cache's 2,048), all with
+                        // one hash, searched one by one on every run. A statement's plan is cached once.
+                        return settings.executeUpdate();
                     })
                     .flatMap(ignored -> work.get()))
                     .onTermination().invoke(() -> ContextLocals.remove(OPEN));

@@ -31,6 +31,8 @@ public final class HostileValues {
             "{\"a\":\"unterminated", "{\"a\":\"\\x41\"}", "{\"a\":\"\\u12\"}", "/* c */ {}", "{\"a\":1 // c\n}",
             "\uFEFF{}", "{\"\":", "\"\\", "{\"a\":[}", "{\"a\":{\"b\":[1,{]}}", "<xml/>", "a=1&b=2", "\u0000");
 
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
     private final Random random;
     private final int hugeLength;
 
@@ -206,22 +208,35 @@ public final class HostileValues {
         return "\"" + quoteContent(text) + "\"";
     }
 
+    /**
+     * {@code text} as the inside of a JSON string literal. Most generated text needs no escape (the huge strings are
+     * one letter), so it is scanned once and returned as it is unless an escape is due.
+     */
     private static String quoteContent(String text) {
-        StringBuilder json = new StringBuilder(text.length() + 8);
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                default -> {
-                    if (c < 0x20 || Character.isSurrogate(c)) {
-                        json.append("\\u%04x".formatted((int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
+        int first = 0;
+        while (first < text.length() && !needsEscape(text.charAt(first))) {
+            first++;
+        }
+        if (first == text.length()) {
+            return text;
+        }
+        StringBuilder json = new StringBuilder(text.length() + 16).append(text, 0, first);
+        for (int i = first; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!needsEscape(c)) {
+                json.append(c);
+            } else if (c == '"' || c == '\\') {
+                json.append('\\').append(c);
+            } else {
+                json.append("\\u").append(HEX[c >> 12 & 0xF]).append(HEX[c >> 8 & 0xF]).append(HEX[c >> 4 & 0xF])
+                        .append(HEX[c & 0xF]);
             }
         }
         return json.toString();
+    }
+
+    private static boolean needsEscape(char c) {
+        return c == '"' || c == '\\' || c < 0x20 || Character.isSurrogate(c);
     }
 
     public static byte[] utf8(String text) {
