@@ -97,6 +97,8 @@ class ConfirmThroughputBenchmark {
     /** The open-loop run lasts this long at its rate, with at most {@link #OPEN_LOOP_MAX_ACTIONS} confirms. */
     private static final int OPEN_LOOP_SECONDS = Integer.getInteger("bench.openLoopSeconds", 15);
     private static final int OPEN_LOOP_MAX_ACTIONS = Integer.getInteger("bench.openLoopMaxActions", 6000);
+    /** Past actions added before (g), the grown-database run. */
+    private static final int GROWN_ACTIONS = Integer.getInteger("bench.grownActions", 1_000_000);
     /** Decisions by event warm up less: the confirm path they share with HTTP is compiled by then. */
     private static final int EVENT_WARM_UP_ACTIONS = Integer.getInteger("bench.eventWarmupActions", 300);
     /** The integration's channel in the decision events. */
@@ -214,6 +216,19 @@ class ConfirmThroughputBenchmark {
             assertThat(mixedEventRun.failures() + mixedHttpRun.failures()).as("mixed run failures: %s %s",
                     mixedEventRun.errors(), mixedHttpRun.errors()).isZero();
             assertThat(executed(stack, mixedSlice)).as("mixed run: executed").isEqualTo(mixedSlice.size());
+            // --- (g) the service as in (a), just before and just after the database grows by a million actions ---
+            List<ExpenseProposal> beforeSlice = stageMore(stack, producer, evidence, tenant, wallets, all.size(),
+                    perRun);
+            GrownDatabase.settle(stack);
+            Measured beforeGrowth = measure(stack, tenant, cpu, beforeSlice, WARM_UP_ACTIONS,
+                    () -> new HttpConfirm(confirmUrl, bearer));
+            GrownDatabase.Growth growth = GrownDatabase.grow(stack, tenant, GROWN_ACTIONS);
+            long grownStagingStarted = System.nanoTime();
+            List<ExpenseProposal> grownSlice = stageMore(stack, producer, evidence, tenant, wallets,
+                    all.size() + perRun, perRun);
+            double grownStagingSeconds = (System.nanoTime() - grownStagingStarted) / 1e9;
+            Measured grown = measure(stack, tenant, cpu, grownSlice, WARM_UP_ACTIONS,
+                    () -> new HttpConfirm(confirmUrl, bearer));
 
             report.line("");
             report.line("(a) service, HTTP POST /api/actions/{id}/confirm, %d clients:", CLIENTS);
@@ -238,11 +253,24 @@ class ConfirmThroughputBenchmark {
             mixedEventRun.describe(report, "decision");
             report.line("  HTTP:");
             mixedHttpRun.describe(report, "confirm");
+            report.line("(g) the service as in (a), at the end of the run (the JIT as warm as it gets), on this run's"
+                    + " database vacuumed, analysed and checkpointed:");
+            beforeGrowth.describe(report, "confirm");
+            report.line("  then the database grew by %d past actions, copies of this run's executed ones with their"
+                    + " history, ledger, outbox, conversation-ledger, idempotency-key and processed-proposal rows"
+                    + " (GrownDatabase), then the same: %s; the next %d proposals staged in %.1f s (%.0f/s);"
+                    + " the same again:", GROWN_ACTIONS, growth.describe(), perRun, grownStagingSeconds,
+                    perRun / grownStagingSeconds);
+            grown.describe(report, "confirm");
             report.line("");
             report.line("RESULT confirm-to-executed: service %.0f/s, one-round-trip baseline %.0f/s, ratio %.2f"
                     + " (target >= 0.50); statement-by-statement baseline %.0f/s, ratio %.2f",
                     service.run().rate(), function.run().rate(), service.run().rate() / function.run().rate(),
                     statements.run().rate(), service.run().rate() / statements.run().rate());
+            report.line("RESULT grown database: service %.0f/s after %d past actions against %.0f/s just before,"
+                    + " ratio %.2f (target >= 0.80); against (a) %.2f", grown.run().rate(), GROWN_ACTIONS,
+                    beforeGrowth.run().rate(), grown.run().rate() / beforeGrowth.run().rate(),
+                    grown.run().rate() / service.run().rate());
             report.line("RESULT open loop at %.0f/s: p99 %.1f ms (target < 50 ms)", openLoopRate, openLoop.p99());
             report.line("RESULT decisions by event: %.0f/s alone, ratio to HTTP (a) %.2f (target >= 1.00); while HTTP"
                     + " confirms run: events %.0f/s, HTTP %.0f/s, ratio %.2f", events.run().rate(),
@@ -812,11 +840,37 @@ class ConfirmThroughputBenchmark {
         }
     }
 
+    /** Sends {@code count} more proposals (numbered from {@code from}) and waits until every one is staged. */
+    private static List<ExpenseProposal> stageMore(LocalStack stack, KafkaProducer<String, String> producer,
+            String evidence, String tenant, List<UUID> wallets, int from, int count) {
+        List<ExpenseProposal> proposals = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            proposals.add(BenchmarkSupport.expense(tenant, USER, wallets.get(i % WALLETS), i));
+        }
+        proposals.forEach(proposal -> producer.send(AgentEvidence.proposal(proposal, evidence)));
+        producer.flush();
+        assertThat(awaitUntil(Duration.ofSeconds(400), () -> {
+            try {
+                return inStatus(stack, proposals, "proposed") == count;
+            } catch (SQLException e) {
+                return false;
+            }
+        })).as("%d more proposals staged within 400 s", count).isTrue();
+        return proposals;
+    }
+
     private static long executed(LocalStack stack, List<ExpenseProposal> proposals) throws SQLException {
+        return inStatus(stack, proposals, "executed");
+    }
+
+    /** How many of {@code proposals} are stored with {@code status}; 0 if the database does not answer. */
+    private static long inStatus(LocalStack stack, List<ExpenseProposal> proposals, String status)
+            throws SQLException {
         try (Connection owner = stack.ownerConnection();
                 var query = owner.prepareStatement(
-                        "SELECT count(*) FROM actions WHERE status = 'executed' AND id = ANY (?)")) {
-            query.setArray(1, owner.createArrayOf("uuid", proposals.stream().map(ExpenseProposal::id).toArray()));
+                        "SELECT count(*) FROM actions WHERE status = ? AND id = ANY (?)")) {
+            query.setString(1, status);
+            query.setArray(2, owner.createArrayOf("uuid", proposals.stream().map(ExpenseProposal::id).toArray()));
             try (var rows = query.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
