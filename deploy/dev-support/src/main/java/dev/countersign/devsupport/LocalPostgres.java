@@ -114,7 +114,10 @@ public final class LocalPostgres implements AutoCloseable {
         return DriverManager.getConnection(jdbcUrl(), OWNER_ROLE, OWNER_PASSWORD);
     }
 
-    /** A connection to the Countersign database as the server's administrator (benchmarks read pg_stat_statements). */
+    /**
+     * A connection to the Countersign database as the server's administrator: benchmarks read pg_stat_statements and
+     * grow the database with triggers off.
+     */
     public Connection adminConnection() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), adminUser, adminPassword);
     }

@@ -505,7 +505,7 @@ public final class LocalStack implements AutoCloseable {
         return postgres.ownerConnection();
     }
 
-    /** A connection as PostgreSQL's administrator, for benchmarks that read the server's statistics. */
+    /** A connection as PostgreSQL's administrator, for benchmarks (the server's statistics, the grown database). */
     public java.sql.Connection adminConnection() throws SQLException {
         return postgres.adminConnection();
     }

@@ -863,7 +863,7 @@ class ConfirmThroughputBenchmark {
         return inStatus(stack, proposals, "executed");
     }
 
-    /** How many of {@code proposals} are stored with {@code status}; 0 if the database does not answer. */
+    /** How many of {@code proposals} are stored with {@code status}. */
     private static long inStatus(LocalStack stack, List<ExpenseProposal> proposals, String status)
             throws SQLException {
         try (Connection owner = stack.ownerConnection();

@@ -18,8 +18,8 @@ import java.util.Map;
  * ({@code session_replication_role = replica}), so the state machine and the append-only guards do not judge them (they
  * copy rows those rules accepted once); payloads (outbox, conversation ledger) and the ledger row's description still
  * name the template's action; a template confirmed by event has no copy of its processed decision record. The tables
- * are vacuumed and analysed afterwards, as autovacuum would in time; a database that grew without that is not what this
- * measures.
+ * are vacuumed, analysed and checkpointed afterwards ({@link #settle}), as autovacuum and the checkpointer would in
+ * time; a database that grew without that is not what this measures.
  */
 final class GrownDatabase {
 
@@ -30,12 +30,12 @@ final class GrownDatabase {
     private GrownDatabase() {
     }
 
-    /** What one growth did: rows added per table, and how long the copy and the vacuum took. */
-    record Growth(Map<String, Long> rowsAdded, double copySeconds, double vacuumSeconds) {
+    /** What one growth did: rows added per table, and how long the copy and {@link #settle} took. */
+    record Growth(Map<String, Long> rowsAdded, double copySeconds, double settleSeconds) {
 
         String describe() {
             return "%s; copied in %.0f s, VACUUM ANALYZE and CHECKPOINT %.0f s".formatted(rowsAdded, copySeconds,
-                    vacuumSeconds);
+                    settleSeconds);
         }
     }
 
