@@ -51,6 +51,32 @@ public record ActionRow(
         String traceParent,
         String heldReason) {
 
+    /**
+     * This confirmed action as {@code confirmed -> executed} stores it in the transaction that confirmed it: status
+     * executed, the result, and executed at the confirmation's database time (both columns are set to {@code now()},
+     * the transaction's start). What the write's outcome event is built from before the update answers.
+     */
+    public ActionRow executedInSameTransaction(JsonNode executionResult) {
+        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, ActionStatus.EXECUTED,
+                params, paramsHash, summary, proposedAt, expiresAt, confirmedBy, confirmedAt, confirmedAt,
+                executionResult, idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt,
+                traceParent, heldReason);
+    }
+
+    /** This proposed action as {@code proposed -> confirmed} stores it, confirmed by {@code user} at {@code at}. */
+    public ActionRow confirmedBy(String user, Instant at) {
+        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, ActionStatus.CONFIRMED,
+                params, paramsHash, summary, proposedAt, expiresAt, user, at, executedAt, result, idempotencyKey,
+                targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason);
+    }
+
+    /** This row with another result. */
+    public ActionRow withResult(JsonNode otherResult) {
+        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, status, params, paramsHash,
+                summary, proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, otherResult, idempotencyKey,
+                targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason);
+    }
+
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
     public String param(String name) {
         return params.hasNonNull(name) ? params.get(name).asText() : null;

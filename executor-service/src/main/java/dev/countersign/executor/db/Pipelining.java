@@ -1,5 +1,6 @@
 package dev.countersign.executor.db;
 
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import io.smallrye.mutiny.Uni;
@@ -21,9 +22,17 @@ public final class Pipelining {
     }
 
     public static <T> Uni<T> sendWithoutWaiting(Uni<?> first, Supplier<Uni<? extends T>> second) {
+        return sendTogether(first, second, (ignored, result) -> result);
+    }
+
+    /**
+     * {@link #sendWithoutWaiting}, answering with what {@code answer} makes of both steps' results (either may be
+     * null); {@code answer} runs only when neither step failed, and may throw to fail the whole.
+     */
+    public static <A, B, R> Uni<R> sendTogether(Uni<A> first, Supplier<Uni<? extends B>> second,
+            BiFunction<A, B, R> answer) {
         // The second step is built on subscription, and combine subscribes in order: the first is sent first.
-        Uni<T> then = Uni.createFrom().deferred(second);
-        return Uni.combine().all().unis(first, then).collectFailures()
-                .with((ignored, result) -> result);
+        Uni<B> then = Uni.createFrom().deferred(second);
+        return Uni.combine().all().unis(first, then).collectFailures().with(answer);
     }
 }

@@ -93,10 +93,10 @@ public class DecisionService {
         })
                 .flatMap(held -> held != null
                         ? Uni.createFrom().item(held)
-                        : actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
-                                .flatMap(confirmed -> confirmed != null
-                                        ? execution.run(sql, confirmed)
-                                        : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
+                        : execution.confirmThenRun(sql, locked, request.userId(),
+                                actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash,
+                                        request.userId()),
+                                () -> explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
                 .flatMap(outcome -> outcome instanceof DecisionOutcome.Claimed claimed
                         // Committed as executing: the external call is made now, with no transaction open, and runs
                         // to its record even if the caller goes away (its own subscription, not the request's).

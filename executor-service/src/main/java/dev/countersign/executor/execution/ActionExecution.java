@@ -1,11 +1,15 @@
 package dev.countersign.executor.execution;
 
+import java.util.Comparator;
+import java.util.function.Supplier;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
@@ -34,6 +38,9 @@ public class ActionExecution {
     private static final String SAVEPOINT = "execute_action";
     /** What a refused write rolls back to; public for the confirm benchmark's baseline. */
     public static final String SET_SAVEPOINT = "SAVEPOINT " + SAVEPOINT;
+    /** JSON nodes equal as JSON: numbers by value (1 and 1.0, an int and a long), the rest as Jackson compares them. */
+    private static final Comparator<JsonNode> JSON_BY_VALUE = (a, b) -> a.equals(b)
+            || a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0 ? 0 : 1;
 
     private final ExecutorRegistry executors;
     private final ActionRepository actions;
@@ -63,6 +70,67 @@ public class ActionExecution {
         return telemetry.execution(confirmed, () -> execute(sql, confirmed));
     }
 
+    /**
+     * A confirmation of the action the decision locked ({@code locked}; null when no action matched the token),
+     * {@code confirm} (the compare-and-swap {@code proposed -> confirmed}), then {@link #run}; {@code lost} answers
+     * when the compare-and-swap matched no row.
+     * <p>
+     * For an action still proposed whose write stays in this database, the write is sent with the confirmation, without
+     * waiting for its answer (one round trip instead of two): it reads nothing the confirmation changes but the status
+     * and who confirmed (the stored parameters, checked against the approved hash here; the row is locked), so it is
+     * built from the locked row as it will be once confirmed. PostgreSQL runs the write after the compare-and-swap, in
+     * a savepoint set between them. If the compare-and-swap matched no row (its window closed, a wrong token), the
+     * write is rolled back to that savepoint before {@code lost} runs, so an action nobody confirmed is never written;
+     * if the confirmed row differs from the one the write was built from, the whole transaction fails. Any other action
+     * (an external send, a kind this build cannot run, parameters that no longer match) is confirmed first, then run.
+     */
+    public Uni<DecisionOutcome> confirmThenRun(SqlClient sql, ActionRow locked, String confirmedBy,
+            Uni<ActionRow> confirm, Supplier<Uni<DecisionOutcome>> lost) {
+        ActionExecutor executor = locked != null && locked.status() == ActionStatus.PROPOSED && paramsStillMatch(locked)
+                && executors.externalFor(locked.kind()).isEmpty()
+                        ? executors.forKind(locked.kind()).orElse(null)
+                        : null;
+        if (executor == null) {
+            return confirm.flatMap(confirmed -> confirmed != null ? run(sql, confirmed) : lost.get());
+        }
+        ActionRow expected = locked.confirmedBy(confirmedBy, null);
+        // The execution's span starts with the confirmation the write goes out with.
+        return telemetry.execution(expected, () -> Pipelining.sendTogether(confirm,
+                () -> Pipelining.sendWithoutWaiting(sql.query(SET_SAVEPOINT).execute(),
+                        () -> executor.execute(sql, expected)).map(WriteAttempt::written)
+                        .onFailure().recoverWithItem(WriteAttempt::failed),
+                WriteAttempt::after).flatMap(attempt -> {
+                    ActionRow confirmed = attempt.confirmed();
+                    if (confirmed == null) {
+                        return rollBackToSavepoint(sql).flatMap(ignored -> lost.get());
+                    }
+                    if (!confirmed.equals(locked.confirmedBy(confirmedBy, confirmed.confirmedAt()))) {
+                        return Uni.createFrom().failure(new IllegalStateException("Action " + locked.id()
+                                + " was confirmed otherwise than its write was built for; its transaction rolls back"));
+                    }
+                    return attempt.failure() == null
+                            ? recordExecuted(sql, confirmed, attempt.result())
+                                    .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
+                            : recordRefusal(sql, confirmed, attempt.failure());
+                }));
+    }
+
+    /** A write sent with its confirmation: the confirmed row (null if the compare-and-swap lost) and what it wrote. */
+    private record WriteAttempt(ActionRow confirmed, JsonNode result, Throwable failure) {
+
+        static WriteAttempt written(JsonNode result) {
+            return new WriteAttempt(null, result, null);
+        }
+
+        static WriteAttempt failed(Throwable failure) {
+            return new WriteAttempt(null, null, failure);
+        }
+
+        static WriteAttempt after(ActionRow confirmed, WriteAttempt write) {
+            return new WriteAttempt(confirmed, write.result(), write.failure());
+        }
+    }
+
     private Uni<DecisionOutcome> execute(SqlClient sql, ActionRow confirmed) {
         if (!paramsStillMatch(confirmed)) {
             return fail(sql, confirmed, ErrorCode.PARAMS_MISMATCH,
@@ -79,10 +147,21 @@ public class ActionExecution {
         // The savepoint goes with the write's first statement (pipelined); a refused write rolls back to it.
         return Pipelining.sendWithoutWaiting(sql.query(SET_SAVEPOINT).execute(), () -> write(sql, confirmed, executor))
                 .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
-                .onFailure(ExecutionRefused.class).recoverWithUni(refused -> sql
-                        .query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
-                        .flatMap(ignored -> fail(sql, confirmed, ((ExecutionRefused) refused).code(),
-                                refused.getMessage())));
+                .onFailure(ExecutionRefused.class).recoverWithUni(refused -> recordRefusal(sql, confirmed, refused));
+    }
+
+    /**
+     * A write refused ({@link ExecutionRefused}) rolls back to the savepoint and fails the action; anything else fails.
+     */
+    private Uni<DecisionOutcome> recordRefusal(SqlClient sql, ActionRow confirmed, Throwable failure) {
+        if (!(failure instanceof ExecutionRefused refused)) {
+            return Uni.createFrom().failure(failure);
+        }
+        return rollBackToSavepoint(sql).flatMap(ignored -> fail(sql, confirmed, refused.code(), refused.getMessage()));
+    }
+
+    private static Uni<Void> rollBackToSavepoint(SqlClient sql) {
+        return sql.query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute().replaceWithVoid();
     }
 
     /**
@@ -115,15 +194,44 @@ public class ActionExecution {
      * only this action fails).
      */
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
-        return executor.execute(sql, confirmed)
-                .flatMap(result -> actions.markExecuted(sql, confirmed.id(), result))
+        return executor.execute(sql, confirmed).flatMap(result -> recordExecuted(sql, confirmed, result));
+    }
+
+    /**
+     * {@code confirmed -> executed} with the write's result, the trust count and the outcome event, sent together (one
+     * round trip): the count and the event are made from the row the update is expected to store, and the update's
+     * answer must be that row, or the whole transaction rolls back.
+     */
+    private Uni<ActionRow> recordExecuted(SqlClient sql, ActionRow confirmed, JsonNode result) {
+        ActionRow expected = confirmed.executedInSameTransaction(result);
+        return Pipelining.sendTogether(actions.markExecuted(sql, confirmed.id(), result),
+                () -> Pipelining.sendWithoutWaiting(trust.executed(sql, expected),
+                        () -> outbox.append(sql, OutcomeEvents.executed(expected), expected)),
+                (stored, ignored) -> storedAsExpected(stored, expected))
                 // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
                 .invoke(executed -> LOG.infof(
                         "Action %s of tenant %s (%s) written, executed as its transaction commits",
-                        executed.id(), executed.tenantId(), executed.kind()))
-                .flatMap(executed -> trust.executed(sql, executed).replaceWith(executed))
-                .flatMap(executed -> outbox.append(sql, OutcomeEvents.executed(executed), executed)
-                        .replaceWith(executed));
+                        executed.id(), executed.tenantId(), executed.kind()));
+    }
+
+    /**
+     * The row {@code confirmed -> executed} stored, if it is the one the outcome event describes: the same columns, and
+     * the same result as JSON (jsonb keeps numbers by value, not as Java typed them). Otherwise the transaction must
+     * not commit: an {@link IllegalStateException}.
+     */
+    static ActionRow storedAsExpected(ActionRow stored, ActionRow expected) {
+        if (stored == null) {
+            throw new IllegalStateException(
+                    "Action " + expected.id() + " was no longer confirmed when its write ended");
+        }
+        boolean sameResult = stored.result() == null
+                ? expected.result() == null
+                : expected.result() != null && stored.result().equals(JSON_BY_VALUE, expected.result());
+        if (!sameResult || !stored.withResult(null).equals(expected.withResult(null))) {
+            throw new IllegalStateException("Action " + expected.id()
+                    + " was stored as executed otherwise than its outcome event says; its transaction rolls back");
+        }
+        return stored;
     }
 
     /** {@link #write} as an execution span of the action's trace, for a batch member (a batch runs no {@link #run}). */

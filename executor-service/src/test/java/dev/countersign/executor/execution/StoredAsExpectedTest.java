@@ -1,0 +1,77 @@
+package dev.countersign.executor.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.action.ActionRow;
+
+/**
+ * The outcome event of a write is made from the row {@code confirmed -> executed} is expected to store, sent before the
+ * update answers; the answer must be that row, or the transaction must not commit.
+ */
+class StoredAsExpectedTest {
+
+    private static final Instant CONFIRMED_AT = Instant.now().truncatedTo(ChronoUnit.MICROS);
+
+    private static ActionRow confirmed() {
+        return new ActionRow(UUID.randomUUID(), "t", "alice", "c-1", UUID.randomUUID(), "ledger.transaction.create",
+                Tier.LOW, ActionStatus.CONFIRMED, json("{\"amount\":\"12.50\"}"), "h", "s", Instant.now(),
+                Instant.now(), "bob", CONFIRMED_AT, null, null, "k", null, null, false, null, null, null, null);
+    }
+
+    private static JsonNode json(String text) {
+        return Json.read(text, JsonNode.class);
+    }
+
+    @Test
+    void theStoredRowIsTheExpectedOneWhenOnlyTheWayJavaTypedANumberDiffers() {
+        ActionRow confirmed = confirmed();
+        // Java made a long, the database's text reads back as an int; 1.50 and 1.5 are one number.
+        JsonNode written = Json.mapper().createObjectNode().put("version", 1L).put("rate", new java.math.BigDecimal(
+                "1.50"));
+        ActionRow expected = confirmed.executedInSameTransaction(written);
+        ActionRow stored = expected.withResult(json("{\"rate\": 1.5, \"version\": 1}"));
+
+        assertThat(ActionExecution.storedAsExpected(stored, expected)).isSameAs(stored);
+        assertThat(expected.executedAt()).isEqualTo(CONFIRMED_AT);
+        assertThat(expected.status()).isEqualTo(ActionStatus.EXECUTED);
+    }
+
+    @Test
+    void anUpdateThatMatchedNoRowFailsTheTransaction() {
+        ActionRow expected = confirmed().executedInSameTransaction(json("{\"version\": 1}"));
+
+        assertThatThrownBy(() -> ActionExecution.storedAsExpected(null, expected))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer confirmed");
+    }
+
+    @Test
+    void aStoredRowThatDiffersFromTheEventFailsTheTransaction() {
+        ActionRow expected = confirmed().executedInSameTransaction(json("{\"version\": 1}"));
+        ActionRow laterClock = new ActionRow(expected.id(), expected.tenantId(), expected.requestedBy(),
+                expected.conversationId(), expected.turnId(), expected.kind(), expected.tier(), expected.status(),
+                expected.params(), expected.paramsHash(), expected.summary(), expected.proposedAt(),
+                expected.expiresAt(), expected.confirmedBy(), expected.confirmedAt(),
+                CONFIRMED_AT.plusMillis(1), expected.result(), expected.idempotencyKey(), expected.targetVersion(),
+                expected.targetBefore(), expected.autoApplied(), expected.undoneBy(), expected.undoneAt(),
+                expected.traceParent(), expected.heldReason());
+
+        assertThatThrownBy(() -> ActionExecution.storedAsExpected(laterClock, expected))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("otherwise than its outcome event");
+        assertThatThrownBy(() -> ActionExecution.storedAsExpected(expected.withResult(json("{\"version\": 2}")),
+                expected)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> ActionExecution.storedAsExpected(expected.withResult(null), expected))
+                .isInstanceOf(IllegalStateException.class);
+    }
+}
