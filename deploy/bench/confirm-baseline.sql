@@ -9,7 +9,7 @@
 SELECT set_config('countersign.tenant_id', $1, true), set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true), set_config('countersign.reason', $4, true);
 
 -- statement: lock_for_person
-SELECT token_hash, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE;
+SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE;
 
 -- statement: confirm
 UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
@@ -54,7 +54,7 @@ DECLARE
     v_payload text;
 BEGIN
     PERFORM set_config('countersign.tenant_id', p_tenant, true), set_config('countersign.actor', p_user, true), set_config('countersign.channel', 'http', true), set_config('countersign.reason', '', true);
-    SELECT token_hash, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = p_action AND tenant_id = p_tenant FOR UPDATE INTO v_action;
+    SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = p_action AND tenant_id = p_tenant FOR UPDATE INTO v_action;
     IF NOT FOUND THEN RETURN false; END IF;
     v_token := v_action.token_hash;
     UPDATE actions SET status = 'confirmed', confirmed_by = p_user, confirmed_at = now(), version = version + 1

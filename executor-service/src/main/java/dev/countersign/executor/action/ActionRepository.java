@@ -46,9 +46,9 @@ public class ActionRepository {
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason";
 
     // The statements of a person's confirm, public for the confirm benchmark's baseline (ConfirmBaselineSqlTest): the
-    // row locked with its stored token hash ($1 id, $2 tenant), the compare-and-swap proposed -> confirmed ($3 token
-    // hash, $4 who), and confirmed -> executed ($1 id, $2 result).
-    public static final String LOCK_FOR_PERSON = "SELECT token_hash, " + COLUMNS
+    // row locked with its stored token hash and whether its window is open ($1 id, $2 tenant), the compare-and-swap
+    // proposed -> confirmed ($3 token hash, $4 who), and confirmed -> executed ($1 id, $2 result).
+    public static final String LOCK_FOR_PERSON = "SELECT token_hash, expires_at > now() AS open, " + COLUMNS
             + " FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE";
     public static final String CONFIRM = """
             UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
@@ -118,11 +118,18 @@ public class ActionRepository {
      * Like {@link #findWithToken}, locking the row until the transaction ends: decisions on one action take turns, and
      * what a confirm checks before its compare-and-swap cannot change under it.
      */
-    public Uni<ActionRow> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
-        return sql.preparedQuery("SELECT " + COLUMNS
+    public Uni<LockedAction> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
+        return sql.preparedQuery("SELECT expires_at > now() AS open, " + COLUMNS
                 + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE")
                 .execute(Tuple.of(id, tenantId, tokenHash))
-                .map(ActionRepository::firstOrNull);
+                .map(rows -> {
+                    var iterator = rows.iterator();
+                    if (!iterator.hasNext()) {
+                        return LockedAction.none(tokenHash);
+                    }
+                    Row row = iterator.next();
+                    return new LockedAction(tokenHash, toRow(row), row.getBoolean("open"));
+                });
     }
 
     /**
@@ -139,7 +146,7 @@ public class ActionRepository {
                         return null;
                     }
                     Row row = iterator.next();
-                    return new LockedAction(row.getString("token_hash"), toRow(row));
+                    return new LockedAction(row.getString("token_hash"), toRow(row), row.getBoolean("open"));
                 });
     }
 

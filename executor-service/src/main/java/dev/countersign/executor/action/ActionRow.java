@@ -57,24 +57,25 @@ public record ActionRow(
      * the transaction's start). What the write's outcome event is built from before the update answers.
      */
     public ActionRow executedInSameTransaction(JsonNode executionResult) {
-        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, ActionStatus.EXECUTED,
-                params, paramsHash, summary, proposedAt, expiresAt, confirmedBy, confirmedAt, confirmedAt,
-                executionResult, idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt,
-                traceParent, heldReason);
+        return moved(ActionStatus.EXECUTED, confirmedBy, confirmedAt, confirmedAt, executionResult);
     }
 
     /** This proposed action as {@code proposed -> confirmed} stores it, confirmed by {@code user} at {@code at}. */
-    public ActionRow confirmedBy(String user, Instant at) {
-        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, ActionStatus.CONFIRMED,
-                params, paramsHash, summary, proposedAt, expiresAt, user, at, executedAt, result, idempotencyKey,
-                targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason);
+    public ActionRow asConfirmedBy(String user, Instant at) {
+        return moved(ActionStatus.CONFIRMED, user, at, executedAt, result);
     }
 
     /** This row with another result. */
     public ActionRow withResult(JsonNode otherResult) {
-        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, status, params, paramsHash,
-                summary, proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, otherResult, idempotencyKey,
-                targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason);
+        return moved(status, confirmedBy, confirmedAt, executedAt, otherResult);
+    }
+
+    /** This row with the columns a decision or an execution sets replaced; every other column as it is. */
+    private ActionRow moved(ActionStatus newStatus, String newConfirmedBy, Instant newConfirmedAt,
+            Instant newExecutedAt, JsonNode newResult) {
+        return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, newStatus, params,
+                paramsHash, summary, proposedAt, expiresAt, newConfirmedBy, newConfirmedAt, newExecutedAt, newResult,
+                idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason);
     }
 
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */

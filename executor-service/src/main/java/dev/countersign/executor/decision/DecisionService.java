@@ -87,18 +87,7 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         requireParamsHash(request);
-        return decide(request, (sql, tokenHash, locked) -> Uni.createFrom().deferred(() -> {
-            DecisionOutcome refused = refuseBeforeDeciding(request, locked);
-            return refused != null
-                    ? Uni.createFrom().item(refused)
-                    : separationOfDuties.check(sql, request, locked);
-        })
-                .flatMap(held -> held != null
-                        ? Uni.createFrom().item(held)
-                        : execution.confirmThenRun(sql, locked, request.userId(),
-                                actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash,
-                                        request.userId()),
-                                () -> explainLoss(sql, request.actionId(), request.tenantId(), tokenHash))))
+        return decide(request, (sql, locked) -> confirmLocked(sql, request, locked))
                 .flatMap(outcome -> outcome instanceof DecisionOutcome.Claimed claimed
                         // Committed as executing: the external call is made now, with no transaction open, and runs
                         // to its record even if the caller goes away (its own subscription, not the request's).
@@ -106,6 +95,23 @@ public class DecisionService {
                                 .subscribeAsCompletionStage())
                         : Uni.createFrom().item(outcome))
                 .invoke(actorMismatches::count);
+    }
+
+    private Uni<DecisionOutcome> confirmLocked(SqlClient sql, DecisionRequest request, LockedAction lockedAction) {
+        String tokenHash = lockedAction.tokenHash();
+        ActionRow locked = lockedAction.row();
+        return Uni.createFrom().deferred(() -> {
+            DecisionOutcome refused = refuseBeforeDeciding(request, locked);
+            return refused != null
+                    ? Uni.createFrom().item(refused)
+                    : separationOfDuties.check(sql, request, locked);
+        })
+                .flatMap(held -> held != null
+                        ? Uni.createFrom().item(held)
+                        : execution.confirmThenRun(sql, lockedAction, request.userId(),
+                                actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash,
+                                        request.userId()),
+                                () -> explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
     }
 
     /** A person may decide what they asked for, or anything of their tenant as an approver; a token holder may. */
@@ -236,9 +242,10 @@ public class DecisionService {
      * {@code ActionCancelled}.
      */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
-        return decide(request, (sql, tokenHash, locked) -> locked != null && !entitled(request, locked)
-                ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(locked))
-                : cancelLocked(sql, request, tokenHash));
+        return decide(request, (sql, lockedAction) -> lockedAction.row() != null
+                && !entitled(request, lockedAction.row())
+                        ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(lockedAction.row()))
+                        : cancelLocked(sql, request, lockedAction.tokenHash()));
     }
 
     private Uni<DecisionOutcome> cancelLocked(SqlClient sql, DecisionRequest request, String tokenHash) {
@@ -262,7 +269,7 @@ public class DecisionService {
                         DecisionConsumer.CONSUMER, () -> lockForDecision(sql, request).flatMap(locked -> locked
                                 .tokenHash() == null
                                         ? Uni.createFrom().item(new DecisionOutcome.NotFound())
-                                        : decision.decide(sql, locked.tokenHash(), locked.row())),
+                                        : decision.decide(sql, locked)),
                         new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }
@@ -272,12 +279,11 @@ public class DecisionService {
     private interface Decision {
 
         /**
-         * @param tokenHash
-         *            the hash its compare-and-swap matches
          * @param locked
-         *            the action, locked; null if no action of the tenant has that id and token hash
+         *            the action, locked (its row null if no action of the tenant has that id and token hash), with the
+         *            hash its compare-and-swap matches
          */
-        Uni<DecisionOutcome> decide(SqlClient sql, String tokenHash, ActionRow locked);
+        Uni<DecisionOutcome> decide(SqlClient sql, LockedAction locked);
     }
 
     /**
@@ -290,11 +296,10 @@ public class DecisionService {
     private Uni<LockedAction> lockForDecision(SqlClient sql, DecisionRequest request) {
         if (request.authority() instanceof DecisionAuthority.Token token) {
             String tokenHash = ConfirmTokens.hash(token.rawToken());
-            return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash)
-                    .map(row -> new LockedAction(tokenHash, row));
+            return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash);
         }
         return actions.lockForPerson(sql, request.actionId(), request.tenantId())
-                .map(locked -> locked != null ? locked : new LockedAction(null, null));
+                .map(locked -> locked != null ? locked : LockedAction.none(null));
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */

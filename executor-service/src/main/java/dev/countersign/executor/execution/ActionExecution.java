@@ -1,6 +1,7 @@
 package dev.countersign.executor.execution;
 
 import java.util.Comparator;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
@@ -15,6 +17,7 @@ import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
+import dev.countersign.executor.action.LockedAction;
 import dev.countersign.executor.db.Pipelining;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.outbox.OutboxWriter;
@@ -71,51 +74,59 @@ public class ActionExecution {
     }
 
     /**
-     * A confirmation of the action the decision locked ({@code locked}; null when no action matched the token),
-     * {@code confirm} (the compare-and-swap {@code proposed -> confirmed}), then {@link #run}; {@code lost} answers
-     * when the compare-and-swap matched no row.
+     * A confirmation of the action the decision locked: {@code confirm} (the compare-and-swap
+     * {@code proposed -> confirmed}), then {@link #run}; {@code lost} answers when the compare-and-swap matched no row.
      * <p>
-     * For an action still proposed whose write stays in this database, the write is sent with the confirmation, without
-     * waiting for its answer (one round trip instead of two): it reads nothing the confirmation changes but the status
-     * and who confirmed (the stored parameters, checked against the approved hash here; the row is locked), so it is
-     * built from the locked row as it will be once confirmed. PostgreSQL runs the write after the compare-and-swap, in
-     * a savepoint set between them. If the compare-and-swap matched no row (its window closed, a wrong token), the
-     * write is rolled back to that savepoint before {@code lost} runs, so an action nobody confirmed is never written;
-     * if the confirmed row differs from the one the write was built from, the whole transaction fails. Any other action
-     * (an external send, a kind this build cannot run, parameters that no longer match) is confirmed first, then run.
+     * When the swap cannot lose, the write is sent with it, without waiting for its answer (one round trip instead of
+     * two): the action is locked, still proposed and its window open by the database's clock at the lock (the swap
+     * tests the same {@code now()}, the transaction's start, and the token hash the lock matched), and its write stays
+     * in this database. The write reads the stored parameters, checked against the approved hash here, and nothing the
+     * swap changes, so it is built from the locked row as the swap will store it (its confirmation time left out: no
+     * executor reads it). PostgreSQL runs it after the swap, in a savepoint set between them. Should the swap match no
+     * row all the same, or store another row than the one the write was built from, the transaction fails and nothing
+     * of it commits. Any other action (an external send, a kind this build cannot run, parameters that no longer match,
+     * a closed window) is confirmed first, then run.
      */
-    public Uni<DecisionOutcome> confirmThenRun(SqlClient sql, ActionRow locked, String confirmedBy,
+    public Uni<DecisionOutcome> confirmThenRun(SqlClient sql, LockedAction locked, String confirmedBy,
             Uni<ActionRow> confirm, Supplier<Uni<DecisionOutcome>> lost) {
-        ActionExecutor executor = locked != null && locked.status() == ActionStatus.PROPOSED && paramsStillMatch(locked)
-                && executors.externalFor(locked.kind()).isEmpty()
-                        ? executors.forKind(locked.kind()).orElse(null)
+        ActionRow row = locked.row();
+        ActionExecutor executor = row != null && locked.open() && row.status() == ActionStatus.PROPOSED
+                && paramsStillMatch(row) && executors.externalFor(row.kind()).isEmpty()
+                        ? executors.forKind(row.kind()).orElse(null)
                         : null;
         if (executor == null) {
             return confirm.flatMap(confirmed -> confirmed != null ? run(sql, confirmed) : lost.get());
         }
-        ActionRow expected = locked.confirmedBy(confirmedBy, null);
-        // The execution's span starts with the confirmation the write goes out with.
+        ActionRow expected = row.asConfirmedBy(confirmedBy, null);
+        // The execution's span starts with the confirmation its write goes out with.
         return telemetry.execution(expected, () -> Pipelining.sendTogether(confirm,
-                () -> Pipelining.sendWithoutWaiting(sql.query(SET_SAVEPOINT).execute(),
-                        () -> executor.execute(sql, expected)).map(WriteAttempt::written)
-                        .onFailure().recoverWithItem(WriteAttempt::failed),
-                WriteAttempt::after).flatMap(attempt -> {
-                    ActionRow confirmed = attempt.confirmed();
-                    if (confirmed == null) {
-                        return rollBackToSavepoint(sql).flatMap(ignored -> lost.get());
-                    }
-                    if (!confirmed.equals(locked.confirmedBy(confirmedBy, confirmed.confirmedAt()))) {
-                        return Uni.createFrom().failure(new IllegalStateException("Action " + locked.id()
-                                + " was confirmed otherwise than its write was built for; its transaction rolls back"));
-                    }
-                    return attempt.failure() == null
-                            ? recordExecuted(sql, confirmed, attempt.result())
-                                    .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
-                            : recordRefusal(sql, confirmed, attempt.failure());
-                }));
+                () -> savepointThenWrite(sql, expected, action -> executor.execute(sql, action))
+                        .map(WriteAttempt::written).onFailure().recoverWithItem(WriteAttempt::failed),
+                (confirmed, attempt) -> attempt.after(confirmedAsExpected(confirmed, row, confirmedBy)))
+                .flatMap(attempt -> attempt.failure() == null
+                        ? recordExecuted(sql, attempt.confirmed(), attempt.result())
+                                .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
+                        : recordRefusal(sql, attempt.confirmed(), attempt.failure())));
     }
 
-    /** A write sent with its confirmation: the confirmed row (null if the compare-and-swap lost) and what it wrote. */
+    /**
+     * The swap's answer, if it is the locked row as confirmed by {@code confirmedBy}; otherwise the transaction fails.
+     */
+    private static ActionRow confirmedAsExpected(ActionRow confirmed, ActionRow locked, String confirmedBy) {
+        if (confirmed == null || !confirmed.equals(locked.asConfirmedBy(confirmedBy, confirmed.confirmedAt()))) {
+            throw new IllegalStateException("Action " + locked.id()
+                    + " was not confirmed as its write, sent with the confirmation, was built for; nothing commits");
+        }
+        return confirmed;
+    }
+
+    /** The savepoint a refused write rolls back to, sent with the write's first statement (pipelined). */
+    private static <T> Uni<T> savepointThenWrite(SqlClient sql, ActionRow confirmed,
+            Function<ActionRow, Uni<T>> write) {
+        return Pipelining.sendWithoutWaiting(sql.query(SET_SAVEPOINT).execute(), () -> write.apply(confirmed));
+    }
+
+    /** A write sent with its confirmation: what it wrote or why it failed, then the confirmed row. */
     private record WriteAttempt(ActionRow confirmed, JsonNode result, Throwable failure) {
 
         static WriteAttempt written(JsonNode result) {
@@ -126,8 +137,8 @@ public class ActionExecution {
             return new WriteAttempt(null, null, failure);
         }
 
-        static WriteAttempt after(ActionRow confirmed, WriteAttempt write) {
-            return new WriteAttempt(confirmed, write.result(), write.failure());
+        WriteAttempt after(ActionRow confirmedRow) {
+            return new WriteAttempt(confirmedRow, result, failure);
         }
     }
 
@@ -144,8 +155,7 @@ public class ActionExecution {
             // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
             return fail(sql, confirmed, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + confirmed.kind());
         }
-        // The savepoint goes with the write's first statement (pipelined); a refused write rolls back to it.
-        return Pipelining.sendWithoutWaiting(sql.query(SET_SAVEPOINT).execute(), () -> write(sql, confirmed, executor))
+        return savepointThenWrite(sql, confirmed, action -> write(sql, action, executor))
                 .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
                 .onFailure(ExecutionRefused.class).recoverWithUni(refused -> recordRefusal(sql, confirmed, refused));
     }
@@ -157,11 +167,8 @@ public class ActionExecution {
         if (!(failure instanceof ExecutionRefused refused)) {
             return Uni.createFrom().failure(failure);
         }
-        return rollBackToSavepoint(sql).flatMap(ignored -> fail(sql, confirmed, refused.code(), refused.getMessage()));
-    }
-
-    private static Uni<Void> rollBackToSavepoint(SqlClient sql) {
-        return sql.query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute().replaceWithVoid();
+        return sql.query("ROLLBACK TO SAVEPOINT " + SAVEPOINT).execute()
+                .flatMap(ignored -> fail(sql, confirmed, refused.code(), refused.getMessage()));
     }
 
     /**
@@ -189,9 +196,9 @@ public class ActionExecution {
     }
 
     /**
-     * The one write path of a confirmed action: its executor, then confirmed -> executed, the requester's trust, then
-     * the outbox event. An {@link ExecutionRefused} propagates (the caller decides whether the whole transaction or
-     * only this action fails).
+     * The write path of a confirmed action (also {@link #confirmThenRun}'s, after its first statement): its executor,
+     * then confirmed -> executed, the requester's trust, then the outbox event. An {@link ExecutionRefused} propagates
+     * (the caller decides whether the whole transaction or only this action fails).
      */
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
         return executor.execute(sql, confirmed).flatMap(result -> recordExecuted(sql, confirmed, result));
@@ -224,9 +231,10 @@ public class ActionExecution {
             throw new IllegalStateException(
                     "Action " + expected.id() + " was no longer confirmed when its write ended");
         }
-        boolean sameResult = stored.result() == null
-                ? expected.result() == null
-                : expected.result() != null && stored.result().equals(JSON_BY_VALUE, expected.result());
+        // A null result is stored as JSON null, which reads back as a NullNode.
+        JsonNode expectedResult = expected.result() == null ? NullNode.getInstance() : expected.result();
+        JsonNode storedResult = stored.result() == null ? NullNode.getInstance() : stored.result();
+        boolean sameResult = storedResult.equals(JSON_BY_VALUE, expectedResult);
         if (!sameResult || !stored.withResult(null).equals(expected.withResult(null))) {
             throw new IllegalStateException("Action " + expected.id()
                     + " was stored as executed otherwise than its outcome event says; its transaction rolls back");
