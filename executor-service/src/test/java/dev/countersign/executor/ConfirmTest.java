@@ -438,8 +438,8 @@ class ConfirmTest {
                 .then().statusCode(200).body("to", contains("proposed", "expired"))
                 .body("reason[1]", equalTo("the decision window closed"));
 
-        // The write went out with the confirmation (ActionExecution.confirmThenRun) and ran after the compare-and-swap
-        // that missed: it must have been rolled back.
+        // The lock found the window closed, so the write was not sent with the compare-and-swap
+        // (ActionExecution.confirmThenRun): sent anyway, the swap would miss after it and the confirm fail (500).
         assertThat(ledgerRows(proposal)).isZero();
         assertThat(Db.status(proposal.actionId)).isEqualTo("expired");
     }

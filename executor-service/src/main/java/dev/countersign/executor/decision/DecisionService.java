@@ -47,10 +47,10 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * Why this executes at most once: only one transaction can win the first compare-and-swap (PostgreSQL re-checks the
  * WHERE clause of a concurrent UPDATE after the winner commits, and the loser matches no row); if the transaction does
  * not commit, neither the confirmation nor the write exists, and the token still works for a retry. The write may be
- * sent with the compare-and-swap ({@link ActionExecution#confirmThenRun}); it then runs after it in a savepoint, rolled
- * back when the swap matched no row, so it commits only with a confirmation that won. The unique
- * {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database (an
- * e-mail, a ticket) cannot join the transaction; such executors send the action's idempotency key (see
+ * sent with the compare-and-swap when the swap cannot miss ({@link ActionExecution#confirmThenRun}); it runs after it,
+ * and a swap that missed all the same fails the transaction, so a write commits only with a confirmation that won. The
+ * unique {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database
+ * (an e-mail, a ticket) cannot join the transaction; such executors send the action's idempotency key (see
  * {@link ActionExecutor}).
  */
 @ApplicationScoped
