@@ -73,7 +73,8 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * {@code ConfirmBaselineSqlTest} writes from the executor's own statement constants and fails on when stale. Each
  * closed run's rate is taken over its steady window: from the completion of its first 15% to the moment its last
  * request started (after that, fewer than 32 are in flight). CPU time per process and per JVM thread group over that
- * window says where the time goes. Before each run the relay has published everything, so no backlog runs into it.
+ * window says where the time goes. Before each run the relay has published everything, so no backlog runs into it, and
+ * the database is vacuumed, analysed and checkpointed.
  * <p>
  * What the baselines leave out, by design: HTTP, JWT verification, JSON (request, response, the row mapping), the
  * reactive driver and Mutiny, the parameter hash check, metrics and logging, and the relay's publishing (its SQL runs
@@ -92,7 +93,10 @@ class ConfirmThroughputBenchmark {
      */
     private static final int WALLETS = Integer.getInteger("bench.wallets", 32);
     private static final double WARM_UP_SHARE = 0.15;
-    /** Confirmed before each measured run, untimed: the JIT compiles the confirm path first (on both sides). */
+    /**
+     * Confirmed before each measured run, untimed: connections and caches warm, the JIT well started (not finished: see
+     * the RESULT line, which takes the service's ratio from (g)).
+     */
     private static final int WARM_UP_ACTIONS = Integer.getInteger("bench.warmupActions", 1000);
     /** The open-loop run lasts this long at its rate, with at most {@link #OPEN_LOOP_MAX_ACTIONS} confirms. */
     private static final int OPEN_LOOP_SECONDS = Integer.getInteger("bench.openLoopSeconds", 15);
@@ -263,8 +267,8 @@ class ConfirmThroughputBenchmark {
             grown.describe(report, "confirm");
             report.line("");
             // The service's rate against the baselines is (g)'s first run: the same confirms as (a), once the JIT has
-            // compiled the confirm path (in (a), after 1,000 warm-up confirms, most of its methods still run in C1's
-            // profiling code and the compiler threads take a third of the executor's CPU).
+            // compiled the confirm path (in (a), after 1,000 warm-up confirms, the compiler threads take a third of the
+            // executor's CPU; presumably most of the path still runs in C1's profiling code).
             double warm = beforeGrowth.run().rate();
             report.line("RESULT confirm-to-executed: service %.0f/s (warm, (g)'s first run), one-round-trip baseline"
                     + " %.0f/s, ratio %.2f (target >= 0.50); statement-by-statement baseline %.0f/s, ratio %.2f;"

@@ -135,7 +135,8 @@ public class ActionRepository {
     /**
      * The action of this tenant, locked until the transaction ends, with its stored confirm token hash: a decision by a
      * signed-in person goes through the same token-matched compare-and-swap as one by token, and reads the hash in the
-     * same statement that locks the row (so a token reissued meanwhile cannot slip in between). Null if there is none.
+     * same statement that locks the row (so a token reissued meanwhile cannot slip in between);
+     * {@link LockedAction#none} if there is none.
      */
     public Uni<LockedAction> lockForPerson(SqlClient sql, UUID id, String tenantId) {
         return sql.preparedQuery(LOCK_FOR_PERSON)
@@ -143,7 +144,7 @@ public class ActionRepository {
                 .map(rows -> {
                     var iterator = rows.iterator();
                     if (!iterator.hasNext()) {
-                        return null;
+                        return LockedAction.none(null);
                     }
                     Row row = iterator.next();
                     return new LockedAction(row.getString("token_hash"), toRow(row), row.getBoolean("open"));

@@ -298,8 +298,7 @@ public class DecisionService {
             String tokenHash = ConfirmTokens.hash(token.rawToken());
             return actions.lockWithToken(sql, request.actionId(), request.tenantId(), tokenHash);
         }
-        return actions.lockForPerson(sql, request.actionId(), request.tenantId())
-                .map(locked -> locked != null ? locked : LockedAction.none(null));
+        return actions.lockForPerson(sql, request.actionId(), request.tenantId());
     }
 
     /** This request did not win: say why without revealing whether an action exists to a wrong token. */

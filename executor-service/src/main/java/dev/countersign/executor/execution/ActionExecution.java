@@ -30,9 +30,10 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * Runs a confirmed action inside the caller's transaction, whoever confirmed it (a person's decision, or the tier rules
- * on arrival): the write is rebuilt from the stored parameters, which must still hash to what was approved; a refused
- * write rolls back alone (a savepoint) while the failure itself is recorded. A MEDIUM action a person confirmed counts
- * towards the requester's earned trust, in the same transaction.
+ * on arrival), and for a person's single decision also sends the confirmation ({@link #confirmThenRun}): the write is
+ * rebuilt from the stored parameters, which must still hash to what was approved; a refused write rolls back alone (a
+ * savepoint) while the failure itself is recorded. A MEDIUM action a person confirmed counts towards the requester's
+ * earned trust, in the same transaction.
  */
 @ApplicationScoped
 public class ActionExecution {
@@ -112,7 +113,7 @@ public class ActionExecution {
     /**
      * The swap's answer, if it is the locked row as confirmed by {@code confirmedBy}; otherwise the transaction fails.
      */
-    private static ActionRow confirmedAsExpected(ActionRow confirmed, ActionRow locked, String confirmedBy) {
+    static ActionRow confirmedAsExpected(ActionRow confirmed, ActionRow locked, String confirmedBy) {
         if (confirmed == null || !confirmed.equals(locked.asConfirmedBy(confirmedBy, confirmed.confirmedAt()))) {
             throw new IllegalStateException("Action " + locked.id()
                     + " was not confirmed as its write, sent with the confirmation, was built for; nothing commits");
@@ -196,9 +197,10 @@ public class ActionExecution {
     }
 
     /**
-     * The write path of a confirmed action (also {@link #confirmThenRun}'s, after its first statement): its executor,
-     * then confirmed -> executed, the requester's trust, then the outbox event. An {@link ExecutionRefused} propagates
-     * (the caller decides whether the whole transaction or only this action fails).
+     * The write path of a confirmed action ({@link #confirmThenRun} runs the same steps, its executor's first statement
+     * sent with the confirmation): its executor, then confirmed -> executed, the requester's trust, then the outbox
+     * event. An {@link ExecutionRefused} propagates (the caller decides whether the whole transaction or only this
+     * action fails).
      */
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
         return executor.execute(sql, confirmed).flatMap(result -> recordExecuted(sql, confirmed, result));
@@ -207,7 +209,7 @@ public class ActionExecution {
     /**
      * {@code confirmed -> executed} with the write's result, the trust count and the outcome event, sent together (one
      * round trip): the count and the event are made from the row the update is expected to store, and the update's
-     * answer must be that row, or the whole transaction rolls back.
+     * answer must be that row, or this fails (the caller's transaction rolls back, or in auto-apply its savepoint).
      */
     private Uni<ActionRow> recordExecuted(SqlClient sql, ActionRow confirmed, JsonNode result) {
         ActionRow expected = confirmed.executedInSameTransaction(result);

@@ -3,6 +3,7 @@ package dev.countersign.executor.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -17,8 +18,9 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 
 /**
- * The outcome event of a write is made from the row {@code confirmed -> executed} is expected to store, sent before the
- * update answers; the answer must be that row, or the transaction must not commit.
+ * Statements sent before the answers they were built for: the write after the confirming compare-and-swap, built from
+ * the locked row as the swap will store it, and the outcome event, made from the row {@code confirmed -> executed} is
+ * expected to store. Each answer must be the predicted row, or the transaction must not commit.
  */
 class StoredAsExpectedTest {
 
@@ -38,8 +40,7 @@ class StoredAsExpectedTest {
     void theStoredRowIsTheExpectedOneWhenOnlyTheWayJavaTypedANumberDiffers() {
         ActionRow confirmed = confirmed();
         // Java made a long, the database's text reads back as an int; 1.50 and 1.5 are one number.
-        JsonNode written = Json.mapper().createObjectNode().put("version", 1L).put("rate", new java.math.BigDecimal(
-                "1.50"));
+        JsonNode written = Json.mapper().createObjectNode().put("version", 1L).put("rate", new BigDecimal("1.50"));
         ActionRow expected = confirmed.executedInSameTransaction(written);
         ActionRow stored = expected.withResult(json("{\"rate\": 1.5, \"version\": 1}"));
 
@@ -72,6 +73,30 @@ class StoredAsExpectedTest {
         assertThatThrownBy(() -> ActionExecution.storedAsExpected(expected.withResult(json("{\"version\": 2}")),
                 expected)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> ActionExecution.storedAsExpected(expected.withResult(null), expected))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aNullResultIsStoredAsJsonNull() {
+        ActionRow expected = confirmed().executedInSameTransaction(null);
+        ActionRow stored = expected.withResult(json("null"));
+
+        assertThat(ActionExecution.storedAsExpected(stored, expected)).isSameAs(stored);
+    }
+
+    @Test
+    void theSwapMustAnswerTheLockedRowAsConfirmedByThePerson() {
+        ActionRow locked = new ActionRow(UUID.randomUUID(), "t", "alice", "c-1", UUID.randomUUID(),
+                "ledger.transaction.create", Tier.LOW, ActionStatus.PROPOSED, json("{\"amount\":\"12.50\"}"), "h", "s",
+                Instant.now(), Instant.now(), null, null, null, null, "k", null, null, false, null, null, null, null);
+        ActionRow swapped = locked.asConfirmedBy("bob", CONFIRMED_AT);
+
+        assertThat(ActionExecution.confirmedAsExpected(swapped, locked, "bob")).isSameAs(swapped);
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(null, locked, "bob"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("nothing commits");
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(swapped, locked, "carol"))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(swapped.withResult(json("{}")), locked, "bob"))
                 .isInstanceOf(IllegalStateException.class);
     }
 }
