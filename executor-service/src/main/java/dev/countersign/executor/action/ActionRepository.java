@@ -122,14 +122,7 @@ public class ActionRepository {
         return sql.preparedQuery("SELECT expires_at > now() AS open, " + COLUMNS
                 + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE")
                 .execute(Tuple.of(id, tenantId, tokenHash))
-                .map(rows -> {
-                    var iterator = rows.iterator();
-                    if (!iterator.hasNext()) {
-                        return LockedAction.none(tokenHash);
-                    }
-                    Row row = iterator.next();
-                    return new LockedAction(tokenHash, toRow(row), row.getBoolean("open"));
-                });
+                .map(rows -> firstLocked(rows, tokenHash));
     }
 
     /**
@@ -141,14 +134,21 @@ public class ActionRepository {
     public Uni<LockedAction> lockForPerson(SqlClient sql, UUID id, String tenantId) {
         return sql.preparedQuery(LOCK_FOR_PERSON)
                 .execute(Tuple.of(id, tenantId))
-                .map(rows -> {
-                    var iterator = rows.iterator();
-                    if (!iterator.hasNext()) {
-                        return LockedAction.none(null);
-                    }
-                    Row row = iterator.next();
-                    return new LockedAction(row.getString("token_hash"), toRow(row), row.getBoolean("open"));
-                });
+                .map(rows -> firstLocked(rows, null));
+    }
+
+    /**
+     * The locked row of a lock statement (its {@code open} column read too), with {@code tokenHash}, or the stored hash
+     * the statement read when that is null; {@link LockedAction#none} without a row.
+     */
+    private static LockedAction firstLocked(RowSet<Row> rows, String tokenHash) {
+        var iterator = rows.iterator();
+        if (!iterator.hasNext()) {
+            return LockedAction.none(tokenHash);
+        }
+        Row row = iterator.next();
+        return new LockedAction(tokenHash != null ? tokenHash : row.getString("token_hash"), toRow(row),
+                row.getBoolean("open"));
     }
 
     /**

@@ -114,7 +114,7 @@ public class ActionExecution {
      * The swap's answer, if it is the locked row as confirmed by {@code confirmedBy}; otherwise the transaction fails.
      */
     static ActionRow confirmedAsExpected(ActionRow confirmed, ActionRow locked, String confirmedBy) {
-        if (confirmed == null || !confirmed.equals(locked.asConfirmedBy(confirmedBy, confirmed.confirmedAt()))) {
+        if (confirmed == null || !sameRow(confirmed, locked.asConfirmedBy(confirmedBy, confirmed.confirmedAt()))) {
             throw new IllegalStateException("Action " + locked.id()
                     + " was not confirmed as its write, sent with the confirmation, was built for; nothing commits");
         }
@@ -233,15 +233,21 @@ public class ActionExecution {
             throw new IllegalStateException(
                     "Action " + expected.id() + " was no longer confirmed when its write ended");
         }
-        // A null result is stored as JSON null, which reads back as a NullNode.
-        JsonNode expectedResult = expected.result() == null ? NullNode.getInstance() : expected.result();
-        JsonNode storedResult = stored.result() == null ? NullNode.getInstance() : stored.result();
-        boolean sameResult = storedResult.equals(JSON_BY_VALUE, expectedResult);
-        if (!sameResult || !stored.withResult(null).equals(expected.withResult(null))) {
+        if (!sameRow(stored, expected)) {
             throw new IllegalStateException("Action " + expected.id()
                     + " was stored as executed otherwise than its outcome event says; its transaction rolls back");
         }
         return stored;
+    }
+
+    /**
+     * Two rows equal as the database stores them: every column, and the result as JSON (jsonb keeps numbers by value,
+     * not as Java typed them; a null result is stored as JSON null, which reads back as a NullNode).
+     */
+    private static boolean sameRow(ActionRow a, ActionRow b) {
+        JsonNode resultA = a.result() == null ? NullNode.getInstance() : a.result();
+        JsonNode resultB = b.result() == null ? NullNode.getInstance() : b.result();
+        return resultA.equals(JSON_BY_VALUE, resultB) && a.withResult(null).equals(b.withResult(null));
     }
 
     /** {@link #write} as an execution span of the action's trace, for a batch member (a batch runs no {@link #run}). */
