@@ -54,6 +54,8 @@ class ProposeToStagedBenchmark {
      * Long enough that the JIT compilers are mostly done before the measured part: with 10 s, their threads took about
      * a third of the machine during it (executor and benchmark JVM 5 to 6 CPU-s each in 20 s).
      */
+    /** Tenants the proposals are spread over, round robin (each its own wallet and requester's evidence). */
+    private static final int TENANTS = Integer.getInteger("bench.tenants", 1);
     private static final int WARM_UP_SECONDS = Integer.getInteger("bench.warmupSeconds", 40);
     private static final Duration DRAIN = Duration.ofSeconds(Integer.getInteger("bench.drainSeconds", 60));
 
@@ -67,7 +69,8 @@ class ProposeToStagedBenchmark {
         report.line("machine: %s", BenchmarkSupport.machine());
         report.line("load average at start: %s", BenchmarkSupport.loadAverage());
         report.line("parameters: %d proposals/s for %d s, after a warm-up of %d s at that rate (drained, not counted);"
-                + " one producer (acks=all, like the agent); drain up to %d s", RATE, SECONDS, WARM_UP_SECONDS,
+                + " one producer (acks=all, like the agent); LOW expenses (staged for a person, none applied on"
+                + " arrival) of %d tenant(s), round robin; drain up to %d s", RATE, SECONDS, WARM_UP_SECONDS, TENANTS,
                 DRAIN.toSeconds());
 
         StackSettings settings = TestStacks.withExecutors(1);
@@ -76,17 +79,22 @@ class ProposeToStagedBenchmark {
                 KafkaProducer<String, String> producer = BenchmarkSupport.agentLikeProducer(stack.bootstrapServers())) {
             report.line("stack: up in %.1f s (1 executor, staged_only); service logs in %s",
                     (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
-            String tenant = "bench-" + UUID.randomUUID();
-            String evidence = AgentEvidence.of(stack, tenant, USER);
-            UUID wallet;
+            List<String> tenants = new ArrayList<>();
+            List<String> evidences = new ArrayList<>();
+            List<UUID> wallets = new ArrayList<>();
             try (Connection owner = stack.ownerConnection()) {
-                wallet = DemoData.createWallet(owner, tenant, USER, "Checking", "EUR");
+                for (int t = 0; t < TENANTS; t++) {
+                    String tenant = "bench-" + UUID.randomUUID();
+                    tenants.add(tenant);
+                    evidences.add(AgentEvidence.of(stack, tenant, USER));
+                    wallets.add(DemoData.createWallet(owner, tenant, USER, "Checking", "EUR"));
+                }
             }
             int warmUp = RATE * WARM_UP_SECONDS;
             int total = warmUp + RATE * SECONDS;
             List<ExpenseProposal> proposals = new ArrayList<>(total);
             for (int i = 0; i < total; i++) {
-                proposals.add(BenchmarkSupport.expense(tenant, USER, wallet, i));
+                proposals.add(BenchmarkSupport.expense(tenants.get(i % TENANTS), USER, wallets.get(i % TENANTS), i));
             }
             Map<String, Integer> index = new HashMap<>();
             for (int i = 0; i < total; i++) {
@@ -94,13 +102,13 @@ class ProposeToStagedBenchmark {
             }
             // One proposal first, awaited: the topics exist and the executor's consumer has its partitions (a
             // rebalance after start-up), so the timed run measures the steady path, not the first assignment.
-            ExpenseProposal primer = BenchmarkSupport.expense(tenant, USER, wallet, -1);
+            ExpenseProposal primer = BenchmarkSupport.expense(tenants.get(0), USER, wallets.get(0), -1);
             index.put(primer.id().toString(), -1);
             Map<Integer, Staged> staged = new ConcurrentHashMap<>();
             AtomicBoolean stop = new AtomicBoolean();
             Thread consumer = outcomesReader(stack.bootstrapServers(), index, staged, stop);
             long primed = System.nanoTime();
-            producer.send(AgentEvidence.proposal(primer, evidence));
+            producer.send(AgentEvidence.proposal(primer, evidences.get(0)));
             producer.flush();
             assertThat(BenchmarkSupport.awaitUntil(Duration.ofSeconds(60), () -> staged.containsKey(-1)))
                     .as("the first proposal staged within 60 s").isTrue();
@@ -114,7 +122,7 @@ class ProposeToStagedBenchmark {
             try {
                 // --- warm-up (JIT of both JVMs, connections, caches): same rate, then drained, not counted ---
                 long warmUpStarted = System.nanoTime();
-                sendAtRate(producer, evidence, proposals, 0, warmUp, sentAt, sentNanos, ackedNanos);
+                sendAtRate(producer, evidences, proposals, 0, warmUp, sentAt, sentNanos, ackedNanos);
                 producer.flush();
                 boolean warmedUp = BenchmarkSupport.awaitUntil(DRAIN, () -> staged.size() >= warmUp);
                 report.line("warm-up: %d proposals at %d/s, all staged %.1f s after the first was sent%s", warmUp,
@@ -125,7 +133,7 @@ class ProposeToStagedBenchmark {
 
                 // --- the measured run: proposal i is due at start + (i - warmUp) / rate ---
                 CpuMeter.Sample cpuFrom = cpu.sample();
-                long maxBehindNanos = sendAtRate(producer, evidence, proposals, warmUp, total, sentAt, sentNanos,
+                long maxBehindNanos = sendAtRate(producer, evidences, proposals, warmUp, total, sentAt, sentNanos,
                         ackedNanos);
                 CpuMeter.Sample cpuTo = cpu.sample();
                 producer.flush();
@@ -168,7 +176,7 @@ class ProposeToStagedBenchmark {
                         BenchmarkSupport.distribution(latencies));
                 report.line("  of which the producer's send to acks=all ack:                %s",
                         BenchmarkSupport.distribution(acks));
-                breakdown(report, stack, tenant, proposals, warmUp, sentAt, staged);
+                breakdown(report, stack, tenants, proposals, warmUp, sentAt, staged);
                 overTime(report, warmUp, total, sentNanos, staged);
                 long from = cpuFrom.nanos();
                 long to = cpuTo.nanos();
@@ -198,7 +206,7 @@ class ProposeToStagedBenchmark {
      * Sends proposals {@code from} to {@code to} (exclusive), proposal i due at start + (i - from) / rate, noting when
      * each send started and was acknowledged; returns how far behind its schedule the sender fell at most (ns).
      */
-    private static long sendAtRate(KafkaProducer<String, String> producer, String evidence,
+    private static long sendAtRate(KafkaProducer<String, String> producer, List<String> evidences,
             List<ExpenseProposal> proposals, int from,
             int to,
             Instant[] sentAt, long[] sentNanos, long[] ackedNanos) {
@@ -216,7 +224,7 @@ class ProposeToStagedBenchmark {
             int sent = i;
             sentAt[i] = Instant.now();
             sentNanos[i] = System.nanoTime();
-            producer.send(AgentEvidence.proposal(proposal, evidence),
+            producer.send(AgentEvidence.proposal(proposal, evidences.get(i % evidences.size())),
                     (metadata, failure) -> ackedNanos[sent] = System.nanoTime());
         }
         return maxBehindNanos;
@@ -264,14 +272,15 @@ class ProposeToStagedBenchmark {
      * transaction, its commit, the relay waking up), -> the outcome record's CreateTime (the claim query, handing it to
      * the producer), -> receipt (the relay producer's batching and acks, the broker, this consumer's fetch).
      */
-    private static void breakdown(Report report, LocalStack stack, String tenant, List<ExpenseProposal> proposals,
+    private static void breakdown(Report report, LocalStack stack, List<String> tenants,
+            List<ExpenseProposal> proposals,
             int warmUp, Instant[] sentAt, Map<Integer, Staged> staged) throws SQLException {
         Map<String, Instant[]> outbox = new HashMap<>();
         try (Connection owner = stack.ownerConnection();
                 var query = owner.prepareStatement(
-                        "SELECT message_key, created_at, published_at FROM outbox WHERE tenant_id = ?"
+                        "SELECT message_key, created_at, published_at FROM outbox WHERE tenant_id = ANY (?)"
                                 + " AND payload::jsonb ->> 'type' = 'ActionStaged'")) {
-            query.setString(1, tenant);
+            query.setArray(1, owner.createArrayOf("text", tenants.toArray()));
             try (var rows = query.executeQuery()) {
                 while (rows.next()) {
                     var published = rows.getTimestamp(3);
