@@ -6,7 +6,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -117,17 +116,6 @@ public class TenantTransactions {
         return sql.preparedQuery(ACT_AS)
                 .execute(Tuple.of(userId, channel, reason))
                 .replaceWithVoid();
-    }
-
-    /**
-     * Names {@code actor} (its user, channel and reason; the tenant stays the one the transaction named) for the moves
-     * of {@code work}, sent with the work's first statement ({@link Pipelining}): the next piece of work of a
-     * transaction that serves several requesters of one tenant (a staging batch).
-     */
-    public <T> Uni<T> actingAs(SqlClient sql, Actor actor, Supplier<Uni<T>> work) {
-        Object[] values = TenantSettings.values(actor);
-        return Pipelining.sendWithoutWaiting(sql.preparedQuery(ACT_AS).execute(Tuple.of(values[1], values[2],
-                values[3])), work::get);
     }
 
     /** Changes only the reason, for the next move in this transaction. */

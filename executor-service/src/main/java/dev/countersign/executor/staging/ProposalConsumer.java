@@ -41,15 +41,13 @@ public class ProposalConsumer {
     private static final String CONSUMER = "proposals";
 
     private final StagingService staging;
-    private final StagingBatches batches;
     private final OutboxRelay relay;
     private final EvidenceGate evidence;
     private final KeyedLanes lanes;
 
-    public ProposalConsumer(StagingService staging, StagingBatches batches, OutboxRelay relay, EvidenceGate evidence,
-            @ConfigProperty(name = "countersign.proposals.lanes", defaultValue = "32") int lanes) {
+    public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence,
+            @ConfigProperty(name = "countersign.proposals.lanes", defaultValue = "4") int lanes) {
         this.staging = staging;
-        this.batches = batches;
         this.relay = relay;
         this.evidence = evidence;
         this.lanes = KeyedLanes.withLanes(lanes);
@@ -106,7 +104,7 @@ public class ProposalConsumer {
                     proposal.eventId(), proposal.actionId(), rejected.reason());
             return Uni.createFrom().failure(new EvidenceRejectedException(rejected.reason(), proposal.eventId()));
         }
-        return TransientFailures.retryWhileTransient(batches.stage(proposal), LOG, "Staging " + proposal.actionId())
+        return TransientFailures.retryWhileTransient(staging.stage(proposal), LOG, "Staging " + proposal.actionId())
                 .onFailure().recoverWithUni(failure -> {
                     LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
                             failure.getMessage());

@@ -2,11 +2,8 @@ package dev.countersign.executor.staging;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,17 +42,15 @@ import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 
 /**
  * Turns an {@code ActionProposed} into a stored {@code proposed} action, or a rejection. It trusts nothing in the
  * event: the kind and parameters are validated again against the catalogue, the hash is recomputed, the tier is decided
  * here. One transaction records the event as processed, stores the action and writes the outcome to the outbox, so a
- * redelivered event does nothing and no outcome is published for work that was rolled back; under load that transaction
- * stages several proposals of one tenant ({@link StagingBatches}). An action whose tier lets it apply on arrival
- * ({@link AutoApply}) is confirmed and executed in that same transaction, if the agent marked the proposing turn clean
- * and the auto-apply budget has room ({@link AutoApplyBudgets}); otherwise it waits for a person with the reason
- * recorded on it.
+ * redelivered event does nothing and no outcome is published for work that was rolled back. An action whose tier lets
+ * it apply on arrival ({@link AutoApply}) is confirmed and executed in that same transaction, if the agent marked the
+ * proposing turn clean and the auto-apply budget has room ({@link AutoApplyBudgets}); otherwise it waits for a person
+ * with the reason recorded on it.
  */
 @ApplicationScoped
 public class StagingService {
@@ -80,12 +75,15 @@ public class StagingService {
     private final Targets targets;
     private final AutoApply autoApply;
     private final ActionExecution execution;
+    private final ActionTelemetry telemetry;
     private final AutoApplyBudgets budgets;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
             OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors,
-            Targets targets, AutoApply autoApply, ActionExecution execution, AutoApplyBudgets budgets) {
+            Targets targets, AutoApply autoApply, ActionExecution execution, ActionTelemetry telemetry,
+            AutoApplyBudgets budgets) {
         this.budgets = budgets;
+        this.telemetry = telemetry;
         this.autoApply = autoApply;
         this.execution = execution;
         this.targets = targets;
@@ -98,35 +96,11 @@ public class StagingService {
         this.config = config;
     }
 
-    /**
-     * Stages proposals of one tenant in one transaction, one after another, each under its own requester and its own
-     * trace ({@link StagingBatches}); completes when the transaction committed, with one answer per proposal: true if
-     * it wrote an outbox event (the relay should run). If the staging of any fails, the transaction rolls back and none
-     * is staged.
-     */
-    Uni<List<Boolean>> stage(List<Arrival> arrivals) {
-        ActionProposed first = arrivals.get(0).proposal();
-        if (arrivals.stream().anyMatch(arrival -> !Objects.equals(arrival.proposal().tenantId(), first.tenantId()))) {
-            throw new IllegalArgumentException("proposals staged together must be of one tenant");
-        }
-        return transactions.run(actor(first), sql -> {
-            Uni<List<Boolean>> staged = Uni.createFrom().item(() -> new ArrayList<>(arrivals.size()));
-            for (int i = 0; i < arrivals.size(); i++) {
-                Arrival arrival = arrivals.get(i);
-                boolean actorNamed = i == 0;
-                staged = staged.call(answers -> stageOne(sql, arrival, actorNamed).invoke(answers::add));
-            }
-            return staged;
-        });
-    }
-
-    /** One proposal of the transaction; its requester is named first unless the transaction's opening named it. */
-    private Uni<Boolean> stageOne(SqlConnection sql, Arrival arrival, boolean actorNamed) {
-        ActionProposed proposal = arrival.proposal();
-        Supplier<Uni<Boolean>> work = () -> processed.onFirstDelivery(sql, proposal.eventId(), CONSUMER,
-                () -> decide(sql, proposal, arrival.traceParent()), false);
-        return ActionTelemetry.within(arrival.trace(), () -> ActionTelemetry.withLogFields(proposal.tenantId(),
-                proposal.actionId(), actorNamed ? work : () -> transactions.actingAs(sql, actor(proposal), work)));
+    /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
+    public Uni<Boolean> stage(ActionProposed proposal) {
+        return ActionTelemetry.withLogFields(proposal.tenantId(), proposal.actionId(),
+                () -> transactions.run(actor(proposal), sql -> processed.onFirstDelivery(sql, proposal.eventId(),
+                        CONSUMER, () -> decide(sql, proposal), false)));
     }
 
     /**
@@ -147,7 +121,7 @@ public class StagingService {
         return new Actor(proposal.tenantId(), proposal.userId(), TenantTransactions.AGENT);
     }
 
-    private Uni<Boolean> decide(SqlClient sql, ActionProposed proposal, String traceParent) {
+    private Uni<Boolean> decide(SqlClient sql, ActionProposed proposal) {
         String envelopeProblem = envelopeProblem(proposal);
         if (envelopeProblem != null) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, envelopeProblem);
@@ -160,11 +134,10 @@ public class StagingService {
                         policy -> policy.agentWrites() == AgentWritesPolicy.Mode.DISABLED
                                 ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
                                         "an administrator has switched agent writes off for this tenant")
-                                : stageValid(sql, proposal, policy, traceParent)));
+                                : stageValid(sql, proposal, policy)));
     }
 
-    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, StagingPolicies policy,
-            String traceParent) {
+    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, StagingPolicies policy) {
         ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
         if (!validated.isValid()) {
             return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violationsText());
@@ -182,11 +155,11 @@ public class StagingService {
             return reject(sql, proposal, ErrorCode.EXTERNAL_SENDS_DISABLED,
                     "an administrator has switched off external sends (e-mail, tickets) for this tenant");
         }
-        return stageTarget(sql, proposal, validated, policy.tiers(), policy.agentWrites(), traceParent);
+        return stageTarget(sql, proposal, validated, policy.tiers(), policy.agentWrites());
     }
 
     private Uni<Boolean> stageTarget(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
-            TierPolicy tiers, AgentWritesPolicy.Mode agentWrites, String traceParent) {
+            TierPolicy tiers, AgentWritesPolicy.Mode agentWrites) {
         String paramsHash = validated.hash();
         return targets.read(sql, proposal.kind(), validated.normalised(), proposal.tenantId(), proposal.userId())
                 .flatMap(target -> {
@@ -199,7 +172,7 @@ public class StagingService {
                             validated.definition().tierFor(validated.normalised(),
                                     target.map(TargetSnapshot::fields).orElse(null), tiers),
                             validated.normalised(), paramsHash, tokenHash(proposal), validated.summary(),
-                            target.orElse(null), traceParent, proposal.markedClean());
+                            target.orElse(null), telemetry.currentTraceParent(), proposal.markedClean());
                     return store(sql, proposal, action, agentWrites);
                 });
     }
@@ -292,9 +265,7 @@ public class StagingService {
                             failure.getMessage());
                     return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
                             .flatMap(ignored -> hold(sql, stored, APPLY_FAILED));
-                })
-                // Closed (with the write's own savepoint inside it), so the next proposal of a batch starts outside it.
-                .call(() -> sql.query("RELEASE SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute());
+                });
     }
 
     /** min(requested, configured): a proposal can shorten its window, never extend it. */

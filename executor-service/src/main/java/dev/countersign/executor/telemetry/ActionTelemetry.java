@@ -117,26 +117,6 @@ public class ActionTelemetry {
         span.end();
     }
 
-    /**
-     * Runs {@code work} with {@code trace} as the current context until it ends (its log lines carry that trace's ids,
-     * and spans it starts are that trace's), where a scope can be kept that long: on a duplicated Vert.x context, as in
-     * {@link #execution}. For work that runs on another context than the record it belongs to (a staging batch). Only
-     * for work that runs alone on its context until it ends: a second piece interleaved there would see this trace.
-     */
-    public static <T> Uni<T> within(Context trace, Supplier<Uni<T>> work) {
-        return Uni.createFrom().deferred(() -> {
-            Scope current = VertxContext.isOnDuplicatedContext() ? trace.makeCurrent() : Scope.noop();
-            Uni<T> started;
-            try {
-                started = work.get();
-            } catch (RuntimeException e) {
-                current.close();
-                throw e;
-            }
-            return started.onTermination().invoke(current::close);
-        });
-    }
-
     /** Runs {@code work} with the tenant and action ids in the logging MDC, removed when it ends. */
     public static <T> Uni<T> withLogFields(String tenantId, UUID actionId, Supplier<Uni<T>> work) {
         return Uni.createFrom().deferred(() -> {
