@@ -8,6 +8,8 @@ import static org.hamcrest.Matchers.equalTo;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -424,14 +426,23 @@ class ConfirmTest {
     @Test
     void anExpiredProposalCannotBeConfirmed() throws Exception {
         var proposal = staged("12.50");
-        try (var owner = Db.owner();
-                var rewind = owner.prepareStatement(
-                        "UPDATE actions SET expires_at = now() - interval '1 second' WHERE id = ?")) {
-            rewind.setObject(1, proposal.actionId);
-            rewind.executeUpdate();
+        // The window closes while this test holds the row, in the uncommitted transaction that moves it back, and the
+        // confirm waits for the row meanwhile: the sweep (committed windows only, locked rows skipped) cannot expire the
+        // action first, so the confirm is what finds the window closed.
+        CompletableFuture<Response> confirming;
+        try (var owner = Db.owner()) {
+            owner.setAutoCommit(false);
+            try (var rewind = owner.prepareStatement(
+                    "UPDATE actions SET expires_at = proposed_at + interval '1 millisecond' WHERE id = ?")) {
+                rewind.setObject(1, proposal.actionId);
+                rewind.executeUpdate();
+            }
+            confirming = CompletableFuture.supplyAsync(() -> confirm(proposal, alice));
+            Db.awaitALockWait();
+            owner.commit();
         }
 
-        confirm(proposal, alice).then().statusCode(409)
+        confirming.get(30, TimeUnit.SECONDS).then().statusCode(409)
                 .body("code", equalTo("invalid_state_transition"))
                 .body("action.status", equalTo("expired"));
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
@@ -442,6 +453,8 @@ class ConfirmTest {
         // (ActionExecution.confirmThenRun): sent anyway, the swap would miss after it and the confirm fail (500).
         assertThat(ledgerRows(proposal)).isZero();
         assertThat(Db.status(proposal.actionId)).isEqualTo("expired");
+        assertThat(Db.text("SELECT channel FROM action_history WHERE action_id = ? AND to_status = 'expired'",
+                proposal.actionId)).as("expired by the confirm, not the sweep").isEqualTo("http");
     }
 
     @Test
