@@ -16,10 +16,12 @@
 # Every JVM of the run (Maven's, the tests', the services', Keycloak's) compiles with C1 only and collects with the
 # serial collector: they live seconds to minutes on 2 busy cores, where C2's compile threads and G1's concurrent threads
 # cost more CPU than they pay back (measured: a third less CPU for the same end-to-end tests). Speed is not what these
-# tests check; the benchmarks (deploy/bench) never run with these options.
+# tests check; the benchmarks (deploy/bench) never run with these options. C1 alone gets a code cache of 48 MB by
+# default (not tiered's 240), which Maven's build of every module filled once ("Out of space in CodeCache for method
+# handle intrinsic", the build failed); a full code cache also stops a long test JVM compiling. Hence its size here.
 set -euo pipefail
 cd "$(dirname "$0")"
-export JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:+$JDK_JAVA_OPTIONS }-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+export JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:+$JDK_JAVA_OPTIONS }-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC"
 mvn=(./mvnw -B -ntp)
 
 "${mvn[@]}" package -DskipTests
