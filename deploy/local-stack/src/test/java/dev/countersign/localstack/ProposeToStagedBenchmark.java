@@ -51,11 +51,13 @@ class ProposeToStagedBenchmark {
     private static final int RATE = Integer.getInteger("bench.rate", 500);
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
     /**
+     * Tenants the proposals are spread over, round robin (each its own wallet and requester's evidence); at least 1.
+     */
+    private static final int TENANTS = Math.max(1, Integer.getInteger("bench.tenants", 1));
+    /**
      * Long enough that the JIT compilers are mostly done before the measured part: with 10 s, their threads took about
      * a third of the machine during it (executor and benchmark JVM 5 to 6 CPU-s each in 20 s).
      */
-    /** Tenants the proposals are spread over, round robin (each its own wallet and requester's evidence). */
-    private static final int TENANTS = Integer.getInteger("bench.tenants", 1);
     private static final int WARM_UP_SECONDS = Integer.getInteger("bench.warmupSeconds", 40);
     private static final Duration DRAIN = Duration.ofSeconds(Integer.getInteger("bench.drainSeconds", 60));
 
