@@ -6,7 +6,8 @@
 # minutes on 2 cores (40 s of warm-up and its drain, 20 s measured; up to 4 if the executor falls far behind).
 # Usage: deploy/bench/propose-to-staged.sh [maven flags], e.g. -o, -Dbench.rate=500, -Dbench.seconds=20,
 # -Dbench.warmupSeconds=40, -Dbench.drainSeconds=60, -Dbench.statements=true (PostgreSQL's statements by time, from
-# pg_stat_statements), -Dbench.tenants=1 (tenants the proposals are spread over, round robin). Numbers depend on what else runs: the block reports the load.
+# pg_stat_statements), -Dbench.tenants=1 (tenants the proposals are spread over, round robin). Numbers depend on what
+# else runs: the block reports the load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 echo "load average before building: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -426,23 +427,12 @@ class ConfirmTest {
     @Test
     void anExpiredProposalCannotBeConfirmed() throws Exception {
         var proposal = staged("12.50");
-        // The window closes while this test holds the row, in the uncommitted transaction that moves it back, and the
-        // confirm waits for the row meanwhile: the sweep (committed windows only, locked rows skipped) cannot expire the
-        // action first, so the confirm is what finds the window closed.
-        CompletableFuture<Response> confirming;
-        try (var owner = Db.owner()) {
-            owner.setAutoCommit(false);
-            try (var rewind = owner.prepareStatement(
-                    "UPDATE actions SET expires_at = proposed_at + interval '1 millisecond' WHERE id = ?")) {
-                rewind.setObject(1, proposal.actionId);
-                rewind.executeUpdate();
-            }
-            confirming = CompletableFuture.supplyAsync(() -> confirm(proposal, alice));
-            Db.awaitALockWait();
-            owner.commit();
-        }
+        // The confirm, not the sweep, finds the window closed (Db.closeTheWindowWhile).
+        var confirming = new AtomicReference<CompletableFuture<Response>>();
+        Db.closeTheWindowWhile(proposal.actionId,
+                () -> confirming.set(CompletableFuture.supplyAsync(() -> confirm(proposal, alice))));
 
-        confirming.get(30, TimeUnit.SECONDS).then().statusCode(409)
+        confirming.get().get(30, TimeUnit.SECONDS).then().statusCode(409)
                 .body("code", equalTo("invalid_state_transition"))
                 .body("action.status", equalTo("expired"));
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}/history", proposal.actionId)
@@ -453,8 +443,7 @@ class ConfirmTest {
         // (ActionExecution.confirmThenRun): sent anyway, the swap would miss after it and the confirm fail (500).
         assertThat(ledgerRows(proposal)).isZero();
         assertThat(Db.status(proposal.actionId)).isEqualTo("expired");
-        assertThat(Db.text("SELECT channel FROM action_history WHERE action_id = ? AND to_status = 'expired'",
-                proposal.actionId)).as("expired by the confirm, not the sweep").isEqualTo("http");
+        assertThat(Db.expiryChannel(proposal.actionId)).as("expired by the confirm, not the sweep").isEqualTo("http");
     }
 
     @Test

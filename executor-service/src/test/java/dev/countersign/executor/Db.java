@@ -93,6 +93,31 @@ final class Db {
                 .until(() -> count("SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
     }
 
+    /**
+     * Closes the action's decision window while {@code decide} starts a decision on it: the window is moved back in an
+     * uncommitted transaction that holds the row, the decision waits for the row, and the commit hands it over. The
+     * expiry sweep sees only committed windows and skips locked rows, so the decision, not the sweep, finds the window
+     * closed.
+     */
+    static void closeTheWindowWhile(UUID actionId, Runnable decide) throws SQLException {
+        try (var owner = owner()) {
+            owner.setAutoCommit(false);
+            try (var rewind = owner.prepareStatement(
+                    "UPDATE actions SET expires_at = proposed_at + interval '1 millisecond' WHERE id = ?")) {
+                rewind.setObject(1, actionId);
+                rewind.executeUpdate();
+            }
+            decide.run();
+            awaitALockWait();
+            owner.commit();
+        }
+    }
+
+    /** The channel the action's expiry was recorded through (the sweep's, or the decision's that found it closed). */
+    static String expiryChannel(UUID actionId) throws SQLException {
+        return text("SELECT channel FROM action_history WHERE action_id = ? AND to_status = 'expired'", actionId);
+    }
+
     /** Waits, up to 15 s, until the action has {@code status} in the database. */
     static void awaitStatus(UUID actionId, String status) {
         await().atMost(Duration.ofSeconds(15)).until(() -> status.equals(status(actionId)));

@@ -118,29 +118,18 @@ class DecisionsTopicTest {
     /**
      * A confirm that gets the action's row only after its window closed finds it closed (the lock statement reads the
      * window with the decision's own transaction clock), expires it and writes nothing: the write is not sent with the
-     * compare-and-swap (sent anyway, the swap would miss after it and the decision fail). The window closes while this
-     * test holds the row, in the uncommitted transaction that moves it back, so the sweep (which sees only committed
-     * windows and skips locked rows) cannot expire the action first: the expiry in the history is the decision's.
+     * compare-and-swap (sent anyway, the swap would miss after it and the decision fail). The sweep cannot expire the
+     * action first ({@link Db#closeTheWindowWhile}): the expiry in the history is the decision's.
      */
     @Test
     void aConfirmThatGetsTheRowAfterItsWindowClosedExpiresItAndWritesNothing() throws Exception {
         var proposal = staged();
         ObjectNode confirm = proposal.decided("confirm", proposal.tokenFromExecutor());
-        try (var owner = Db.owner()) {
-            owner.setAutoCommit(false);
-            try (var rewind = owner.prepareStatement(
-                    "UPDATE actions SET expires_at = proposed_at + interval '1 millisecond' WHERE id = ?")) {
-                rewind.setObject(1, proposal.actionId);
-                rewind.executeUpdate();
-            }
-            send(confirm);
-            Db.awaitALockWait();
-            owner.commit();
-        }
+        Db.closeTheWindowWhile(proposal.actionId, () -> send(confirm));
 
         Db.awaitStatus(proposal.actionId, "expired");
-        assertThat(Db.text("SELECT channel FROM action_history WHERE action_id = ? AND to_status = 'expired'",
-                proposal.actionId)).as("expired by the decision, not the sweep").isNotEqualTo(ExpirySweeper.CHANNEL);
+        assertThat(Db.expiryChannel(proposal.actionId)).as("expired by the decision, not the sweep")
+                .isNotEqualTo(ExpirySweeper.CHANNEL);
         assertThat(proposal.ledgerRows()).isZero();
         awaitProcessed(confirm);
     }

@@ -63,7 +63,7 @@ public class DecisionConsumer {
     private final KeyedLanes lanes;
 
     public DecisionConsumer(DecisionService decisions, DecisionDeadLetters deadLetters, ApproverVerifier approvers,
-            @ConfigProperty(name = "countersign.decisions.lanes", defaultValue = "16") int lanes) {
+            @ConfigProperty(name = "countersign.decisions.lanes") int lanes) {
         this.decisions = decisions;
         this.deadLetters = deadLetters;
         this.approvers = approvers;

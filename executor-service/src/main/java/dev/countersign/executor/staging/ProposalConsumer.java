@@ -46,7 +46,7 @@ public class ProposalConsumer {
     private final KeyedLanes lanes;
 
     public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence,
-            @ConfigProperty(name = "countersign.proposals.lanes", defaultValue = "4") int lanes) {
+            @ConfigProperty(name = "countersign.proposals.lanes") int lanes) {
         this.staging = staging;
         this.relay = relay;
         this.evidence = evidence;
