@@ -17,6 +17,13 @@ let conversationId = null;
 let generation = 0;
 // One turn at a time: Enter or Send while a turn runs does nothing.
 let sending = false;
+// New conversations being created: Send waits for them. A message sent before the new conversation is open would go
+// to the one being left, and its reply would be dropped when the new one opens (the text would seem lost).
+let opening = 0;
+
+function updateSendButton() {
+  $('send').disabled = sending || opening > 0;
+}
 
 /** Shows an error, unless the session ended: the sign-out said so once already. */
 function fail(prefix, problem) {
@@ -71,6 +78,8 @@ function message(who, text, extraClass) {
 
 async function newConversation() {
   clearAlert();
+  opening += 1;
+  updateSendButton();
   try {
     const created = await agent('/api/conversations', { method: 'POST' });
     await openConversation(created.conversationId);
@@ -79,6 +88,9 @@ async function newConversation() {
     }
   } catch (problem) {
     fail('Could not start a conversation.', problem);
+  } finally {
+    opening -= 1;
+    updateSendButton();
   }
 }
 
@@ -136,7 +148,7 @@ async function openConversation(id) {
 
 async function send(event) {
   event.preventDefault();
-  if (sending) {
+  if (sending || opening > 0) {
     return;
   }
   clearAlert();
@@ -148,7 +160,7 @@ async function send(event) {
     return;
   }
   sending = true;
-  $('send').disabled = true;
+  updateSendButton();
   if (!conversationId) {
     try {
       const before = generation;
@@ -156,7 +168,7 @@ async function send(event) {
       if (before !== generation) {
         // Another conversation was opened meanwhile: the message was not sent; keep it in the box.
         sending = false;
-        $('send').disabled = false;
+        updateSendButton();
         return;
       }
       conversationId = created;
@@ -167,7 +179,7 @@ async function send(event) {
     } catch (problem) {
       fail('Could not start a conversation.', problem);
       sending = false;
-      $('send').disabled = false;
+      updateSendButton();
       return;
     }
   }
@@ -226,7 +238,7 @@ async function send(event) {
   } finally {
     sending = false;
     progress.textContent = '';
-    $('send').disabled = false;
+    updateSendButton();
   }
 }
 

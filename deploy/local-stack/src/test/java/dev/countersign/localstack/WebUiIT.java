@@ -471,6 +471,24 @@ class WebUiIT {
     }
 
     @Test
+    void sendWaitsWhileANewConversationIsCreatedAndTheMessageLandsInTheNewOne() {
+        signInToChat("acme", "alice");
+        String left = page.locator("#chat-title").innerText();
+        // A person who clicks New conversation and sends at once: Send is disabled from the click on, in the same
+        // task of the page. Before, it stayed enabled while the conversation was created; a message sent then went to
+        // the conversation being left and its card was dropped when the new one opened (a flaky end-to-end test of
+        // this class found it: "Nothing said yet" after the turn ran).
+        Object disabledAtOnce = page.evaluate("() => { document.getElementById('new-conversation').click();"
+                + " return document.getElementById('send').disabled; }");
+        assertThat(disabledAtOnce).as("Send right after New conversation was clicked").isEqualTo(true);
+        Locator card = ask("add a 7 lunch expense to Checking");
+
+        assertThat(card).hasAttribute("data-status", "proposed");
+        assertThat(page.locator("#chat-title")).not().hasText(left);
+        assertThat(page.locator("#messages")).not().containsText("Nothing said yet");
+    }
+
+    @Test
     void aProposalTheExecutorRefusesAtStagingShowsAsRejectedOnItsChatCard() throws Exception {
         // carol, an administrator of globex, switches the agent's e-mails and tickets off on the decision page.
         page.navigate(stack.executorUrl() + "/decide/?view=settings");
