@@ -455,6 +455,14 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
+     * Stops executor {@code instance} gracefully (SIGTERM, up to 15 s, then SIGKILL), so that its Kafka consumers leave
+     * their groups and the other instances take its partitions; {@link #restartExecutor} starts it again.
+     */
+    public void stopExecutor(int instance) {
+        executors.get(instance).close();
+    }
+
+    /**
      * Starts executor {@code instance} again with its environment and {@code overrides} on top (kept for later
      * restarts), and waits until it is ready.
      */

@@ -68,6 +68,9 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * <li><b>decisions by event</b>: 32 client threads each publish a confirm as an integration relays it (the token the
  * approver asked for with {@code reissue-token}) and wait for its {@code ActionExecuted} on the outcomes topic
  * ({@link EventConfirm}, {@link OutcomeWaiter}); then 32 such clients and 32 HTTP clients at once.</li>
+ * <li><b>two executors</b>: the service as in the first, with a second executor instance started for it and the 32
+ * clients split between the two (16 each), against the one instance's rate just before.</li>
+ * <li><b>grown database</b>: the service again, after a million past actions were added.</li>
  * </ol>
  * Both baselines come from {@code deploy/bench/confirm-baseline.sql}, which executor-service's
  * {@code ConfirmBaselineSqlTest} writes from the executor's own statement constants and fails on when stale. Each
@@ -103,6 +106,11 @@ class ConfirmThroughputBenchmark {
     private static final int OPEN_LOOP_MAX_ACTIONS = Integer.getInteger("bench.openLoopMaxActions", 6000);
     /** Past actions added before (g), the grown-database run. */
     private static final int GROWN_ACTIONS = Integer.getInteger("bench.grownActions", 1_000_000);
+    /**
+     * Confirms the second executor does alone, untimed, before the two-executor run: the first instance has confirmed
+     * some 20,000 by then, and a run against a cold JIT would measure the compiler.
+     */
+    private static final int SECOND_EXECUTOR_WARM_UP = Integer.getInteger("bench.secondExecutorWarmupActions", 3000);
     /** Decisions by event warm up less: the confirm path they share with HTTP is compiled by then. */
     private static final int EVENT_WARM_UP_ACTIONS = Integer.getInteger("bench.eventWarmupActions", 300);
     /** The integration's channel in the decision events. */
@@ -119,12 +127,14 @@ class ConfirmThroughputBenchmark {
                         + " analysed and checkpointed; the first %.0f%% of each run excluded",
                 ACTIONS, WALLETS, CLIENTS, WARM_UP_ACTIONS, 100 * WARM_UP_SHARE);
 
-        StackSettings settings = TestStacks.withExecutors(1);
+        StackSettings settings = TestStacks.withExecutors(2);
         long stackStarted = System.nanoTime();
         try (LocalStack stack = LocalStack.start(settings);
                 KafkaProducer<String, String> producer = BenchmarkSupport.agentLikeProducer(stack.bootstrapServers())) {
-            report.line("stack: up in %.1f s (1 executor, staged_only); service logs in %s",
-                    (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
+            // The second executor runs only for (h); every other run has one instance.
+            stack.stopExecutor(1);
+            report.line("stack: up in %.1f s (1 executor, staged_only; a second one started for (h) only); service"
+                    + " logs in %s", (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
             report.line("executor: EXECUTOR_DB_POOL_SIZE=%s, QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS=%s"
                     + " (unset: the service's defaults, 20 and true)", System.getenv("EXECUTOR_DB_POOL_SIZE"),
                     System.getenv("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS"));
@@ -226,10 +236,14 @@ class ConfirmThroughputBenchmark {
                     perRun);
             Measured beforeGrowth = measure(stack, tenant, cpu, beforeSlice, WARM_UP_ACTIONS,
                     () -> new HttpConfirm(confirmUrl, bearer));
+            // --- (h) the same load on two executor instances, 16 clients on each ---
+            int twoFrom = all.size() + perRun;
+            TwoExecutors two = TwoExecutors.measure(stack, tenant, stageMore(stack, producer, evidence, tenant,
+                    wallets, twoFrom, SECOND_EXECUTOR_WARM_UP + perRun), bearer);
             GrownDatabase.Growth growth = GrownDatabase.grow(stack, tenant, GROWN_ACTIONS);
             long grownStagingStarted = System.nanoTime();
             List<ExpenseProposal> grownSlice = stageMore(stack, producer, evidence, tenant, wallets,
-                    all.size() + perRun, perRun);
+                    twoFrom + SECOND_EXECUTOR_WARM_UP + perRun, perRun);
             double grownStagingSeconds = (System.nanoTime() - grownStagingStarted) / 1e9;
             Measured grown = measure(stack, tenant, cpu, grownSlice, WARM_UP_ACTIONS,
                     () -> new HttpConfirm(confirmUrl, bearer));
@@ -259,6 +273,7 @@ class ConfirmThroughputBenchmark {
             mixedHttpRun.describe(report, "confirm");
             report.line("(g) the service as in (a), at the end of the run (the JIT as warm as it gets):");
             beforeGrowth.describe(report, "confirm");
+            two.describe(report);
             report.line("  then the database grew by %d past actions, copies of this run's executed ones with their"
                     + " history, ledger, outbox, conversation-ledger, idempotency-key and processed-proposal rows"
                     + " (GrownDatabase), then the same: %s; the next %d proposals staged in %.1f s (%.0f/s);"
@@ -280,6 +295,9 @@ class ConfirmThroughputBenchmark {
                     beforeGrowth.run().rate(), grown.run().rate() / beforeGrowth.run().rate(),
                     grown.run().rate() / service.run().rate());
             report.line("RESULT open loop at %.0f/s: p99 %.1f ms (target < 50 ms)", openLoopRate, openLoop.p99());
+            report.line("RESULT two executors: %.0f/s against one's %.0f/s ((g)'s first run), ratio %.2f; %s",
+                    two.measured().run().rate(), beforeGrowth.run().rate(),
+                    two.measured().run().rate() / beforeGrowth.run().rate(), two.bound());
             report.line("RESULT decisions by event: %.0f/s alone, ratio to HTTP (a) %.2f (target >= 1.00); while HTTP"
                     + " confirms run: %s", events.run().rate(), events.run().rate() / service.run().rate(),
                     Run.whileBoth(mixedEventRun, mixedHttpRun));
@@ -299,13 +317,15 @@ class ConfirmThroughputBenchmark {
     }
 
     /** A timed run after its untimed warm-up, with what the relay and PostgreSQL did for it. */
-    private record Measured(Run run, double relayLagSeconds, double commitsPerItem, List<String> statements) {
+    private record Measured(Run run, double relayLagSeconds, double commitsPerItem, double walSyncsPerItem,
+            List<String> statements) {
 
         void describe(Report report, String unit) {
             run.describe(report, unit);
             report.line("    relay: every outbox row of the run published %.1f s after its last answer",
                     relayLagSeconds);
-            report.line("    PostgreSQL commits per %s, the relay's included: %.2f", unit, commitsPerItem);
+            report.line("    PostgreSQL commits per %s, the relay's included: %.2f; WAL flushes to disk (pg_stat_wal"
+                    + " wal_sync) per %s: %.2f", unit, commitsPerItem, unit, walSyncsPerItem);
             statements.forEach(line -> report.line("    %s", line));
         }
     }
@@ -324,6 +344,7 @@ class ConfirmThroughputBenchmark {
         awaitOutboxPublished(stack, tenant);
         GrownDatabase.settle(stack);
         long commitsBefore = commits(stack);
+        long walSyncsBefore = walSyncs(stack);
         PostgresStatements.reset(stack);
         Run run = Run.of(CLIENTS, timed, cpu, workers);
         long relayStarted = System.nanoTime();
@@ -332,9 +353,60 @@ class ConfirmThroughputBenchmark {
         // The timed run's statements and the relay's for it (and the executor's sweeps meanwhile, every 0.5 s here).
         List<String> statements = PostgresStatements.top(stack, 12, timed.size(), "timed item");
         double commits = (commits(stack) - commitsBefore) / (double) timed.size();
+        double walSyncs = (walSyncs(stack) - walSyncsBefore) / (double) timed.size();
         assertThat(run.failures()).as("confirms that did not end executed: %s", run.errors()).isZero();
         assertThat(executed(stack, slice)).as("executed").isEqualTo(slice.size());
-        return new Measured(run, relayLag, commits, statements);
+        return new Measured(run, relayLag, commits, walSyncs, statements);
+    }
+
+    /**
+     * (h): executor 1 started again (stopped since the stack came up), confirms {@link #SECOND_EXECUTOR_WARM_UP} of
+     * {@code slice} alone and untimed, then the rest is {@link #measure measured} as (a) is, with client threads
+     * alternating between the two instances (16 on each), and executor 1 is stopped again. Both instances share the one
+     * PostgreSQL server, the broker and the machine's 2 cores with the benchmark.
+     */
+    private record TwoExecutors(Measured measured, double machineBusy, String durability) {
+
+        static TwoExecutors measure(LocalStack stack, String tenant, List<ExpenseProposal> slice, String bearer)
+                throws Exception {
+            stack.restartExecutor(1, Map.of());
+            try {
+                // A new meter: the restarted instance is a new process, which the run's meter does not know.
+                CpuMeter cpu = new CpuMeter(stack.settings().dataDirectory().resolve("postgres"));
+                List<String> urls = stack.executorUrls().stream().map(url -> url + "/api/actions/%s/confirm").toList();
+                Run.of(CLIENTS, slice.subList(0, SECOND_EXECUTOR_WARM_UP), cpu,
+                        () -> new HttpConfirm(urls.get(1), bearer));
+                AtomicInteger clients = new AtomicInteger();
+                Measured measured = ConfirmThroughputBenchmark.measure(stack, tenant, cpu,
+                        slice.subList(SECOND_EXECUTOR_WARM_UP, slice.size()), WARM_UP_ACTIONS,
+                        () -> new HttpConfirm(urls.get(clients.getAndIncrement() % urls.size()), bearer));
+                String durability;
+                try (Connection owner = stack.ownerConnection()) {
+                    durability = "fsync=%s, synchronous_commit=%s".formatted(show(owner, "fsync"),
+                            show(owner, "synchronous_commit"));
+                }
+                return new TwoExecutors(measured, measured.run().machineBusy(), durability);
+            } finally {
+                stack.stopExecutor(1);
+            }
+        }
+
+        void describe(Report report) {
+            report.line("(h) the service as in (g)'s first run on two executor instances (a second one started, %d"
+                    + " confirms sent to it alone untimed, then %d clients on each), one PostgreSQL:",
+                    SECOND_EXECUTOR_WARM_UP, CLIENTS / 2);
+            measured.describe(report, "confirm");
+        }
+
+        /**
+         * What bounds the two-instance figure, as far as the counters show it: the machine's busy share over the steady
+         * window (CPU-bound at 90 % or more) and the WAL flushes per confirm under the server's durability settings.
+         */
+        String bound() {
+            return "machine %.0f%% busy in its window (%s); %.2f WAL flushes per confirm (%s)".formatted(
+                    100 * machineBusy, machineBusy >= 0.9 ? "CPU-bound" : "not CPU-bound",
+                    measured.walSyncsPerItem(), durability);
+        }
     }
 
     /**
@@ -525,6 +597,24 @@ class ConfirmThroughputBenchmark {
                     eventRate, httpRate, eventRate / httpRate, seconds);
         }
 
+        /** The machine's busy share of all cores over the samples inside the steady window (NaN if under two). */
+        double machineBusy() {
+            List<CpuMeter.Sample> window = windowSamples();
+            if (window.isEmpty()) {
+                return Double.NaN;
+            }
+            CpuMeter.Sample from = window.get(0);
+            CpuMeter.Sample to = window.get(1);
+            return (to.machineBusy() - from.machineBusy()) / (to.machineTotal() - from.machineTotal());
+        }
+
+        /** The first and the last CPU sample inside the steady window; empty if there are not two. */
+        private List<CpuMeter.Sample> windowSamples() {
+            CpuMeter.Sample from = samples.stream().filter(s -> s.nanos() >= windowFrom).findFirst().orElse(null);
+            CpuMeter.Sample to = samples.stream().filter(s -> s.nanos() <= windowTo).reduce((a, b) -> b).orElse(null);
+            return from == null || to == null || to.nanos() <= from.nanos() ? List.of() : List.of(from, to);
+        }
+
         /** Completions per second within the steady window. */
         double rate() {
             return completedBetween(windowFrom, windowTo) / ((windowTo - windowFrom) / 1e9);
@@ -552,10 +642,10 @@ class ConfirmThroughputBenchmark {
                     completedBetween(windowFrom, windowTo), rate());
             report.line("    latency per %s (started and ended in the window): %s", unit,
                     BenchmarkSupport.distribution(latencies));
-            CpuMeter.Sample from = samples.stream().filter(s -> s.nanos() >= windowFrom).findFirst().orElse(null);
-            CpuMeter.Sample to = samples.stream().filter(s -> s.nanos() <= windowTo)
-                    .reduce((a, b) -> b).orElse(null);
-            if (from != null && to != null && to.nanos() > from.nanos()) {
+            List<CpuMeter.Sample> window = windowSamples();
+            if (!window.isEmpty()) {
+                CpuMeter.Sample from = window.get(0);
+                CpuMeter.Sample to = window.get(1);
                 report.line("    CPU in the window (%.1f s, %d %ss):", (to.nanos() - from.nanos()) / 1e9,
                         completedBetween(from.nanos(), to.nanos()), unit);
                 for (String line : CpuMeter.describe(from, to, completedBetween(from.nanos(), to.nanos()), unit)) {
@@ -920,6 +1010,14 @@ class ConfirmThroughputBenchmark {
     private static long commits(LocalStack stack) throws SQLException, InterruptedException {
         Thread.sleep(1500);
         return count(stack, "SELECT xact_commit FROM pg_stat_database WHERE datname = ?", LocalPostgres.DATABASE);
+    }
+
+    /**
+     * How often PostgreSQL has flushed WAL to disk so far (pg_stat_wal's {@code wal_sync}; read after {@link #commits},
+     * whose wait lets the backends report their counts).
+     */
+    private static long walSyncs(LocalStack stack) throws SQLException {
+        return count(stack, "SELECT wal_sync FROM pg_stat_wal");
     }
 
     private static String show(Connection connection, String setting) throws SQLException {

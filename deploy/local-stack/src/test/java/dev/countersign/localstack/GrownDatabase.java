@@ -26,6 +26,8 @@ final class GrownDatabase {
     /** Per table: the statement copying the templates' rows for every entry of {@code grow_map}. */
     private static final Map<String, String> COPIES = copies();
     private static final List<String> TABLES = List.copyOf(COPIES.keySet());
+    /** The copies run on this many connections at once (the benchmark machine has 2 cores). */
+    private static final int COPY_CONNECTIONS = 2;
 
     private GrownDatabase() {
     }
@@ -43,15 +45,15 @@ final class GrownDatabase {
      * Adds {@code actions} copies of the tenant's executed actions (the templates copied round by round until there are
      * as many copies as asked for).
      */
-    static Growth grow(LocalStack stack, String tenant, int actions) throws SQLException {
-        Map<String, Long> added = new LinkedHashMap<>();
+    static Growth grow(LocalStack stack, String tenant, int actions) throws SQLException, InterruptedException {
+        Map<String, Long> added = new java.util.concurrent.ConcurrentHashMap<>();
         long started = System.nanoTime();
         try (Connection admin = stack.adminConnection(); Statement sql = admin.createStatement()) {
-            sql.execute("SET session_replication_role = replica");
             // Templates numbered 0..n-1, copy i takes template i mod n. n is computed once (a scalar subquery), so the
-            // join is an equality of one side's column with the other's expression: a hash join.
+            // join is an equality of one side's column with the other's expression: a hash join. Unlogged tables, not
+            // temporary ones: the copies read them from two connections.
             try (var map = admin.prepareStatement("""
-                    CREATE TEMP TABLE grow_map AS
+                    CREATE UNLOGGED TABLE grow_map AS
                     WITH templates AS (
                         SELECT id, row_number() OVER (ORDER BY id) - 1 AS n
                         FROM actions WHERE tenant_id = ? AND status = 'executed')
@@ -64,21 +66,58 @@ final class GrownDatabase {
             }
             sql.execute("CREATE INDEX ON grow_map (old_id)");
             sql.execute("""
-                    CREATE TEMP TABLE grow_events AS
+                    CREATE UNLOGGED TABLE grow_events AS
                     SELECT o.event_id AS old_event, gen_random_uuid() AS new_event, m.new_id
                     FROM outbox o JOIN grow_map m ON o.message_key = m.old_id::text""");
             sql.execute("CREATE INDEX ON grow_events (old_event)");
-            for (var copy : COPIES.entrySet()) {
-                added.put(copy.getKey(), (long) sql.executeUpdate(copy.getValue()));
+            sql.execute("ANALYZE grow_map, grow_events");
+            try {
+                copyTables(stack, added);
+            } finally {
+                sql.execute("DROP TABLE grow_map, grow_events");
             }
             if (added.get("actions") != actions) {
                 throw new IllegalStateException("grew by %d actions, not %d: the tenant has no executed action to copy"
                         .formatted(added.get("actions"), actions));
             }
-            sql.execute("DROP TABLE grow_map, grow_events");
-            sql.execute("SET session_replication_role = origin");
+            Map<String, Long> inOrder = new LinkedHashMap<>();
+            TABLES.forEach(table -> inOrder.put(table, added.get(table)));
             double copySeconds = (System.nanoTime() - started) / 1e9;
-            return new Growth(added, copySeconds, settle(stack));
+            return new Growth(inOrder, copySeconds, settle(stack));
+        }
+    }
+
+    /**
+     * Runs the {@link #COPIES} on {@link #COPY_CONNECTIONS} connections at once, each taking the next table when it is
+     * done with one (largest first: history, outbox and conversation rows are two or three per action). The tables have
+     * no triggers or foreign-key checks to order them by while {@code session_replication_role = replica}.
+     */
+    private static void copyTables(LocalStack stack, Map<String, Long> added) throws InterruptedException {
+        var tables = new java.util.concurrent.ConcurrentLinkedQueue<>(TABLES);
+        var failures = new java.util.concurrent.CopyOnWriteArrayList<Exception>();
+        List<Thread> copiers = new java.util.ArrayList<>();
+        for (int c = 0; c < COPY_CONNECTIONS; c++) {
+            Thread copier = new Thread(() -> {
+                try (Connection admin = stack.adminConnection(); Statement sql = admin.createStatement()) {
+                    sql.execute("SET session_replication_role = replica");
+                    for (String table = tables.poll(); table != null; table = tables.poll()) {
+                        added.put(table, (long) sql.executeUpdate(COPIES.get(table)));
+                    }
+                } catch (SQLException | RuntimeException e) {
+                    failures.add(e);
+                }
+            }, "grow-copier-" + c);
+            copiers.add(copier);
+            copier.start();
+        }
+        for (Thread copier : copiers) {
+            copier.join();
+        }
+        if (!failures.isEmpty()) {
+            IllegalStateException failed = new IllegalStateException("a copy failed: " + failures.get(0),
+                    failures.get(0));
+            failures.stream().skip(1).forEach(failed::addSuppressed);
+            throw failed;
         }
     }
 
@@ -98,24 +137,17 @@ final class GrownDatabase {
         return (System.nanoTime() - started) / 1e9;
     }
 
+    /**
+     * Largest first (history rows are three per action, outbox and conversation rows two), so the copiers end together.
+     */
     private static Map<String, String> copies() {
         Map<String, String> copies = new LinkedHashMap<>();
-        copies.put("actions", """
-                INSERT INTO actions
-                SELECT r.* FROM actions a JOIN grow_map m ON a.id = m.old_id
-                CROSS JOIN LATERAL jsonb_populate_record(NULL::actions,
-                        to_jsonb(a) || jsonb_build_object('id', m.new_id)) r""");
         copies.put("action_history", """
                 INSERT INTO action_history
                 SELECT r.* FROM action_history h JOIN grow_map m ON h.action_id = m.old_id
                 CROSS JOIN LATERAL jsonb_populate_record(NULL::action_history, to_jsonb(h)
                         || jsonb_build_object('id', nextval(pg_get_serial_sequence('action_history', 'id')),
                                               'action_id', m.new_id)) r""");
-        copies.put("transactions", """
-                INSERT INTO transactions
-                SELECT r.* FROM transactions t JOIN grow_map m ON t.source_action_id = m.old_id
-                CROSS JOIN LATERAL jsonb_populate_record(NULL::transactions, to_jsonb(t)
-                        || jsonb_build_object('id', gen_random_uuid(), 'source_action_id', m.new_id)) r""");
         copies.put("outbox", """
                 INSERT INTO outbox
                 SELECT r.* FROM outbox o JOIN grow_events e ON o.event_id = e.old_event
@@ -130,6 +162,16 @@ final class GrownDatabase {
                         || jsonb_build_object('position',
                                               nextval(pg_get_serial_sequence('conversation_events', 'position')),
                                               'event_id', e.new_event)) r""");
+        copies.put("actions", """
+                INSERT INTO actions
+                SELECT r.* FROM actions a JOIN grow_map m ON a.id = m.old_id
+                CROSS JOIN LATERAL jsonb_populate_record(NULL::actions,
+                        to_jsonb(a) || jsonb_build_object('id', m.new_id)) r""");
+        copies.put("transactions", """
+                INSERT INTO transactions
+                SELECT r.* FROM transactions t JOIN grow_map m ON t.source_action_id = m.old_id
+                CROSS JOIN LATERAL jsonb_populate_record(NULL::transactions, to_jsonb(t)
+                        || jsonb_build_object('id', gen_random_uuid(), 'source_action_id', m.new_id)) r""");
         copies.put("idempotency_keys", """
                 INSERT INTO idempotency_keys
                 SELECT r.* FROM idempotency_keys k JOIN grow_map m ON k.action_id = m.old_id
