@@ -7,10 +7,11 @@
 # services as JVMs) on free ports, so nothing else need run; builds the services first (tests skipped). Prints the
 # result block, also kept in deploy/local-stack/target/bench/ConfirmThroughputBenchmark.txt. Last, the service's rate
 # just before and just after the database grows by a million past actions (copies of the run's own, with every row
-# the service writes for one; target: at least 0.8 of the rate before). About 8 to 11 minutes on 2 cores: staging the
-# proposals the runs confirm and growing the database take most of it.
+# the service writes for one; target: at least 0.8 of the rate before); before the growth, the same load on two executor
+# instances against one. About 8 to 11 minutes on 2 cores: staging the proposals the runs confirm and growing the
+# database take most of it.
 # Usage: deploy/bench/confirm-throughput.sh [maven flags], e.g. -o, -Dbench.actions=4000, -Dbench.clients=32,
-# -Dbench.warmupActions=1000, -Dbench.openLoopSeconds=15, -Dbench.grownActions=1000000, -Dbench.statements=true (PostgreSQL's statements by time per
+# -Dbench.warmupActions=1000, -Dbench.openLoopSeconds=15, -Dbench.grownActions=1000000, -Dbench.secondExecutorWarmupActions=3000, -Dbench.statements=true (PostgreSQL's statements by time per
 # run, from pg_stat_statements). Numbers depend on what else runs: the block reports the load
 # average; compare ratios within one run.
 set -euo pipefail

@@ -8,7 +8,13 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,9 +27,13 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.expiry.ExpirySweeper;
 import dev.countersign.executor.messaging.KeyedLanes;
+import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 
 /** Confirm and cancel relayed by integrations on countersign.actions.decisions, in the golden wire form. */
 @QuarkusTest
@@ -114,6 +124,44 @@ class DecisionsTopicTest {
         }
         Db.awaitStatus(blocked.actionId, "executed");
     }
+
+    /**
+     * People's confirms over HTTP run on a pool of their own (TenantTransactions): with every connection of that pool
+     * taken, an HTTP confirm waits for one, and a decision by event still runs on the main pool meanwhile. On one
+     * shared pool the HTTP confirm would run at once (and under a burst of HTTP confirms, the event's decision would
+     * queue behind them for a connection).
+     */
+    @Test
+    void withEveryHttpConnectionTakenAnHttpConfirmWaitsAndADecisionByEventStillRuns() throws Exception {
+        var overHttp = staged();
+        var byEvent = staged();
+        ObjectNode eventConfirm = byEvent.decided("confirm", byEvent.tokenFromExecutor());
+        String bearer = tenant.executorBearer("alice");
+        List<SqlConnection> taken = new ArrayList<>();
+        CompletableFuture<Integer> httpConfirm;
+        try {
+            for (int i = 0; i < httpPoolSize; i++) {
+                taken.add(httpPool.getConnection().await().atMost(Duration.ofSeconds(10)));
+            }
+            httpConfirm = CompletableFuture.supplyAsync(() -> overHttp.decide("confirm", bearer).statusCode());
+            send(eventConfirm);
+
+            Db.awaitStatus(byEvent.actionId, "executed");
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                    .until(() -> !httpConfirm.isDone() && "proposed".equals(Db.status(overHttp.actionId)));
+        } finally {
+            taken.forEach(connection -> connection.close().await().atMost(Duration.ofSeconds(10)));
+        }
+        assertThat(httpConfirm.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+        assertThat(Db.status(overHttp.actionId)).isEqualTo("executed");
+    }
+
+    @Inject
+    @ReactiveDataSource(TenantTransactions.HTTP_DATASOURCE)
+    Pool httpPool;
+
+    @ConfigProperty(name = "quarkus.datasource.\"http\".reactive.max-size")
+    int httpPoolSize;
 
     /**
      * A confirm that gets the action's row only after its window closed finds it closed (the lock statement reads the

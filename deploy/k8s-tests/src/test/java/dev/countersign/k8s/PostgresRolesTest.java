@@ -68,6 +68,22 @@ class PostgresRolesTest {
         }
     }
 
+    /** Each executor pod opens up to both its pools (main and HTTP); the autoscaler's maximum must fit the limit. */
+    @Test
+    void theExecutorsRoleAdmitsBothPoolsOfEveryPodTheAutoscalerCanStart() {
+        Map<String, Object> executorConfig = Node.map(manifests.get("ConfigMap", "executor-service-config"), "data");
+        int maxPods = Integer.parseInt(
+                Node.str(manifests.get("HorizontalPodAutoscaler", "executor-service"), "spec", "maxReplicas"));
+        int perPod = 0;
+        for (String pool : List.of("EXECUTOR_DB_POOL_SIZE", "EXECUTOR_HTTP_DB_POOL_SIZE")) {
+            assertThat(executorConfig).as("executor-service-config").containsKey(pool);
+            perPod += Integer.parseInt(String.valueOf(executorConfig.get(pool)));
+        }
+        int limit = Integer.parseInt(Node.str(role("countersign_executor"), "connectionLimit"));
+        assertThat(limit).as("countersign_executor connectionLimit against %d pods x %d", maxPods, perPod)
+                .isGreaterThanOrEqualTo(maxPods * perPod);
+    }
+
     @Test
     void theOwnerOwnsTheDatabaseAndNobodyElseConnectsOrUsesTheSuperuser() {
         Map<String, Object> initdb = Node.map(cluster(), "spec", "bootstrap", "initdb");

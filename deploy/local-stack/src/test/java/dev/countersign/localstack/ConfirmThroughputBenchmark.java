@@ -135,8 +135,10 @@ class ConfirmThroughputBenchmark {
             stack.stopExecutor(1);
             report.line("stack: up in %.1f s (1 executor, staged_only; a second one started for (h) only); service"
                     + " logs in %s", (System.nanoTime() - stackStarted) / 1e9, settings.logDirectory());
-            report.line("executor: EXECUTOR_DB_POOL_SIZE=%s, QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS=%s"
-                    + " (unset: the service's defaults, 20 and true)", System.getenv("EXECUTOR_DB_POOL_SIZE"),
+            report.line("executor: EXECUTOR_DB_POOL_SIZE=%s, EXECUTOR_HTTP_DB_POOL_SIZE=%s, DECISION_LANES=%s,"
+                    + " QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS=%s (unset: the service's defaults)",
+                    System.getenv("EXECUTOR_DB_POOL_SIZE"), System.getenv("EXECUTOR_HTTP_DB_POOL_SIZE"),
+                    System.getenv("DECISION_LANES"),
                     System.getenv("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS"));
             String tenant = "bench-" + UUID.randomUUID();
             List<UUID> wallets = new ArrayList<>();

@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -25,12 +26,22 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Settings are transaction-local ({@code set_config(..., true)}), so they never leak to the next user of a pooled
  * connection. Row-level security guards against a query that forgets its tenant or takes a wrong id; the tenant named
  * here comes from the caller's token or the event, and code that names another tenant on purpose would see it.
+ * <p>
+ * Two pools: transactions of people acting over HTTP ({@link #HTTP}: confirm, cancel, undo, policy and import edits)
+ * run on the {@code http} datasource's pool ({@code EXECUTOR_HTTP_DB_POOL_SIZE}); everything else (decisions by event,
+ * staging, auto-apply, reads) on the main pool ({@code EXECUTOR_DB_POOL_SIZE}), which the relay, the sweeps and Panache
+ * also use. So a burst of HTTP confirms holds at most its own pool's connections and its requests queue for those,
+ * never in front of an integration's decision (docs/benchmarks.md, "Decisions by event"). Limits: the two pools
+ * together count against PostgreSQL's {@code max_connections}; HTTP reads ({@link #read}) use the main pool; a share is
+ * a cap, not a priority: when one side is idle the other cannot borrow its connections.
  */
 @ApplicationScoped
 public class TenantTransactions {
 
     public static final String AGENT = "agent";
     public static final String HTTP = "http";
+    /** The datasource whose pool people's transactions over HTTP run on (application.properties). */
+    public static final String HTTP_DATASOURCE = "http";
     /** The executor's tier rules applying an action on arrival. */
     public static final String AUTO_APPLY = "auto-apply";
 
@@ -41,11 +52,13 @@ public class TenantTransactions {
     private static final String BECAUSE = TenantSettings.because(n -> "$" + n);
 
     private final Pool pool;
+    private final Pool httpPool;
     /** Tasks waiting for the commit of each open transaction, by connection identity. */
     private final Map<SqlClient, List<Runnable>> afterCommit = Collections.synchronizedMap(new IdentityHashMap<>());
 
-    public TenantTransactions(Pool pool) {
+    public TenantTransactions(Pool pool, @ReactiveDataSource(HTTP_DATASOURCE) Pool httpPool) {
         this.pool = pool;
+        this.httpPool = httpPool;
     }
 
     /** Runs {@code work} in one transaction of {@code actor.tenantId()}; commits if it succeeds. */
@@ -61,7 +74,8 @@ public class TenantTransactions {
             // The pool's withTransaction, not a hand-made BEGIN sent ahead of the work: it owns the connection whatever
             // the caller does (a cancelled request cannot leak it or leave the work running outside the transaction),
             // and the work starts only inside a transaction that began.
-            return pool.withTransaction(sql -> {
+            Pool share = HTTP.equals(actor.channel()) ? httpPool : pool;
+            return share.withTransaction(sql -> {
                 opened[0] = sql;
                 afterCommit.put(sql, committed);
                 return begin(sql, settings, actor, work);
