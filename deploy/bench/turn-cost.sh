@@ -2,9 +2,10 @@
 # The agent's own cost per turn, against a running local stack (./run-local.sh): N chat turns that read the ledger
 # (the demo model answers "list my wallets" with one tool call, so 2 model calls per turn), and for each turn the
 # agent's own metrics (/q/metrics): turn time - model-call time - ledger-recording time. Prints p50/p90/max in ms, with
-# the parts, so the numbers say where the time goes. Needs curl, jq, awk. Usage: deploy/bench/turn-cost.sh [turns]
+# the parts, so the numbers say where the time goes (p50/p90/p99/max in ms; 200 turns after 10 of warm-up by default).
+# Needs curl, jq, awk. Usage: deploy/bench/turn-cost.sh [turns]
 set -euo pipefail
-turns=${1:-60}
+turns=${1:-210}
 warmup=10
 agent=${AGENT_URL:-http://localhost:8080}
 # /q/metrics is on the management port, not the API port.
@@ -27,10 +28,19 @@ for i in $(seq "$turns"); do
 done
 report() {
   sort -n -k"$1" "$parts" | awk -v c="$1" -v name="$2" '{a[NR]=$c} END {
-    printf "%-34s p50 %7.2f ms   p90 %7.2f ms   max %7.2f ms   (%d turns)\n", name, a[int(NR/2)+1], a[int(NR*0.9)], a[NR], NR}'
+    printf "%-34s p50 %7.2f ms   p90 %7.2f ms   p99 %7.2f ms   max %7.2f ms   (%d turns)\n", name, a[int(NR/2)+1],
+      a[int(NR*0.9)], a[int(NR*0.99)], a[NR], NR}'
 }
 report 1 "agent's own cost (turn-model-ledger)"
 report 2 "whole turn"
 report 3 "model calls (2 per turn)"
 report 4 "ledger recording (Kafka+executor)"
+# Memory after the turns and start-up time, of the local stack's service processes (target: RSS under 300 MB each).
+logs=${COUNTERSIGN_DATA_DIR:-$(dirname "$0")/../../.countersign}/logs
+for module in executor-service agent-service; do
+  pid=$(pgrep -f "/$module/target/quarkus-app/" | head -1 || true)
+  rss=$( [ -n "$pid" ] && awk '/^VmRSS:/ {printf "%d MiB", $2 / 1024}' "/proc/$pid/status" || echo "unknown (no process)")
+  started=$(grep -o "started in [0-9.]*s" "$logs/$module.log" 2>/dev/null | tail -1 || true)
+  printf "%-34s RSS %s after the turns; %s\n" "$module" "$rss" "${started:-start-up time unknown (no log in $logs)}"
+done
 rm -f "$parts"

@@ -29,6 +29,10 @@ final class ServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
+    /** The services' JVM options, from this variable (the stack's settings, then the environment) when it is set. */
+    static final String JAVA_OPTIONS = "SERVICE_JAVA_OPTIONS";
+    static final String DEFAULT_JAVA_OPTIONS = "-Xmx384m";
+
     /** Starts the service and waits until its readiness probe (on its management port) answers 200. */
     static ServiceProcess start(String name, Path jar, Map<String, String> environment, Path log,
             int managementPort) {
@@ -38,7 +42,11 @@ final class ServiceProcess implements AutoCloseable {
         try {
             Files.createDirectories(log.getParent());
             String java = ProcessHandle.current().info().command().orElse("java");
-            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString()))
+            List<String> command = new java.util.ArrayList<>(List.of(java));
+            command.addAll(List.of(environment.getOrDefault(JAVA_OPTIONS, System.getenv()
+                    .getOrDefault(JAVA_OPTIONS, DEFAULT_JAVA_OPTIONS)).trim().split("\\s+")));
+            command.addAll(List.of("-jar", jar.toString()));
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);

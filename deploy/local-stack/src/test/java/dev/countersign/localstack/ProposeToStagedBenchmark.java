@@ -194,6 +194,8 @@ class ProposeToStagedBenchmark {
                 report.line("clocks: latency = System.nanoTime() of this JVM at receipt minus at send (producer,"
                         + " consumer and broker share this JVM); breakdown = wall clocks of one machine (this JVM,"
                         + " PostgreSQL now() = transaction start, the executor JVM's Kafka CreateTime; ms resolution)");
+                report.line("RESULT footprint after the run (target: RSS under 300 MB each): %s",
+                        BenchmarkSupport.footprint(stack));
                 report.line("load average at end: %s", BenchmarkSupport.loadAverage());
                 report.publish();
                 assertThat(staged).as("ActionStaged received for some proposals").isNotEmpty();
