@@ -19,6 +19,9 @@ const UNDOABLE = new Set(['ledger.transaction.create', 'ledger.transaction.edit'
   'ledger.wallet.rename']);
 const WAITING = new Set(['proposed', 'confirmed', 'executing']);
 const POLL_MS = 1500;
+// A link followed from the chat can arrive before the executor has staged the proposal (it comes through Kafka): a
+// card whose action is not found yet keeps looking, this many times (about 30 s), before it gives up.
+const LOOKS_FOR_A_NEW_PROPOSAL = 20;
 const MAX_NOTE = 500;
 
 // How many approvers a HIGH action needs (GET /api/actions/policy/approvals), read once and after a change.
@@ -110,6 +113,8 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
   let approvals = null;
   let busy = false;
   let pollTimer = null;
+  // How many loads in a row answered "no such action" before the action was ever seen (see LOOKS_FOR_A_NEW_PROPOSAL).
+  let notFoundYet = 0;
   let tickTimer = null;
   let lastStatus = null;
   let warnedMinute = false;
@@ -322,7 +327,10 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
         stop();
         return;
       }
-      setError(explain(problem));
+      notFoundYet = view === null && problem.code === 'action_not_found' ? notFoundYet + 1 : 0;
+      setError(notFoundYet > 0 && notFoundYet <= LOOKS_FOR_A_NEW_PROPOSAL
+        ? 'Not found yet: a proposal the agent just made can take a moment to reach the executor. Still looking…'
+        : explain(problem));
     }
     render();
   }
@@ -333,7 +341,8 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
       stop();
       return;
     }
-    if (view && WAITING.has(view.status)) {
+    const lookingForIt = view === null && notFoundYet > 0 && notFoundYet <= LOOKS_FOR_A_NEW_PROPOSAL;
+    if ((view && WAITING.has(view.status)) || lookingForIt) {
       pollTimer = setTimeout(async () => {
         await refresh();
         schedule();

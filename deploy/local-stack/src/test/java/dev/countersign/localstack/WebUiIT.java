@@ -470,6 +470,29 @@ class WebUiIT {
                 UUID.fromString(actionId))).isEqualTo("alice");
     }
 
+    /**
+     * A decision link can be followed before the executor has staged the proposal (it comes through Kafka; on a loaded
+     * machine that took longer than the chat's link and the sign-in, and the card stayed "loading" with "no such
+     * action"): the card says it is still looking and shows the proposal once it arrives.
+     */
+    @Test
+    void aDecisionLinkFollowedBeforeTheProposalIsStagedShowsItOnceItArrives() throws Exception {
+        ExpenseProposal early = ExpenseProposal.of("acme", "alice", LocalStack.ACME_CHECKING,
+                new java.math.BigDecimal("6.00"), "coffee", "followed early", "c-early");
+        page.navigate(stack.executorUrl() + "/decide/?action=" + early.id());
+        signInAtKeycloak(page, "alice");
+        Locator card = decisionCard(page, early.id().toString());
+        assertThat(card.locator(".card-error")).containsText("Not found yet");
+        assertThat(card).hasAttribute("data-status", "loading");
+
+        try (var producer = BenchmarkSupport.agentLikeProducer(stack.bootstrapServers())) {
+            producer.send(AgentEvidence.proposal(early, stack.bearer("acme", "alice", Audiences.AGENT))).get();
+        }
+        assertThat(card).hasAttribute("data-status", "proposed",
+                new LocatorAssertions.HasAttributeOptions().setTimeout(Duration.ofSeconds(20).toMillis()));
+        assertThat(card.locator(".card-error")).isHidden();
+    }
+
     @Test
     void sendWaitsWhileANewConversationIsCreatedAndTheMessageLandsInTheNewOne() {
         signInToChat("acme", "alice");
