@@ -156,13 +156,6 @@ class DecisionsTopicTest {
         assertThat(Db.status(overHttp.actionId)).isEqualTo("executed");
     }
 
-    @Inject
-    @ReactiveDataSource(TenantTransactions.HTTP_DATASOURCE)
-    Pool httpPool;
-
-    @ConfigProperty(name = "quarkus.datasource.\"http\".reactive.max-size")
-    int httpPoolSize;
-
     /**
      * A confirm that gets the action's row only after its window closed finds it closed (the lock statement reads the
      * window with the decision's own transaction clock), expires it and writes nothing: the write is not sent with the
@@ -218,6 +211,13 @@ class DecisionsTopicTest {
 
     @ConfigProperty(name = "countersign.decisions.lanes")
     int decisionLanes;
+
+    @Inject
+    @ReactiveDataSource(TenantTransactions.HTTP_DATASOURCE)
+    Pool httpPool;
+
+    @ConfigProperty(name = "quarkus.datasource.\"http\".reactive.max-size")
+    int httpPoolSize;
 
     /** The lane of an action's records (their key is the action id). */
     private int lane(ProposalMother proposal) {

@@ -261,10 +261,14 @@ final class BenchmarkSupport {
                     lines.add("  %s threads: %s".formatted(part, top));
                 }
             }
-            lines.add("machine: %.0f%% of %d cores busy over %.1f s".formatted(
-                    100 * busy / (to.machineTotal() - from.machineTotal()), Runtime.getRuntime().availableProcessors(),
-                    wall));
+            lines.add("machine: %.0f%% of %d cores busy over %.1f s".formatted(100 * busyShare(from, to),
+                    Runtime.getRuntime().availableProcessors(), wall));
             return lines;
+        }
+
+        /** The machine's busy share of all its cores between two samples (0 to 1). */
+        static double busyShare(Sample from, Sample to) {
+            return (to.machineBusy() - from.machineBusy()) / (to.machineTotal() - from.machineTotal());
         }
 
         private static String line(String name, double used, double wall, long units, String unit) {

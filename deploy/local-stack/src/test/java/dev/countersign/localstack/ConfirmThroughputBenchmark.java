@@ -370,7 +370,7 @@ class ConfirmThroughputBenchmark {
      * alternating between the two instances (16 on each), and executor 1 is stopped again. Both instances share the one
      * PostgreSQL server, the broker and the machine's 2 cores with the benchmark.
      */
-    private record TwoExecutors(Measured measured, double machineBusy, String durability) {
+    private record TwoExecutors(Measured measured, String durability) {
 
         static TwoExecutors measure(LocalStack stack, String tenant, List<ExpenseProposal> slice, String bearer)
                 throws Exception {
@@ -390,7 +390,7 @@ class ConfirmThroughputBenchmark {
                     durability = "fsync=%s, synchronous_commit=%s".formatted(show(owner, "fsync"),
                             show(owner, "synchronous_commit"));
                 }
-                return new TwoExecutors(measured, measured.run().machineBusy(), durability);
+                return new TwoExecutors(measured, durability);
             } finally {
                 stack.stopExecutor(1);
             }
@@ -408,6 +408,7 @@ class ConfirmThroughputBenchmark {
          * window (CPU-bound at 90 % or more) and the WAL flushes per confirm under the server's durability settings.
          */
         String bound() {
+            double machineBusy = measured.run().machineBusy();
             return "machine %.0f%% busy in its window (%s); %.2f WAL flushes per confirm (%s)".formatted(
                     100 * machineBusy, machineBusy >= 0.9 ? "CPU-bound" : "not CPU-bound",
                     measured.walSyncsPerItem(), durability);
@@ -608,9 +609,7 @@ class ConfirmThroughputBenchmark {
             if (window.isEmpty()) {
                 return Double.NaN;
             }
-            CpuMeter.Sample from = window.get(0);
-            CpuMeter.Sample to = window.get(1);
-            return (to.machineBusy() - from.machineBusy()) / (to.machineTotal() - from.machineTotal());
+            return CpuMeter.busyShare(window.get(0), window.get(1));
         }
 
         /** The first and the last CPU sample inside the steady window; empty if there are not two. */
