@@ -32,21 +32,29 @@ class DatabaseTlsTest {
 
             String properties = Files.readString(Manifests.repoRoot()
                     .resolve(service + "/src/main/resources/application.properties"));
-            // The default datasource and every named one (the agent's "plan" pool), each with the same settings.
-            List<String> datasources = new ArrayList<>(List.of("quarkus.datasource."));
-            Matcher named = Pattern.compile("(?m)^quarkus\\.datasource\\.(\"[^\"]+\")\\.db-kind=").matcher(properties);
-            while (named.find()) {
-                datasources.add("quarkus.datasource." + named.group(1) + ".");
+            // The default datasource reads the variables; every named one (the agent's "plan" pool, the executor's
+            // "http" pool) reads them too, or refers to the default datasource's setting.
+            Map<String, String> settings = Map.of("reactive.postgresql.ssl-mode", "${DB_SSL_MODE:disable}",
+                    "reactive.hostname-verification-algorithm", "${DB_HOSTNAME_VERIFICATION:NONE}",
+                    "reactive.trust-certificate-pem", "${DB_TRUST_CA:false}",
+                    "reactive.trust-certificate-pem.certs", "${DB_CA_FILE:}");
+            settings.forEach((key, value) -> assertThat(properties).as(service + " default datasource reads " + key)
+                    .contains("\nquarkus.datasource." + key + "=" + value + "\n"));
+            List<String> named = new ArrayList<>();
+            Matcher namedKind = Pattern.compile("(?m)^quarkus\\.datasource\\.(\"[^\"]+\")\\.db-kind=")
+                    .matcher(properties);
+            while (namedKind.find()) {
+                named.add(namedKind.group(1));
             }
-            if (service.equals("agent-service")) {
-                assertThat(datasources).contains("quarkus.datasource.\"plan\".");
-            }
-            for (String ds : datasources) {
-                assertThat(properties).as(service + " " + ds + " reads the variables")
-                        .contains(ds + "reactive.postgresql.ssl-mode=${DB_SSL_MODE:disable}")
-                        .contains(ds + "reactive.hostname-verification-algorithm=${DB_HOSTNAME_VERIFICATION:NONE}")
-                        .contains(ds + "reactive.trust-certificate-pem=${DB_TRUST_CA:false}")
-                        .contains(ds + "reactive.trust-certificate-pem.certs=${DB_CA_FILE:}");
+            assertThat(named).as(service).contains(service.equals("agent-service") ? "\"plan\"" : "\"http\"");
+            for (String name : named) {
+                settings.forEach((key, value) -> {
+                    Matcher line = Pattern.compile("(?m)^quarkus\\.datasource\\." + Pattern.quote(name) + "\\."
+                            + Pattern.quote(key) + "=(.*)$").matcher(properties);
+                    assertThat(line.find()).as(service + " " + name + " sets " + key).isTrue();
+                    assertThat(line.group(1)).as(service + " " + name + " " + key).isIn(value,
+                            "${quarkus.datasource." + key + "}", "${quarkus.datasource." + key + ":}");
+                });
             }
         }
     }
