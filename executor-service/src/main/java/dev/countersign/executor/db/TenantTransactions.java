@@ -27,13 +27,15 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * connection. Row-level security guards against a query that forgets its tenant or takes a wrong id; the tenant named
  * here comes from the caller's token or the event, and code that names another tenant on purpose would see it.
  * <p>
- * Two pools: transactions of people acting over HTTP ({@link #HTTP}: confirm, cancel, undo, policy and import edits)
- * run on the {@code http} datasource's pool ({@code EXECUTOR_HTTP_DB_POOL_SIZE}); everything else (decisions by event,
- * staging, auto-apply, reads) on the main pool ({@code EXECUTOR_DB_POOL_SIZE}), which the relay, the sweeps and Panache
- * also use. So a burst of HTTP confirms holds at most its own pool's connections and its requests queue for those,
- * never in front of an integration's decision (docs/benchmarks.md, "Decisions by event"). Limits: the two pools
- * together count against PostgreSQL's {@code max_connections}; HTTP reads ({@link #read}) use the main pool; a share is
- * a cap, not a priority: when one side is idle the other cannot borrow its connections.
+ * Two pools: transactions of people acting over HTTP ({@link #HTTP}: confirm, cancel, batch confirm, undo,
+ * reissue-token, resolving an action that needs review) run on the {@code http} datasource's pool
+ * ({@code EXECUTOR_HTTP_DB_POOL_SIZE}); everything else (decisions by event, staging, auto-apply, reads) on the main
+ * pool ({@code EXECUTOR_DB_POOL_SIZE}), which the relay, the sweeps and Panache also use. So a burst of HTTP confirms
+ * holds at most its own pool's connections and its requests queue for those, not in front of an integration's decision
+ * (people's reads and Panache edits, below, still can) (docs/benchmarks.md, "Decisions by event"). Limits: the two
+ * pools together count against PostgreSQL's {@code max_connections}; HTTP reads ({@link #read}) and people's edits made
+ * through Panache ({@code TenantSessions}: policies, imports, training plans) use the main pool; a share is a cap, not
+ * a priority: when one side is idle the other cannot borrow its connections.
  */
 @ApplicationScoped
 public class TenantTransactions {
