@@ -50,13 +50,13 @@ class PostgresRolesTest {
     }
 
     /**
-     * Each agent pod opens up to its pool size per role; the autoscaler's maximum of pods must fit the role's limit.
+     * Each agent pod opens up to its pool size per role; the most pods at once ({@link #podsAtMost}) must fit the
+     * role's limit.
      */
     @Test
     void theAgentsRolesAdmitEveryPoolTheAutoscalerCanStart() {
         Map<String, Object> agentConfig = Node.map(manifests.get("ConfigMap", "agent-service-config"), "data");
-        int maxPods = Integer.parseInt(
-                Node.str(manifests.get("HorizontalPodAutoscaler", "agent-service"), "spec", "maxReplicas"));
+        int maxPods = podsAtMost("agent-service");
         for (String[] pool : new String[][]{{"countersign_agent", "AGENT_DB_POOL_SIZE"},
                 {PLAN_ROLE, "AGENT_PLAN_DB_POOL_SIZE"}}) {
             assertThat(agentConfig).as("agent-service-config").containsKey(pool[1]);
@@ -68,13 +68,19 @@ class PostgresRolesTest {
         }
     }
 
-    /** Each executor pod opens up to both its pools (main and HTTP); the autoscaler's maximum must fit the limit. */
+    /**
+     * Each executor pod opens up to all its pools (main, HTTP, JDBC); the autoscaler's maximum, plus the pod a rolling
+     * update adds, must fit the limit.
+     */
     @Test
-    void theExecutorsRoleAdmitsBothPoolsOfEveryPodTheAutoscalerCanStart() {
+    void theExecutorsRoleAdmitsBothPoolsOfEveryPodTheAutoscalerCanStart() throws IOException {
         Map<String, Object> executorConfig = Node.map(manifests.get("ConfigMap", "executor-service-config"), "data");
-        int maxPods = Integer.parseInt(
-                Node.str(manifests.get("HorizontalPodAutoscaler", "executor-service"), "spec", "maxReplicas"));
-        int perPod = 0;
+        int maxPods = podsAtMost("executor-service");
+        // The JDBC pool (migrations at start, the readiness check) is set in application.properties only.
+        Matcher jdbc = Pattern.compile("(?m)^quarkus\\.datasource\\.jdbc\\.max-size=(\\d+)$").matcher(Files.readString(
+                Manifests.repoRoot().resolve("executor-service/src/main/resources/application.properties")));
+        assertThat(jdbc.find()).as("executor's JDBC pool size").isTrue();
+        int perPod = Integer.parseInt(jdbc.group(1));
         for (String pool : List.of("EXECUTOR_DB_POOL_SIZE", "EXECUTOR_HTTP_DB_POOL_SIZE")) {
             assertThat(executorConfig).as("executor-service-config").containsKey(pool);
             perPod += Integer.parseInt(String.valueOf(executorConfig.get(pool)));
@@ -82,6 +88,18 @@ class PostgresRolesTest {
         int limit = Integer.parseInt(Node.str(role("countersign_executor"), "connectionLimit"));
         assertThat(limit).as("countersign_executor connectionLimit against %d pods x %d", maxPods, perPod)
                 .isGreaterThanOrEqualTo(maxPods * perPod);
+    }
+
+    /**
+     * The most pods of a service at once: the autoscaler's maximum plus what a rolling update adds on top (maxSurge).
+     * Limit: pods still terminating after a rollout are not counted.
+     */
+    private int podsAtMost(String service) {
+        int maxReplicas = Integer.parseInt(
+                Node.str(manifests.get("HorizontalPodAutoscaler", service), "spec", "maxReplicas"));
+        String surge = Node.str(manifests.get("Deployment", service), "spec", "strategy", "rollingUpdate", "maxSurge");
+        assertThat(surge).as("%s maxSurge as a number of pods", service).matches("\\d+");
+        return maxReplicas + Integer.parseInt(surge);
     }
 
     @Test
