@@ -37,14 +37,19 @@ final class ServiceProcess implements AutoCloseable {
     static ServiceProcess start(String name, Path jar, Map<String, String> environment, Path log,
             int managementPort) {
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: build first (./mvnw -DskipTests install)");
+            throw new IllegalStateException(jar + " is missing: build first (./mvnw -DskipTests package)");
         }
         try {
             Files.createDirectories(log.getParent());
             String java = ProcessHandle.current().info().command().orElse("java");
             List<String> command = new java.util.ArrayList<>(List.of(java));
-            command.addAll(List.of(environment.getOrDefault(JAVA_OPTIONS, System.getenv()
-                    .getOrDefault(JAVA_OPTIONS, DEFAULT_JAVA_OPTIONS)).trim().split("\\s+")));
+            // An empty value means no options (not one empty argument, which java refuses).
+            for (String option : environment.getOrDefault(JAVA_OPTIONS, System.getenv()
+                    .getOrDefault(JAVA_OPTIONS, DEFAULT_JAVA_OPTIONS)).trim().split("\\s+")) {
+                if (!option.isEmpty()) {
+                    command.add(option);
+                }
+            }
             command.addAll(List.of("-jar", jar.toString()));
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
