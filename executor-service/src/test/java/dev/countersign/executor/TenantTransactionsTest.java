@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -36,21 +35,6 @@ class TenantTransactionsTest {
                 .map(rows -> rows.iterator().next().getString(0)))
                 .await().atMost(Duration.ofSeconds(10));
         assertThat(seen).isEqualTo(tenant + "/alice");
-    }
-
-    /**
-     * Cached statements are still planned for each run's parameters (a generic plan cost staging dearly), on both
-     * pools: people's HTTP transactions run on their own, everything else (here the agent's staging) on the main one.
-     */
-    @Test
-    void theExecutorsConnectionsPlanEachRunForItsParameters() {
-        for (String channel : List.of(TenantTransactions.HTTP, TenantTransactions.AGENT)) {
-            String mode = transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", channel), sql -> sql
-                    .query("SHOW plan_cache_mode").execute()
-                    .map(rows -> rows.iterator().next().getString(0)))
-                    .await().atMost(Duration.ofSeconds(10));
-            assertThat(mode).as("channel %s", channel).isEqualTo("force_custom_plan");
-        }
     }
 
     @Test
