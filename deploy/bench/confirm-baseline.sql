@@ -9,11 +9,11 @@
 SELECT set_config('countersign.tenant_id', $1, true), set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true), set_config('countersign.reason', $4, true);
 
 -- statement: lock_for_person
-SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE;
+SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE;
 
 -- statement: confirm
 UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
-WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
+WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
 RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason;
 
 -- statement: savepoint
@@ -23,7 +23,7 @@ SAVEPOINT execute_action;
 INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
                           source_action_id)
 SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
-FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
+FROM wallets w WHERE w.id = $3 AND current_tenant() = $2
 RETURNING id, wallet_id, amount::text AS amount, version;
 
 -- statement: mark_executed
@@ -54,11 +54,11 @@ DECLARE
     v_payload text;
 BEGIN
     PERFORM set_config('countersign.tenant_id', p_tenant, true), set_config('countersign.actor', p_user, true), set_config('countersign.channel', 'http', true), set_config('countersign.reason', '', true);
-    SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = p_action AND tenant_id = p_tenant FOR UPDATE INTO v_action;
+    SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = p_action AND current_tenant() = p_tenant FOR UPDATE INTO v_action;
     IF NOT FOUND THEN RETURN false; END IF;
     v_token := v_action.token_hash;
     UPDATE actions SET status = 'confirmed', confirmed_by = p_user, confirmed_at = now(), version = version + 1
-    WHERE id = p_action AND tenant_id = p_tenant AND token_hash = v_token AND status = 'proposed' AND expires_at > now()
+    WHERE id = p_action AND current_tenant() = p_tenant AND token_hash = v_token AND status = 'proposed' AND expires_at > now()
     RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason INTO v_action;
     IF NOT FOUND THEN RETURN false; END IF;
     v_wallet := (v_action.params::jsonb ->> 'walletId')::uuid;
@@ -70,7 +70,7 @@ BEGIN
         INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
                                   source_action_id)
         SELECT p_transaction, w.tenant_id, w.id, v_amount, v_category, v_description, v_occurred_on, p_action
-        FROM wallets w WHERE w.id = v_wallet AND w.tenant_id = p_tenant
+        FROM wallets w WHERE w.id = v_wallet AND current_tenant() = p_tenant
         RETURNING id, wallet_id, amount::text AS amount, version INTO v_written;
         IF NOT FOUND THEN RETURN false; END IF;
     EXCEPTION WHEN others THEN

@@ -35,6 +35,14 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * SQL for {@code actions}. Every state change is a compare-and-swap named for its transition: it names the status it
  * expects in its WHERE clause and returns the updated row only if it won; a loser gets null and nothing changed.
+ * <p>
+ * A lookup by key that takes the caller's tenant says {@code current_tenant() = $2}, not {@code tenant_id = $2}:
+ * row-level security already keeps every row to the tenant the transaction named (R__current_tenant.sql), so the two
+ * mean the same row, but a parameter compared with {@code tenant_id} is a condition a tenant-leading index can serve.
+ * On a new database, before its first statistics, PostgreSQL priced that index scan the same as the primary key's and
+ * sometimes kept it in the generic plan a prepared statement runs after five runs: each lookup then read all the
+ * tenant's rows (docs/benchmarks.md, "Generic plans and a new database"; {@code KeyLookupPlansTest}). The executor's
+ * other key lookups (ledger, targets, auto-apply, plans) are written the same way.
  */
 @ApplicationScoped
 public class ActionRepository {
@@ -49,12 +57,17 @@ public class ActionRepository {
     // row locked with its stored token hash and whether its window is open ($1 id, $2 tenant), the compare-and-swap
     // proposed -> confirmed ($3 token hash, $4 who), and confirmed -> executed ($1 id, $2 result).
     public static final String LOCK_FOR_PERSON = "SELECT token_hash, expires_at > now() AS open, " + COLUMNS
-            + " FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE";
+            + " FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE";
     public static final String CONFIRM = """
             UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
-            WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
+            WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
             RETURNING\s""" + COLUMNS;
     public static final String MARK_EXECUTED = finishing(CONFIRMED, EXECUTED);
+    /** The action by id in this tenant ($1 id, $2 tenant): staging's first read. */
+    public static final String FIND = "SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND current_tenant() = $2";
+    /** The action by id in this tenant if its token hash matches ($3), locked: a decision by token. */
+    public static final String LOCK_WITH_TOKEN = "SELECT expires_at > now() AS open, " + COLUMNS
+            + " FROM actions WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 FOR UPDATE";
 
     /**
      * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
@@ -91,7 +104,7 @@ public class ActionRepository {
 
     /** The action if it exists in this tenant; null otherwise (another tenant's action is simply absent). */
     public Uni<ActionRow> find(SqlClient sql, UUID id, String tenantId) {
-        return sql.preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND tenant_id = $2")
+        return sql.preparedQuery(FIND)
                 .execute(Tuple.of(id, tenantId))
                 .map(ActionRepository::firstOrNull);
     }
@@ -101,7 +114,7 @@ public class ActionRepository {
      * repeated proposal's with it.
      */
     public Uni<String> tokenHash(SqlClient sql, UUID id, String tenantId) {
-        return sql.preparedQuery("SELECT token_hash FROM actions WHERE id = $1 AND tenant_id = $2")
+        return sql.preparedQuery("SELECT token_hash FROM actions WHERE id = $1 AND current_tenant() = $2")
                 .execute(Tuple.of(id, tenantId))
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
     }
@@ -109,7 +122,7 @@ public class ActionRepository {
     /** Like {@link #find} but only if the token hash matches too: the no-oracle lookup behind confirm's answers. */
     public Uni<ActionRow> findWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
         return sql.preparedQuery("SELECT " + COLUMNS
-                + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3")
+                + " FROM actions WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3")
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
     }
@@ -119,8 +132,7 @@ public class ActionRepository {
      * what a confirm checks before its compare-and-swap cannot change under it.
      */
     public Uni<LockedAction> lockWithToken(SqlClient sql, UUID id, String tenantId, String tokenHash) {
-        return sql.preparedQuery("SELECT expires_at > now() AS open, " + COLUMNS
-                + " FROM actions WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 FOR UPDATE")
+        return sql.preparedQuery(LOCK_WITH_TOKEN)
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(rows -> firstLocked(rows, tokenHash));
     }
@@ -179,7 +191,8 @@ public class ActionRepository {
 
     /** The action, locked until the transaction ends; null if it is not in this tenant. */
     public Uni<ActionRow> lock(SqlClient sql, UUID id, String tenantId) {
-        return sql.preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND tenant_id = $2 FOR UPDATE")
+        return sql
+                .preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE")
                 .execute(Tuple.of(id, tenantId))
                 .map(ActionRepository::firstOrNull);
     }
@@ -210,10 +223,13 @@ public class ActionRepository {
      */
     public Uni<ActionRow> cancel(SqlClient sql, UUID id, String tenantId, String tokenHash) {
         ActionTransitions.require(PROPOSED, CANCELLED);
-        return sql.preparedQuery("""
-                UPDATE actions SET status = 'cancelled', version = version + 1
-                WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
-                RETURNING\s""" + COLUMNS)
+        return sql
+                .preparedQuery(
+                        """
+                                UPDATE actions SET status = 'cancelled', version = version + 1
+                                WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
+                                RETURNING\s"""
+                                + COLUMNS)
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
     }
@@ -225,7 +241,7 @@ public class ActionRepository {
     public Uni<ActionRow> reissueToken(SqlClient sql, UUID id, String tenantId, String newTokenHash) {
         return sql.preparedQuery("""
                 UPDATE actions SET token_hash = $3, version = version + 1
-                WHERE id = $1 AND tenant_id = $2 AND status = 'proposed' AND expires_at > now()
+                WHERE id = $1 AND current_tenant() = $2 AND status = 'proposed' AND expires_at > now()
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(id, tenantId, newTokenHash))
                 .map(ActionRepository::firstOrNull);

@@ -30,24 +30,24 @@ public class Targets {
     private static final String TRANSACTION = """
             SELECT version, jsonb_build_object('amount', amount::text, 'category', category, 'description', description,
                                                'occurredOn', occurred_on::text)::text AS fields
-            FROM transactions WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed""";
+            FROM transactions WHERE id = $1 AND current_tenant() = $2 AND deleted_at IS NULL AND NOT unconfirmed""";
 
     private static final Map<String, Target> BY_KIND = Map.of(
             ActionCatalogue.EDIT_TRANSACTION, new Target("transactionId", "transaction", false, TRANSACTION),
             ActionCatalogue.DELETE_TRANSACTION, new Target("transactionId", "transaction", false, TRANSACTION),
             ActionCatalogue.RENAME_WALLET, new Target("walletId", "wallet", false, """
                     SELECT version, jsonb_build_object('name', name)::text AS fields
-                    FROM wallets WHERE id = $1 AND tenant_id = $2"""),
+                    FROM wallets WHERE id = $1 AND current_tenant() = $2"""),
             ActionCatalogue.SEND_MAIL,
             new Target("caseId", "support case", false,
                     """
                             SELECT version, jsonb_build_object('requestorEmail', requestor_email, 'title', title)::text AS fields
-                            FROM support_cases WHERE id = $1 AND tenant_id = $2"""),
+                            FROM support_cases WHERE id = $1 AND current_tenant() = $2"""),
             ActionCatalogue.REVISE_PLAN, new Target("planId", "draft plan", true, """
                     SELECT version, jsonb_build_object('name', name, 'goal', goal, 'startsOn', starts_on::text,
                                                        'schedule', schedule)::text AS fields
                     FROM training_plans
-                    WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'"""));
+                    WHERE id = $1 AND current_tenant() = $2 AND user_id = $3 AND status = 'draft'"""));
 
     /** Whether actions of {@code kind} change an existing row. */
     public boolean hasTarget(String kind) {

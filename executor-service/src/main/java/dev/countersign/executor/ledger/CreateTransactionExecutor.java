@@ -31,7 +31,7 @@ public class CreateTransactionExecutor implements ActionExecutor, Undoable {
             INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on,
                                       source_action_id)
             SELECT $1, w.tenant_id, w.id, $4, $5, $6, $7, $8
-            FROM wallets w WHERE w.id = $3 AND w.tenant_id = $2
+            FROM wallets w WHERE w.id = $3 AND current_tenant() = $2
             RETURNING id, wallet_id, amount::text AS amount, version""";
 
     @Override
@@ -69,7 +69,7 @@ public class CreateTransactionExecutor implements ActionExecutor, Undoable {
     public Uni<Void> undo(SqlClient sql, ActionRow executed) {
         return sql.preparedQuery("""
                 UPDATE transactions SET deleted_at = now(), deleted_by_action = $3
-                WHERE id = $1 AND tenant_id = $2 AND version = $4 AND deleted_at IS NULL""")
+                WHERE id = $1 AND current_tenant() = $2 AND version = $4 AND deleted_at IS NULL""")
                 .execute(Tuple.of(UUID.fromString(executed.result().get("transactionId").asText()),
                         executed.tenantId(), executed.id(), Undoable.writtenVersion(executed)))
                 .map(rows -> {

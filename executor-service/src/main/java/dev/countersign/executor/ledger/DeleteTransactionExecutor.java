@@ -41,7 +41,7 @@ public class DeleteTransactionExecutor implements ActionExecutor, Undoable {
                 .preparedQuery(
                         """
                                 UPDATE transactions SET deleted_at = now(), deleted_by_action = $3, version = version + 1
-                                WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed AND ($4::bigint IS NULL OR version = $4)
+                                WHERE id = $1 AND current_tenant() = $2 AND deleted_at IS NULL AND NOT unconfirmed AND ($4::bigint IS NULL OR version = $4)
                                 RETURNING amount::text AS amount, category, occurred_on, version""")
                 .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id(),
                         action.targetVersion()))
@@ -61,7 +61,7 @@ public class DeleteTransactionExecutor implements ActionExecutor, Undoable {
     public Uni<Void> undo(SqlClient sql, ActionRow executed) {
         return sql.preparedQuery("""
                 UPDATE transactions SET deleted_at = NULL, deleted_by_action = NULL
-                WHERE id = $1 AND tenant_id = $2 AND version = $3 AND deleted_by_action = $4""")
+                WHERE id = $1 AND current_tenant() = $2 AND version = $3 AND deleted_by_action = $4""")
                 .execute(Tuple.of(UUID.fromString(executed.params().get("transactionId").asText()),
                         executed.tenantId(), Undoable.writtenVersion(executed), executed.id()))
                 .map(rows -> {

@@ -50,7 +50,7 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
                        description = coalesce($5, t.description), occurred_on = coalesce($6, t.occurred_on),
                        text_action_id = $8, version = t.version + 1
                 FROM (SELECT id, amount, category, description, occurred_on FROM transactions
-                      WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND NOT unconfirmed
+                      WHERE id = $1 AND current_tenant() = $2 AND deleted_at IS NULL AND NOT unconfirmed
                         AND ($7::bigint IS NULL OR version = $7) FOR UPDATE) previous
                 WHERE t.id = previous.id
                 RETURNING previous.amount::text AS previous_amount, previous.category AS previous_category,
@@ -83,7 +83,7 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
         JsonNode before = executed.targetBefore();
         return sql.preparedQuery("""
                 UPDATE transactions SET amount = $3, category = $4, description = $5, occurred_on = $6
-                WHERE id = $1 AND tenant_id = $2 AND version = $7 AND deleted_at IS NULL""")
+                WHERE id = $1 AND current_tenant() = $2 AND version = $7 AND deleted_at IS NULL""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(executed.params().get("transactionId").asText()),
                         executed.tenantId(), new BigDecimal(before.get("amount").asText()),
                         before.get("category").asText(),

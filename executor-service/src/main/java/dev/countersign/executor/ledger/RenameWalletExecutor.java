@@ -37,7 +37,7 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
         String name = action.params().get("name").asText();
         return sql.preparedQuery("""
                 UPDATE wallets w SET name = $3, name_action_id = $5, version = w.version + 1
-                FROM (SELECT id, name FROM wallets WHERE id = $1 AND tenant_id = $2
+                FROM (SELECT id, name FROM wallets WHERE id = $1 AND current_tenant() = $2
                       AND ($4::bigint IS NULL OR version = $4) FOR UPDATE) previous
                 WHERE w.id = previous.id
                 RETURNING previous.name AS previous_name, w.version""")
@@ -57,7 +57,8 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
     /** Gives the wallet back the name it had when the action was staged, if nothing changed it since. */
     @Override
     public Uni<Void> undo(SqlClient sql, ActionRow executed) {
-        return sql.preparedQuery("UPDATE wallets SET name = $3 WHERE id = $1 AND tenant_id = $2 AND version = $4")
+        return sql
+                .preparedQuery("UPDATE wallets SET name = $3 WHERE id = $1 AND current_tenant() = $2 AND version = $4")
                 .execute(Tuple.of(UUID.fromString(executed.params().get("walletId").asText()), executed.tenantId(),
                         executed.targetBefore().get("name").asText(), Undoable.writtenVersion(executed)))
                 .map(rows -> {

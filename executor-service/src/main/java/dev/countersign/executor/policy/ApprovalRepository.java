@@ -24,7 +24,7 @@ public class ApprovalRepository {
 
     /** The approvers so far, in the order they approved. */
     public Uni<List<String>> approvers(SqlClient sql, UUID actionId, String tenantId) {
-        return sql.preparedQuery("SELECT approver FROM action_approvals WHERE action_id = $1 AND tenant_id = $2"
+        return sql.preparedQuery("SELECT approver FROM action_approvals WHERE action_id = $1 AND current_tenant() = $2"
                 + " ORDER BY at, approver")
                 .execute(Tuple.of(actionId, tenantId))
                 .map(rows -> {

@@ -31,9 +31,9 @@ public class AutoApply {
     /** The owner of the row an action of each kind writes, by its id parameter; the plan kinds are the requester's. */
     private static final Map<String, Owner> OWNERS = Map.of(
             ActionCatalogue.CREATE_TRANSACTION, new Owner("walletId",
-                    "SELECT owner_id FROM wallets WHERE id = $1 AND tenant_id = $2"),
+                    "SELECT owner_id FROM wallets WHERE id = $1 AND current_tenant() = $2"),
             ActionCatalogue.RENAME_WALLET, new Owner("walletId",
-                    "SELECT owner_id FROM wallets WHERE id = $1 AND tenant_id = $2"),
+                    "SELECT owner_id FROM wallets WHERE id = $1 AND current_tenant() = $2"),
             ActionCatalogue.EDIT_TRANSACTION, new Owner("transactionId", Owner.OF_TRANSACTION),
             ActionCatalogue.DELETE_TRANSACTION, new Owner("transactionId", Owner.OF_TRANSACTION),
             ActionCatalogue.DRAFT_PLAN, Owner.REQUESTER,
@@ -104,7 +104,7 @@ public class AutoApply {
 
         static final String OF_TRANSACTION = """
                 SELECT w.owner_id FROM transactions t JOIN wallets w ON w.id = t.wallet_id AND w.tenant_id = t.tenant_id
-                WHERE t.id = $1 AND t.tenant_id = $2""";
+                WHERE t.id = $1 AND current_tenant() = $2""";
         /**
          * Kinds that only ever write the requester's own rows (plans: drafts are created for, and revised by, them).
          */

@@ -42,7 +42,7 @@ public class RevisePlanExecutor implements ActionExecutor {
                 UPDATE training_plans SET name = coalesce($4, name), goal = coalesce($5, goal),
                        starts_on = coalesce($6, starts_on), schedule = coalesce($7, schedule),
                        text_action_id = $9, version = version + 1, updated_at = now()
-                WHERE id = $1 AND tenant_id = $2 AND user_id = $3 AND status = 'draft'
+                WHERE id = $1 AND current_tenant() = $2 AND user_id = $3 AND status = 'draft'
                   AND ($8::bigint IS NULL OR version = $8)
                 RETURNING version""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(planId), action.tenantId(), action.requestedBy(),
