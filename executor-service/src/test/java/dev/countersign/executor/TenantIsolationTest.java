@@ -105,6 +105,28 @@ class TenantIsolationTest {
         }
     }
 
+    /**
+     * Each isolated table has exactly one policy, and it is the rule: a permissive policy for every command that keeps
+     * reads, changes and new rows to current_tenant(). The executor's key lookups rely on it alone to keep a row to the
+     * tenant the transaction named (ActionRepository's class comment), so a second, widening policy or a policy for
+     * some commands only fails here.
+     */
+    @Test
+    void everyIsolatedTableHasOnlyTheTenantPolicyForEveryCommand() throws Exception {
+        try (var owner = Db.owner(); var policies = owner.createStatement().executeQuery("""
+                SELECT tablename, string_agg(concat_ws(' | ', policyname, permissive, cmd, qual, with_check), '; ')
+                FROM pg_policies WHERE schemaname = 'public' GROUP BY tablename""")) {
+            java.util.Map<String, String> byTable = new java.util.TreeMap<>();
+            while (policies.next()) {
+                byTable.put(policies.getString(1), policies.getString(2));
+            }
+            for (String table : ISOLATED) {
+                assertThat(byTable.get(table)).as("policies on " + table).isEqualTo(
+                        "tenant_rows | PERMISSIVE | ALL | (tenant_id = current_tenant()) | (tenant_id = current_tenant())");
+            }
+        }
+    }
+
     @Test
     void theOwnerSeesBothTenantsSoTheFixtureIsReal() throws Exception {
         try (var owner = Db.owner()) {

@@ -42,7 +42,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * On a new database, before its first statistics, PostgreSQL priced that index scan the same as the primary key's and
  * sometimes kept it in the generic plan a prepared statement runs after five runs: each lookup then read all the
  * tenant's rows (docs/benchmarks.md, "Generic plans and a new database"; {@code KeyLookupPlansTest}). The executor's
- * other key lookups (ledger, targets, auto-apply, plans) are written the same way.
+ * other native key lookups (ledger, targets, auto-apply, plan revisions) are written the same way. Relying on the
+ * policies alone is why the executor refuses to start as a role they would not hold ({@code RowSecurityGuard}). Limits:
+ * the policy's own condition can still drive a tenant-leading index, which the test above shows PostgreSQL does not
+ * pick for these statements today; the Panache reads (an action by id for GET, training plans) still compare tenant_id
+ * with a parameter.
  */
 @ApplicationScoped
 public class ActionRepository {
