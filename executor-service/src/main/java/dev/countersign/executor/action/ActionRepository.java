@@ -195,8 +195,8 @@ public class ActionRepository {
 
     /** The action, locked until the transaction ends; null if it is not in this tenant. */
     public Uni<ActionRow> lock(SqlClient sql, UUID id, String tenantId) {
-        return sql
-                .preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE")
+        return sql.preparedQuery("SELECT " + COLUMNS
+                + " FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE")
                 .execute(Tuple.of(id, tenantId))
                 .map(ActionRepository::firstOrNull);
     }
@@ -227,13 +227,11 @@ public class ActionRepository {
      */
     public Uni<ActionRow> cancel(SqlClient sql, UUID id, String tenantId, String tokenHash) {
         ActionTransitions.require(PROPOSED, CANCELLED);
-        return sql
-                .preparedQuery(
-                        """
-                                UPDATE actions SET status = 'cancelled', version = version + 1
-                                WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
-                                RETURNING\s"""
-                                + COLUMNS)
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'cancelled', version = version + 1
+                WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed'
+                  AND expires_at > now()
+                RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
     }

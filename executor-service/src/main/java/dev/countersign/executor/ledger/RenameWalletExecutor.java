@@ -57,8 +57,8 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
     /** Gives the wallet back the name it had when the action was staged, if nothing changed it since. */
     @Override
     public Uni<Void> undo(SqlClient sql, ActionRow executed) {
-        return sql
-                .preparedQuery("UPDATE wallets SET name = $3 WHERE id = $1 AND current_tenant() = $2 AND version = $4")
+        return sql.preparedQuery("UPDATE wallets SET name = $3"
+                + " WHERE id = $1 AND current_tenant() = $2 AND version = $4")
                 .execute(Tuple.of(UUID.fromString(executed.params().get("walletId").asText()), executed.tenantId(),
                         executed.targetBefore().get("name").asText(), Undoable.writtenVersion(executed)))
                 .map(rows -> {

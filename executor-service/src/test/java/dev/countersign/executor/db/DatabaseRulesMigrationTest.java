@@ -58,9 +58,7 @@ class DatabaseRulesMigrationTest {
     private static final List<String> RULES_CHANGED_SINCE = List.of("R__current_tenant.sql", "R__retention.sql");
     /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
     private static final String SUPERUSER = "postgres";
-    /** What Flyway puts in for ${name} in the migrations (the application's configuration names the same roles). */
-    private static final Map<String, String> PLACEHOLDERS = Map.of("readerRole", LocalPostgres.READER_ROLE,
-            "executorRole", LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE);
+    private static final Map<String, String> PLACEHOLDERS = MigratedDatabase.PLACEHOLDERS;
 
     private static LocalPostgres server;
     private static String legacyDatabase;

@@ -3,7 +3,6 @@ package dev.countersign.executor.db;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -13,14 +12,12 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.executor.action.ActionRepository;
 
 /**
@@ -45,22 +42,13 @@ class KeyLookupPlansTest {
     private static final String TENANT = "t-fresh";
     private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+)");
 
-    private static LocalPostgres server;
+    private static MigratedDatabase database;
     private static UUID theirAction;
 
     @BeforeAll
     static void aDatabaseJustMigratedWithAFewRows() throws SQLException {
-        server = LocalPostgres.start(0, null);
-        try (Connection admin = DriverManager.getConnection(url("postgres"), "postgres", "postgres");
-                Statement sql = admin.createStatement()) {
-            sql.execute("CREATE DATABASE fresh OWNER " + LocalPostgres.OWNER_ROLE);
-        }
-        Flyway.configure().dataSource(url("fresh"), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
-                .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE, "executorRole",
-                        LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE))
-                .load().migrate();
-        try (Connection owner = DriverManager.getConnection(url("fresh"), LocalPostgres.OWNER_ROLE,
-                LocalPostgres.OWNER_PASSWORD); Statement sql = owner.createStatement()) {
+        database = MigratedDatabase.start("fresh");
+        try (Connection owner = database.owner(); Statement sql = owner.createStatement()) {
             DemoData.createWallet(owner, TENANT, "alice", "Checking", "EUR");
             sql.execute("SELECT set_config('countersign.tenant_id', '%s', false)".formatted(TENANT));
             sql.execute("""
@@ -84,16 +72,15 @@ class KeyLookupPlansTest {
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
+        if (database != null) {
+            database.close();
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"find", "lockForPerson", "lockWithToken", "confirm"})
     void aKeyLookupsGenericPlanUsesThePrimaryKeyOnANewDatabase(String name) throws SQLException {
-        try (Connection executor = DriverManager.getConnection(url("fresh"), LocalPostgres.EXECUTOR_ROLE,
-                LocalPostgres.EXECUTOR_PASSWORD); Statement sql = executor.createStatement()) {
+        try (Connection executor = database.executor(); Statement sql = executor.createStatement()) {
             executor.setAutoCommit(false);
             sql.execute("SELECT set_config('countersign.tenant_id', '%s', true)".formatted(TENANT));
             sql.execute("SELECT set_config('countersign.actor', 'alice', true)");
@@ -116,8 +103,7 @@ class KeyLookupPlansTest {
     @ParameterizedTest
     @ValueSource(strings = {"find", "lockForPerson", "lockWithToken", "confirm"})
     void anotherTenantsActionIsNotFoundByItsKey(String name) throws SQLException {
-        try (Connection executor = DriverManager.getConnection(url("fresh"), LocalPostgres.EXECUTOR_ROLE,
-                LocalPostgres.EXECUTOR_PASSWORD); Statement sql = executor.createStatement()) {
+        try (Connection executor = database.executor(); Statement sql = executor.createStatement()) {
             executor.setAutoCommit(false);
             sql.execute("SELECT set_config('countersign.tenant_id', '%s', true)".formatted(TENANT));
             sql.execute("SELECT set_config('countersign.actor', 'alice', true)");
@@ -156,7 +142,4 @@ class KeyLookupPlansTest {
         return text.toString();
     }
 
-    private static String url(String database) {
-        return "jdbc:postgresql://localhost:%d/%s".formatted(server.port(), database);
-    }
 }

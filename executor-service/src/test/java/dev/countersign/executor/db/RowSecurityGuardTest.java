@@ -3,12 +3,9 @@ package dev.countersign.executor.db;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Map;
 
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,25 +20,17 @@ import dev.countersign.devsupport.LocalPostgres;
  */
 class RowSecurityGuardTest {
 
-    private static LocalPostgres server;
+    private static MigratedDatabase database;
 
     @BeforeAll
     static void aMigratedDatabase() throws SQLException {
-        server = LocalPostgres.start(0, null);
-        try (Connection admin = DriverManager.getConnection(url("postgres"), "postgres", "postgres");
-                var sql = admin.createStatement()) {
-            sql.execute("CREATE DATABASE guarded OWNER " + LocalPostgres.OWNER_ROLE);
-        }
-        Flyway.configure().dataSource(url("guarded"), LocalPostgres.OWNER_ROLE, LocalPostgres.OWNER_PASSWORD)
-                .placeholders(Map.of("readerRole", LocalPostgres.READER_ROLE, "executorRole",
-                        LocalPostgres.EXECUTOR_ROLE, "planRole", LocalPostgres.PLAN_ROLE))
-                .load().migrate();
+        database = MigratedDatabase.start("guarded");
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
+        if (database != null) {
+            database.close();
         }
     }
 
@@ -62,14 +51,11 @@ class RowSecurityGuardTest {
     }
 
     private static String problemFor(String role, String password) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url("guarded"), role, password);
+        try (Connection connection = database.connectAs(role, password);
                 ResultSet answer = connection.createStatement().executeQuery(RowSecurityGuard.BYPASSES)) {
             answer.next();
             return RowSecurityGuard.problem(answer.getBoolean("privileged"), answer.getString("owned"));
         }
     }
 
-    private static String url(String database) {
-        return "jdbc:postgresql://localhost:%d/%s".formatted(server.port(), database);
-    }
 }
