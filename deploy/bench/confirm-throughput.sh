@@ -11,7 +11,7 @@
 # instances against one. About 8 to 11 minutes on 2 cores: staging the proposals the runs confirm and growing the
 # database take most of it.
 # Usage: deploy/bench/confirm-throughput.sh [maven flags], e.g. -o, -Dbench.actions=4000, -Dbench.clients=32,
-# -Dbench.warmupActions=1000, -Dbench.openLoopSeconds=15, -Dbench.grownActions=1000000, -Dbench.secondExecutorWarmupActions=3000, -Dbench.statements=true (PostgreSQL's statements by time per
+# -Dbench.warmupActions=1000, -Dbench.warmRunWarmupActions=8000 ((g)'s first run, the ratio's), -Dbench.openLoopSeconds=15, -Dbench.grownActions=1000000, -Dbench.secondExecutorWarmupActions=3000, -Dbench.statements=true (PostgreSQL's statements by time per
 # run, from pg_stat_statements). Numbers depend on what else runs: the block reports the load
 # average; compare ratios within one run.
 set -euo pipefail

@@ -101,6 +101,13 @@ class ConfirmThroughputBenchmark {
      * the RESULT line, which takes the service's ratio from (g)).
      */
     private static final int WARM_UP_ACTIONS = Integer.getInteger("bench.warmupActions", 1000);
+    /**
+     * Confirmed untimed before (g)'s first run, the run the RESULT ratio is taken from, instead of
+     * {@link #WARM_UP_ACTIONS}: with 1,000 the executor's compiler threads still took 1.0 to 1.2 CPU-s of that run's
+     * window (session 18), and the same confirms on the grown database minutes later ran 1.5 to 1.7 times as fast. The
+     * window's thread lines show whether the compilers were quiet.
+     */
+    private static final int WARM_RUN_WARM_UP_ACTIONS = Integer.getInteger("bench.warmRunWarmupActions", 8000);
     /** The open-loop run lasts this long at its rate, with at most {@link #OPEN_LOOP_MAX_ACTIONS} confirms. */
     private static final int OPEN_LOOP_SECONDS = Integer.getInteger("bench.openLoopSeconds", 15);
     private static final int OPEN_LOOP_MAX_ACTIONS = Integer.getInteger("bench.openLoopMaxActions", 6000);
@@ -227,8 +234,8 @@ class ConfirmThroughputBenchmark {
             assertThat(executed(stack, mixedSlice)).as("mixed run: executed").isEqualTo(mixedSlice.size());
             // --- (g) the service as in (a), just before and just after the database grows by a million actions ---
             List<ExpenseProposal> beforeSlice = stageMore(stack, producer, evidence, tenant, wallets, all.size(),
-                    perRun);
-            Measured beforeGrowth = measure(stack, tenant, cpu, beforeSlice, WARM_UP_ACTIONS,
+                    WARM_RUN_WARM_UP_ACTIONS + ACTIONS);
+            Measured beforeGrowth = measure(stack, tenant, cpu, beforeSlice, WARM_RUN_WARM_UP_ACTIONS,
                     () -> new HttpConfirm(confirmUrl, bearer));
             // --- (d) the service under open-loop load at a quarter of (c)'s rate, once warm as (g)'s first run (its
             // proposals were staged at the start, well inside their decision window) ---
@@ -240,7 +247,7 @@ class ConfirmThroughputBenchmark {
                     openLoop.errors()).isZero();
             assertThat(executed(stack, openLoopSlice)).as("open-loop run: executed").isEqualTo(openLoopActions);
             // --- (h) the same load on two executor instances, 16 clients on each ---
-            int twoFrom = all.size() + perRun;
+            int twoFrom = all.size() + WARM_RUN_WARM_UP_ACTIONS + ACTIONS;
             TwoExecutors two = TwoExecutors.measure(stack, tenant, stageMore(stack, producer, evidence, tenant,
                     wallets, twoFrom, SECOND_EXECUTOR_WARM_UP + perRun), bearer);
             GrownDatabase.Growth growth = GrownDatabase.grow(stack, tenant, GROWN_ACTIONS);
@@ -274,7 +281,8 @@ class ConfirmThroughputBenchmark {
             mixedEventRun.describe(report, "decision");
             report.line("  HTTP:");
             mixedHttpRun.describe(report, "confirm");
-            report.line("(g) the service as in (a), at the end of the run (the JIT as warm as it gets):");
+            report.line("(g) the service as in (a), at the end of the run, after %d untimed confirms instead of %d (the"
+                    + " JIT as warm as it gets):", WARM_RUN_WARM_UP_ACTIONS, WARM_UP_ACTIONS);
             beforeGrowth.describe(report, "confirm");
             two.describe(report);
             report.line("  then the database grew by %d past actions, copies of this run's executed ones with their"
