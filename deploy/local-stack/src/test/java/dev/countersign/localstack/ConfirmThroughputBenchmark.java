@@ -56,7 +56,7 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * <p>
  * One stack ({@code TestStacks.withExecutors(1)}: one executor, staged_only, so actions wait). 3 x (W + N) LOW expenses
  * and those of the open-loop run are published to {@code countersign.actions.proposed} as the agent publishes them, and
- * staged. Then, each run W untimed (the JIT compiles its path) and N timed:
+ * staged. Then, each run W untimed (the JIT compiles its path; (g)'s first run more) and N timed:
  * <ol>
  * <li><b>service</b>: 32 client threads confirm over HTTP/1.1 (keep-alive, one JDK client per thread, bearer JWT, the
  * paramsHash, as the web UI sends them); each answer must be 200 with status {@code executed}.</li>
@@ -97,8 +97,8 @@ class ConfirmThroughputBenchmark {
     private static final int WALLETS = Integer.getInteger("bench.wallets", 32);
     private static final double WARM_UP_SHARE = 0.15;
     /**
-     * Confirmed before each measured run, untimed: connections and caches warm, the JIT well started (not finished: see
-     * the RESULT line, which takes the service's ratio from (g)).
+     * Confirmed before each measured run but (g)'s first ({@link #WARM_RUN_WARM_UP_ACTIONS}), untimed: connections and
+     * caches warm, the JIT well started (not finished: see the RESULT line, which takes the service's ratio from (g)).
      */
     private static final int WARM_UP_ACTIONS = Integer.getInteger("bench.warmupActions", 1000);
     /**
@@ -233,8 +233,9 @@ class ConfirmThroughputBenchmark {
                     mixedEventRun.errors(), mixedHttpRun.errors()).isZero();
             assertThat(executed(stack, mixedSlice)).as("mixed run: executed").isEqualTo(mixedSlice.size());
             // --- (g) the service as in (a), just before and just after the database grows by a million actions ---
+            int warmRun = WARM_RUN_WARM_UP_ACTIONS + ACTIONS;
             List<ExpenseProposal> beforeSlice = stageMore(stack, producer, evidence, tenant, wallets, all.size(),
-                    WARM_RUN_WARM_UP_ACTIONS + ACTIONS);
+                    warmRun);
             Measured beforeGrowth = measure(stack, tenant, cpu, beforeSlice, WARM_RUN_WARM_UP_ACTIONS,
                     () -> new HttpConfirm(confirmUrl, bearer));
             // --- (d) the service under open-loop load at a quarter of (c)'s rate, once warm as (g)'s first run (its
@@ -247,7 +248,7 @@ class ConfirmThroughputBenchmark {
                     openLoop.errors()).isZero();
             assertThat(executed(stack, openLoopSlice)).as("open-loop run: executed").isEqualTo(openLoopActions);
             // --- (h) the same load on two executor instances, 16 clients on each ---
-            int twoFrom = all.size() + WARM_RUN_WARM_UP_ACTIONS + ACTIONS;
+            int twoFrom = all.size() + warmRun;
             TwoExecutors two = TwoExecutors.measure(stack, tenant, stageMore(stack, producer, evidence, tenant,
                     wallets, twoFrom, SECOND_EXECUTOR_WARM_UP + perRun), bearer);
             GrownDatabase.Growth growth = GrownDatabase.grow(stack, tenant, GROWN_ACTIONS);
