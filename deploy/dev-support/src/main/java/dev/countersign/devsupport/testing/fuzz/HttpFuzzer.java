@@ -1,9 +1,11 @@
 package dev.countersign.devsupport.testing.fuzz;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,36 +111,46 @@ public final class HttpFuzzer implements AutoCloseable {
      */
     private HttpResponse<String> send(HttpInput input) throws Exception {
         try {
-            return client.send(request(input, true), HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.http.HttpTimeoutException e) {
+            return answer(client, request(input, true));
+        } catch (HttpTimeoutException e) {
             throw e;
-        } catch (java.io.IOException e) {
-            // Rare, so a client per retry; its selector thread ends once it is no longer referenced.
+        } catch (IOException onPooledConnection) {
             try {
-                return clientBuilder().build().send(request(input, true), HttpResponse.BodyHandlers.ofString());
-            } catch (java.net.http.HttpTimeoutException timeout) {
-                throw timeout;
-            } catch (java.io.IOException again) {
-                return askWithoutTheBody(input, again);
+                return answer(freshClient(), request(input, true));
+            } catch (HttpTimeoutException e) {
+                throw e;
+            } catch (IOException onNewConnection) {
+                return askWithoutTheBody(input, onNewConnection);
             }
         }
     }
 
     /**
-     * A request line over {@link #SERVER_REQUEST_LINE_LIMIT} is refused by the HTTP server with 414 as soon as the line
-     * is read, and the connection closed at once (Vert.x does no lingering close). When the client is still uploading a
-     * large body, that close resets the connection and the 414 is lost: the client sees no bytes, on a fresh connection
-     * too. The server's answer depends on the request line alone, so the same request is sent once more without its
-     * body, and only a 414 counts as the answer; anything else, or a request line within the limit, is the original
-     * failure. What this cannot tell: whether the server would have done something other than refuse the line had the
-     * body arrived (it never reads it).
+     * A client of its own, whose first request always opens a new connection. Rare, so one per retry; its selector
+     * thread ends once it is no longer referenced.
      */
-    private HttpResponse<String> askWithoutTheBody(HttpInput input, java.io.IOException failure) throws Exception {
+    private static HttpClient freshClient() {
+        return clientBuilder().build();
+    }
+
+    private static HttpResponse<String> answer(HttpClient sender, HttpRequest request) throws Exception {
+        return sender.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A request line over {@link #SERVER_REQUEST_LINE_LIMIT} is refused by the HTTP server with 414 as soon as the line
+     * is read, and the connection closed at once (Vert.x does no lingering close). When the client is still uploading
+     * the body (likely when it is large), that close resets the connection and the 414 is lost: the client sees no
+     * bytes, on a fresh connection too. The server's answer depends on the request line alone, so the same request is
+     * sent once more without its body, and only a 414 counts as the answer; anything else, or a request line within the
+     * limit, is the original failure. What this cannot tell: whether the server would have done something other than
+     * refuse the line had the body arrived (it never reads it).
+     */
+    private HttpResponse<String> askWithoutTheBody(HttpInput input, IOException failure) throws Exception {
         if (input.body() == null || requestLineLength(input) <= SERVER_REQUEST_LINE_LIMIT) {
             throw failure;
         }
-        HttpResponse<String> answer = clientBuilder().build().send(request(input, false),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer = answer(freshClient(), request(input, false));
         if (answer.statusCode() != 414) {
             failure.addSuppressed(new IllegalStateException(
                     "without its body the request was answered " + answer.statusCode() + ", not 414"));
