@@ -1,7 +1,8 @@
 -- Statistics for plan mode (issue 17, part 3). PostgreSQL shows nothing in pg_stats for a table under row-level
 -- security, and pg_class.reltuples counts every tenant's rows, so for the shipped tables (wallets, transactions) plan
 -- mode had no estimates at all. plan_statistics() hands the caller, for the tenant its transaction named, estimates
--- read from the catalog only: it reads no user table (no COUNT, no scan of any kind) and returns no column value.
+-- read from the catalog only: it reads no user table (no COUNT, no scan of any kind) but the caller's own reader grant
+-- (one index lookup, to know its tenant: R__current_tenant.sql), and returns no column value.
 --
 -- What it describes: a table or partitioned table (not a partition) that
 --   * has row-level security enabled and whose every SELECT policy is the tenant rule of V7, permissive, for PUBLIC:
@@ -57,10 +58,11 @@ CREATE OR REPLACE FUNCTION plan_statistics()
     RETURNS TABLE (relid oid, schema_name text, relation_name text, column_name text,
                    tenant_rows_estimate double precision, null_frac double precision, n_distinct double precision)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    WITH described AS (
-        SELECT c.oid, n.nspname, c.relname, c.relkind, c.reltuples::float8 AS reltuples, current_tenant() AS tenant
-        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE current_tenant() IS NOT NULL
+    WITH caller AS MATERIALIZED (SELECT current_tenant() AS tenant),
+    described AS (
+        SELECT c.oid, n.nspname, c.relname, c.relkind, c.reltuples::float8 AS reltuples, caller.tenant
+        FROM caller, pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE caller.tenant IS NOT NULL
           AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relrowsecurity
           AND has_schema_privilege(session_user, n.oid, 'USAGE')
           AND has_any_column_privilege(session_user, c.oid, 'SELECT')

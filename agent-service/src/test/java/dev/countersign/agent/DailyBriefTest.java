@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.agent.brief.BriefConversation;
 import dev.countersign.agent.brief.BriefSchedule;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
@@ -45,6 +46,8 @@ class DailyBriefTest {
 
     @Inject
     BriefSchedule schedule;
+    @Inject
+    ReaderGrants grants;
 
     private static JsonPath brief(AgentFixtures fixtures) {
         return given().header("Authorization", "Bearer " + fixtures.bearer).get("/api/brief").then().statusCode(200)
@@ -104,6 +107,7 @@ class DailyBriefTest {
         var fixtures = new AgentFixtures();
         fixtures.transaction(fixtures.checking, "3.50", "coffee", null, LocalDate.now());
         LocalDate today = LocalDate.now();
+        SignedIn.as(grants, fixtures.tenant, "alice");
         assertThat(schedule.record(fixtures.tenant, "alice", today)).isTrue();
         Instant recordedAt;
         try (var owner = TestProperties.ownerConnection();
@@ -155,11 +159,15 @@ class DailyBriefTest {
     }
 
     @Test
-    void theScheduledRunRecordsOneBriefPerUserOnceWhenTriggeredTwice() throws Exception {
+    void theScheduledRunRecordsOneBriefPerSignedInUserOnceWhenTriggeredTwice() throws Exception {
         var fixtures = new AgentFixtures(CONFIGURED_TENANT);
         fixtures.transaction(fixtures.checking, "12.50", "coffee", null, LocalDate.now());
         fixtures.action("bob", "proposed", "Bob's rename");
+        fixtures.action("carol", "proposed", "Carol's rename");
         LocalDate today = LocalDate.now();
+        // The agent reads only for people signed in to it: carol, who is not, gets no brief.
+        SignedIn.as(grants, CONFIGURED_TENANT, "alice");
+        SignedIn.as(grants, CONFIGURED_TENANT, "bob");
 
         int first = schedule.run(today);
         int second = schedule.run(today);

@@ -60,7 +60,8 @@ class HttpFuzzTest {
         DomainChecksum checksum;
         Map<String, String> before;
         try (var owner = TestProperties.ownerConnection()) {
-            checksum = DomainChecksum.startingNow(owner, Set.of(), Set.of(fixtures.tenant));
+            // reader_grants: a request whose sign-in is valid gets a read grant (a hashed credential, no domain data).
+            checksum = DomainChecksum.startingNow(owner, Set.of("reader_grants"), Set.of(fixtures.tenant));
             before = checksum.take(owner);
         }
         List<HttpFuzzer.Result> results = new ArrayList<>();

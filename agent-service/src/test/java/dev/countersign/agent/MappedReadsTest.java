@@ -11,6 +11,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.agent.evidence.Person;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.agent.ledger.LedgerReader;
 import dev.countersign.agent.ledger.OwnText;
 import dev.countersign.agent.ledger.TenantReads;
@@ -40,16 +42,20 @@ class MappedReadsTest {
     TenantReads reads;
     @Inject
     LedgerReader ledger;
+    @Inject
+    ReaderGrants grants;
 
     @Test
     void aMappedReadWithoutAFilterSeesOnlyTheTenantItsTransactionNamed() throws Exception {
         AgentFixtures alices = new AgentFixtures();
         AgentFixtures others = new AgentFixtures();
 
-        List<String> tenants = sessions.await(alices.tenant, session -> session
+        var alice = SignedIn.as(grants, alices.tenant, "alice");
+
+        List<String> tenants = sessions.await(alice, session -> session
                 .createSelectionQuery("select w.tenantId from StoredWallet w", String.class).getResultList());
-        String named = sessions.await(alices.tenant, session -> session
-                .createNativeQuery("SELECT current_setting('countersign.tenant_id', true)", String.class)
+        String named = sessions.await(alice, session -> session
+                .createNativeQuery("SELECT current_tenant()", String.class)
                 .getSingleResult());
 
         assertThat(tenants).hasSize(2).containsOnly(alices.tenant).doesNotContain(others.tenant);
@@ -59,6 +65,7 @@ class MappedReadsTest {
     @Test
     void theMappedWalletsReadAnswersAsTheNativeReadItReplaced() throws Exception {
         AgentFixtures fixtures = new AgentFixtures();
+        SignedIn.as(grants, fixtures.tenant, "alice");
 
         assertThat(ledger.wallets(fixtures.tenant, "alice").await().atMost(TenantReads.TIMEOUT))
                 .isEqualTo(nativeWallets(fixtures.tenant, "alice")).hasSize(2);
@@ -67,6 +74,7 @@ class MappedReadsTest {
     @Test
     void printsTheCostOfOneMappedReadNextToTheNativeRead() throws Exception {
         AgentFixtures fixtures = new AgentFixtures();
+        SignedIn.as(grants, fixtures.tenant, "alice");
         Supplier<Object> mapped = () -> ledger.wallets(fixtures.tenant, "alice").await().atMost(TenantReads.TIMEOUT);
         Supplier<Object> nativeRead = () -> nativeWallets(fixtures.tenant, "alice");
         Supplier<Object> mappedFacts = () -> ledger.facts(fixtures.tenant, "alice").await()
@@ -86,7 +94,7 @@ class MappedReadsTest {
     }
 
     private List<WalletSummary> nativeWallets(String tenant, String user) {
-        return reads.list(tenant, NATIVE_WALLETS, Tuple.of(tenant, user),
+        return reads.list(new Person(tenant, user), NATIVE_WALLETS, Tuple.of(tenant, user),
                 row -> new WalletSummary(row.getUUID("id"), row.getString("name"), row.getString("currency"),
                         row.getBoolean("own_name")));
     }

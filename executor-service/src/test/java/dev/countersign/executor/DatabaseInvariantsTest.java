@@ -259,7 +259,7 @@ class DatabaseInvariantsTest {
             wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
 
             reader.setAutoCommit(false);
-            Db.enterTenant(reader, tenant);
+            Db.enterAsReader(reader, tenant, "alice");
             var rows = reader.createStatement().executeQuery("SELECT name FROM wallets WHERE id = '" + wallet + "'");
             assertThat(rows.next()).isTrue();
             reader.rollback();

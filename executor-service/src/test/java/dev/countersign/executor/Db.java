@@ -12,6 +12,7 @@ import java.util.UUID;
 
 import dev.countersign.contracts.TenantIsolation;
 import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.testing.ReaderGrantIssuer;
 import dev.countersign.devsupport.testing.TestProperties;
 
 /** Raw JDBC around the application, for fixtures and for asserting what is really in the database. */
@@ -47,11 +48,31 @@ final class Db {
         }
     }
 
-    /** As {@link #refusedAsApplication}, as the agent's reader role. */
+    /** As {@link #refusedAsApplication}, as the agent's reader role under a grant of alice of {@code tenantId}. */
     static void refusedAsReader(String tenantId, String sqlState, String... statements) throws SQLException {
         try (var reader = reader()) {
-            refused(reader, tenantId, sqlState, statements);
+            reader.setAutoCommit(false);
+            enterAsReader(reader, tenantId, "alice");
+            refused(reader, sqlState, statements);
         }
+    }
+
+    /** A reader grant of {@code userId} of {@code tenantId}, minted as the executor mints it; answers the secret. */
+    static String grant(String tenantId, String userId) throws SQLException {
+        return ReaderGrantIssuer.grant(tenantId, userId);
+    }
+
+    /** Names a fresh grant of {@code userId} of {@code tenantId} for the rest of the open transaction, as the agent. */
+    static void enterAsReader(Connection sql, String tenantId, String userId) throws SQLException {
+        useGrant(sql, grant(tenantId, userId));
+    }
+
+    /**
+     * Names the grant with SET LOCAL, as plan mode does (the plan role may not execute set_config); in a transaction.
+     */
+    static void useGrant(Connection sql, String secret) throws SQLException {
+        assertThat(secret).matches("[0-9a-f]*");
+        sql.createStatement().execute("SET LOCAL " + TenantIsolation.GRANT_SETTING + " = '" + secret + "'");
     }
 
     /**
@@ -62,6 +83,10 @@ final class Db {
             throws SQLException {
         sql.setAutoCommit(false);
         enterTenant(sql, tenantId);
+        refused(sql, sqlState, statements);
+    }
+
+    private static void refused(Connection sql, String sqlState, String... statements) throws SQLException {
         for (String statement : statements) {
             var savepoint = sql.setSavepoint();
             assertThatThrownBy(() -> sql.createStatement().execute(statement)).as(statement)

@@ -93,7 +93,7 @@ class TenantIsolationTest {
         try (var owner = Db.owner(); var tables = owner.createStatement().executeQuery("""
                 SELECT c.relname, c.relrowsecurity, (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid)
                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                WHERE n.nspname = 'public' AND c.relkind = 'r' AND EXISTS (
+                WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'reader_grants' AND EXISTS (
                     SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id')""")) {
             List<String> withTenants = new ArrayList<>();
             while (tables.next()) {
@@ -106,16 +106,16 @@ class TenantIsolationTest {
     }
 
     /**
-     * Each isolated table has exactly one policy, and it is the rule: a permissive policy for every command that keeps
-     * reads, changes and new rows to current_tenant(). The executor's key lookups rely on it alone to keep a row to the
-     * tenant the transaction named (ActionRepository's class comment), so a second, widening policy or a policy for
-     * some commands only fails here.
+     * Each isolated table has exactly one permissive policy, and it is the rule: a permissive policy for every command
+     * that keeps reads, changes and new rows to current_tenant(). The executor's key lookups rely on it alone to keep a
+     * row to the tenant the transaction named (ActionRepository's class comment), so a second, widening policy or a
+     * policy for some commands only fails here. Restrictive policies only narrow; the per-person one is checked below.
      */
     @Test
     void everyIsolatedTableHasOnlyTheTenantPolicyForEveryCommand() throws Exception {
         try (var owner = Db.owner(); var policies = owner.createStatement().executeQuery("""
                 SELECT tablename, string_agg(concat_ws(' | ', policyname, permissive, cmd, qual, with_check), '; ')
-                FROM pg_policies WHERE schemaname = 'public' GROUP BY tablename""")) {
+                FROM pg_policies WHERE schemaname = 'public' AND permissive = 'PERMISSIVE' GROUP BY tablename""")) {
             java.util.Map<String, String> byTable = new java.util.TreeMap<>();
             while (policies.next()) {
                 byTable.put(policies.getString(1), policies.getString(2));
@@ -124,6 +124,30 @@ class TenantIsolationTest {
                 assertThat(byTable.get(table)).as("policies on " + table).isEqualTo(
                         "tenant_rows | PERMISSIVE | ALL | (tenant_id = current_tenant()) | (tenant_id = current_tenant())");
             }
+        }
+    }
+
+    /**
+     * The only restrictive policies: on the per-person tables, a grant holder (the agent's roles) sees its own person's
+     * rows (R__reader_grants.sql); trusted sessions are not narrowed. reader_grants itself has no policy: no role but
+     * its owner reads it.
+     */
+    @Test
+    void onlyThePerPersonTablesNarrowGrantHoldersToTheirPerson() throws Exception {
+        try (var owner = Db.owner(); var policies = owner.createStatement().executeQuery("""
+                SELECT tablename, concat_ws(' | ', policyname, cmd, qual) FROM pg_policies
+                WHERE schemaname = 'public' AND (permissive = 'RESTRICTIVE' OR tablename = 'reader_grants')
+                ORDER BY tablename""")) {
+            java.util.Map<String, String> byTable = new java.util.TreeMap<>();
+            while (policies.next()) {
+                byTable.put(policies.getString(1), policies.getString(2));
+            }
+            assertThat(byTable).containsOnlyKeys("actions", "conversation_events", "training_plans");
+            assertThat(byTable.get("actions"))
+                    .isEqualTo(
+                            "own_person_rows | SELECT | (tenant_setting_trusted() OR (requested_by = granted_user()))");
+            assertThat(byTable.get("conversation_events"))
+                    .isEqualTo("own_person_rows | SELECT | (tenant_setting_trusted() OR (user_id = granted_user()))");
         }
     }
 
@@ -207,7 +231,7 @@ class TenantIsolationTest {
     void theAgentsReaderRoleSeesOnlyItsTenantToo() throws Exception {
         try (var reader = Db.reader()) {
             reader.setAutoCommit(false);
-            Db.enterTenant(reader, mine);
+            Db.enterAsReader(reader, mine, "alice");
             for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
                 assertThat(Db.count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
                         .isZero();

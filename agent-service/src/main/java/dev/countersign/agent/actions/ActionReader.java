@@ -11,6 +11,7 @@ import jakarta.enterprise.event.Observes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.agent.ledger.TenantSessions;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
@@ -49,12 +50,13 @@ public class ActionReader {
      * few seconds later).
      */
     public List<ActionLine> actions(String tenantId, String userId, boolean pendingOnly) {
-        return sessions.await(tenantId, session -> session.createSelectionQuery(ACTIONS, ActionLine.class)
-                .setParameter("tenant", tenantId)
-                .setParameter("user", userId)
-                .setParameter("pendingOnly", pendingOnly)
-                .setMaxResults(MAX_ACTIONS)
-                .getResultList());
+        return sessions.await(new Person(tenantId, userId),
+                session -> session.createSelectionQuery(ACTIONS, ActionLine.class)
+                        .setParameter("tenant", tenantId)
+                        .setParameter("user", userId)
+                        .setParameter("pendingOnly", pendingOnly)
+                        .setMaxResults(MAX_ACTIONS)
+                        .getResultList());
     }
 
     /** The database's clock ({@code instant}: the transaction's start, as {@code now()}) decides what is pending. */
@@ -73,7 +75,7 @@ public class ActionReader {
      */
     public List<CardLine> conversationActions(String tenantId, String userId, String conversationId) {
         Names names = pageNames(tenantId, userId, conversationId);
-        return reads.list(tenantId, """
+        return reads.list(new Person(tenantId, userId), """
                 SELECT id, kind, tier, status, summary, params::text AS params, proposed_at, expires_at, context_clean
                 FROM actions
                 WHERE tenant_id = $1 AND requested_by = $2 AND conversation_id = $3
@@ -95,7 +97,7 @@ public class ActionReader {
         Map<String, String> wallets = new HashMap<>();
         Map<String, String> transactions = new HashMap<>();
         Map<String, String> plans = new HashMap<>();
-        reads.list(tenantId, """
+        reads.list(new Person(tenantId, userId), """
                 SELECT 'wallet' AS type, id::text AS id, name AS text, NULL AS amount, NULL AS occurred_on
                 FROM wallets WHERE tenant_id = $1
                 UNION ALL

@@ -4,31 +4,24 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.agent.ledger.TenantReads;
-import io.vertx.mutiny.sqlclient.Tuple;
+import dev.countersign.agent.evidence.ReaderGrants;
 
 /**
- * Who in a tenant gets the scheduled brief: every user who owns a wallet, requested an action, has a training plan or a
- * conversation there, read in the tenant's own transaction (row-level security) like every other read.
+ * Who in a tenant gets the scheduled brief: the people of the tenant signed in to this instance with a live token. The
+ * agent's roles read a tenant only for such a person (a reader grant minted from their token), so it can neither list
+ * nor brief anybody else: a user who has not signed in recently gets no scheduled brief from this instance.
  */
 @ApplicationScoped
 public class BriefRecipients {
 
-    private final TenantReads reads;
+    private final ReaderGrants grants;
 
-    public BriefRecipients(TenantReads reads) {
-        this.reads = reads;
+    public BriefRecipients(ReaderGrants grants) {
+        this.grants = grants;
     }
 
     /** At most {@code max} users, in id order. */
     public List<String> users(String tenantId, int max) {
-        return reads.list(tenantId, """
-                SELECT user_id FROM (
-                    SELECT owner_id AS user_id FROM wallets WHERE tenant_id = $1
-                    UNION SELECT requested_by FROM actions WHERE tenant_id = $1
-                    UNION SELECT user_id FROM training_plans WHERE tenant_id = $1
-                    UNION SELECT user_id FROM conversation_events WHERE tenant_id = $1) users
-                ORDER BY user_id
-                LIMIT $2""", Tuple.of(tenantId, max), row -> row.getString("user_id"));
+        return grants.signedIn(tenantId).stream().limit(max).toList();
     }
 }

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.conversation.TurnRecorder;
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ChatRequest;
@@ -92,7 +93,7 @@ public class BriefSchedule {
     public boolean record(String tenantId, String userId, LocalDate day) {
         UUID eventId = BriefConversation.eventId(tenantId, userId, day);
         try {
-            if (ledger.contains(tenantId, eventId)) {
+            if (ledger.contains(new Person(tenantId, userId), eventId)) {
                 return false;
             }
             DailyBrief brief = briefs.build(tenantId, userId);

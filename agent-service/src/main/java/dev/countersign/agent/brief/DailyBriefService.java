@@ -11,6 +11,7 @@ import dev.countersign.agent.actions.ActionReader;
 import dev.countersign.agent.actions.ActionReader.ActionLine;
 import dev.countersign.agent.brief.DailyBrief.Training;
 import dev.countersign.agent.conversation.ConversationLedger;
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.ledger.LedgerReader;
 import dev.countersign.agent.ledger.LedgerReader.RecordedSpending;
 import dev.countersign.agent.training.PlanReader;
@@ -41,7 +42,7 @@ public class DailyBriefService {
         Instant since = conversations.latestOf(tenantId, userId,
                 BriefConversation.recentEventIds(tenantId, userId, LocalDate.now()))
                 .orElseGet(() -> Instant.now().minus(config.firstWindow()));
-        RecordedSpending spending = ledger.recordedSince(tenantId, since);
+        RecordedSpending spending = ledger.recordedSince(new Person(tenantId, userId), since);
         LocalDate today = LocalDate.ofInstant(spending.to(), ZoneId.systemDefault());
         List<ActionLine> pending = actions.actions(tenantId, userId, true);
         Training training = plans.plans(tenantId, userId, "active").stream().findFirst()

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.PlanEvent;
@@ -41,7 +42,7 @@ public class ConversationLedger {
 
     /** The newest {@code max} turns of the conversation, oldest first. */
     public List<TurnRecorded> turns(ConversationKey conversation, int max) {
-        List<TurnRecorded> newestFirst = reads.list(conversation.tenantId(), """
+        List<TurnRecorded> newestFirst = reads.list(conversation.person(), """
                 SELECT payload::text AS payload FROM conversation_events
                 WHERE tenant_id = $1 AND user_id = $2 AND conversation_id = $3 AND type = $4
                 ORDER BY position DESC
@@ -60,7 +61,7 @@ public class ConversationLedger {
      * executor appends them in the transaction that changes the action, so one action's outcomes are in order.
      */
     public List<ActionOutcome> outcomes(ConversationKey conversation, int max) {
-        List<String> payloads = reads.list(conversation.tenantId(), """
+        List<String> payloads = reads.list(conversation.person(), """
                 SELECT payload FROM (
                     SELECT DISTINCT ON (payload ->> 'actionId') payload::text AS payload, position
                     FROM conversation_events
@@ -84,7 +85,7 @@ public class ConversationLedger {
 
     /** The deliverable recorded for a plan turn of the caller's conversation, if any (and readable). */
     public Optional<PlanEvent> planOf(ConversationKey conversation, UUID turnId) {
-        List<String> payloads = reads.list(conversation.tenantId(), """
+        List<String> payloads = reads.list(conversation.person(), """
                 SELECT payload::text AS payload FROM conversation_events
                 WHERE tenant_id = $1 AND user_id = $2 AND conversation_id = $3 AND turn_id = $4 AND type = ANY($5)
                 ORDER BY position LIMIT 1""",
@@ -111,7 +112,7 @@ public class ConversationLedger {
 
     /** When the newest of these events of the user happened, if any of them is in the ledger. */
     public Optional<Instant> latestOf(String tenantId, String userId, List<UUID> eventIds) {
-        return reads.list(tenantId, """
+        return reads.list(new Person(tenantId, userId), """
                 SELECT max(occurred_at) AS latest FROM conversation_events
                 WHERE tenant_id = $1 AND user_id = $2 AND event_id = ANY($3)""",
                 Tuple.of(tenantId, userId, eventIds.toArray(UUID[]::new)),
@@ -119,10 +120,11 @@ public class ConversationLedger {
                 .get(0);
     }
 
-    public boolean contains(String tenantId, UUID eventId) {
+    /** Whether the event is in the person's ledger (the database shows the agent no other person's events). */
+    public boolean contains(Person person, UUID eventId) {
         return !reads
-                .list(tenantId, "SELECT 1 AS found FROM conversation_events WHERE tenant_id = $1 AND event_id = $2",
-                        Tuple.of(tenantId, eventId), row -> true)
+                .list(person, "SELECT 1 AS found FROM conversation_events WHERE tenant_id = $1 AND event_id = $2",
+                        Tuple.of(person.tenantId(), eventId), row -> true)
                 .isEmpty();
     }
 }

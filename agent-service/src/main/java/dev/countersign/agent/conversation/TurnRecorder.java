@@ -8,6 +8,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.TurnRecorded;
@@ -73,7 +74,7 @@ public class TurnRecorder {
         Instant giveUp = Instant.now().plus(config.ledgerWait());
         long pauseMillis = 2;
         while (true) {
-            if (ledger.contains(tenantId, eventId)) {
+            if (ledger.contains(new Person(tenantId, turn.userId()), eventId)) {
                 return true;
             }
             if (Instant.now().isAfter(giveUp)) {

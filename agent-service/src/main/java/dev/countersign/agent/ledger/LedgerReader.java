@@ -14,6 +14,7 @@ import jakarta.enterprise.event.Observes;
 
 import org.hibernate.reactive.mutiny.Mutiny;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -76,7 +77,7 @@ public class LedgerReader {
 
     /** The tenant's wallets, each marked whether {@code userId} chose its name (a mapped read). */
     public Uni<List<WalletSummary>> wallets(String tenantId, String userId) {
-        return sessions.inTenant(tenantId, session -> wallets(session, tenantId, userId));
+        return sessions.inTenant(new Person(tenantId, userId), session -> wallets(session, tenantId, userId));
     }
 
     /**
@@ -103,14 +104,15 @@ public class LedgerReader {
      * in every turn's context (see {@link TransactionLine#ownText}). A mapped read, run once per turn.
      */
     public Uni<TenantFacts> facts(String tenantId, String userId) {
-        return sessions.inTenant(tenantId, session -> wallets(session, tenantId, userId).flatMap(wallets -> session
-                .createSelectionQuery(OWN_CATEGORIES, String.class)
-                .setParameter("tenant", tenantId)
-                .setParameter("user", userId)
-                .setMaxResults(TenantFacts.MAX_CATEGORIES)
-                .getResultList()
-                .map(categories -> new TenantFacts(wallets,
-                        TenantFacts.withDefaults(categories, ActionCatalogue.DEFAULT_CATEGORIES)))));
+        return sessions.inTenant(new Person(tenantId, userId),
+                session -> wallets(session, tenantId, userId).flatMap(wallets -> session
+                        .createSelectionQuery(OWN_CATEGORIES, String.class)
+                        .setParameter("tenant", tenantId)
+                        .setParameter("user", userId)
+                        .setMaxResults(TenantFacts.MAX_CATEGORIES)
+                        .getResultList()
+                        .map(categories -> new TenantFacts(wallets,
+                                TenantFacts.withDefaults(categories, ActionCatalogue.DEFAULT_CATEGORIES)))));
     }
 
     /** The categories of the tenant's rows whose text {@code :user} wrote, most used first. */
@@ -125,7 +127,7 @@ public class LedgerReader {
     public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, String userId, UUID walletId,
             int limit) {
         TransactionQuery query = new TransactionQuery(walletId, null, null, null, List.of(), limit);
-        return reads.inTenant(tenantId, sql -> sql
+        return reads.inTenant(new Person(tenantId, userId), sql -> sql
                 .preparedQuery("SELECT id FROM wallets WHERE tenant_id = $1 AND id = $2")
                 .execute(Tuple.of(tenantId, walletId))
                 .flatMap(wallet -> wallet.size() == 0
@@ -135,7 +137,7 @@ public class LedgerReader {
 
     /** The tenant's transactions matching {@code query}, each marked whether {@code userId} wrote its text. */
     public List<TransactionLine> transactions(String tenantId, String userId, TransactionQuery query) {
-        return reads.inTenant(tenantId, sql -> transactions(sql, tenantId, userId, query))
+        return reads.inTenant(new Person(tenantId, userId), sql -> transactions(sql, tenantId, userId, query))
                 .await().atMost(TenantReads.TIMEOUT);
     }
 
@@ -158,8 +160,8 @@ public class LedgerReader {
      * Totals per period and category (compared in lower case, as the tools offer them) and currency (wallets may
      * differ), newest period first.
      */
-    public List<SpendingLine> spending(String tenantId, SpendingQuery q) {
-        return reads.list(tenantId, """
+    public List<SpendingLine> spending(Person person, SpendingQuery q) {
+        return reads.list(person, """
                 SELECT date_trunc($6, t.occurred_on::timestamp)::date AS period_start, lower(t.category) AS category,
                        w.currency,
                        sum(t.amount)::text AS total, count(*) AS transactions
@@ -169,7 +171,7 @@ public class LedgerReader {
                 GROUP BY 1, 2, 3
                 ORDER BY 1 DESC, sum(t.amount) DESC, 2
                 LIMIT $7""",
-                Tuple.from(new Object[]{tenantId, q.walletId(), q.category(), q.from(), q.to(),
+                Tuple.from(new Object[]{person.tenantId(), q.walletId(), q.category(), q.from(), q.to(),
                         q.period().name().toLowerCase(java.util.Locale.ROOT), MAX_SUMMARY_ROWS}),
                 row -> new SpendingLine(row.getLocalDate("period_start"), row.getString("category"),
                         row.getString("currency"), row.getString("total"), row.getLong("transactions")));
@@ -179,10 +181,10 @@ public class LedgerReader {
      * How many imported rows not yet confirmed by a person match the wallet, category and date range: every read above
      * leaves them out, and says so.
      */
-    public long unconfirmed(String tenantId, UUID walletId, String category, LocalDate from, LocalDate to) {
-        return reads.list(tenantId, "SELECT count(*) AS unconfirmed FROM transactions t WHERE " + MATCHING
+    public long unconfirmed(Person person, UUID walletId, String category, LocalDate from, LocalDate to) {
+        return reads.list(person, "SELECT count(*) AS unconfirmed FROM transactions t WHERE " + MATCHING
                 + " AND t.unconfirmed",
-                Tuple.from(new Object[]{tenantId, walletId, category, from, to}),
+                Tuple.from(new Object[]{person.tenantId(), walletId, category, from, to}),
                 row -> row.getLong("unconfirmed")).get(0);
     }
 
@@ -195,9 +197,9 @@ public class LedgerReader {
      * Limit: {@code created_at} is the writing transaction's start, so a row whose transaction started before the end
      * but committed after this read is in neither this window nor the next.
      */
-    public RecordedSpending recordedSince(String tenantId, Instant since) {
+    public RecordedSpending recordedSince(Person person, Instant since) {
         OffsetDateTime from = since.atOffset(ZoneOffset.UTC);
-        return reads.inTenant(tenantId, sql -> sql.preparedQuery("""
+        return reads.inTenant(person, sql -> sql.preparedQuery("""
                 SELECT lower(t.category) AS category, w.currency, sum(t.amount)::text AS total,
                        count(*) AS transactions, grouping(lower(t.category)) = 1 AS currency_total
                 FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
@@ -206,10 +208,10 @@ public class LedgerReader {
                 GROUP BY GROUPING SETS ((lower(t.category), w.currency), (w.currency))
                 ORDER BY grouping(lower(t.category)) DESC, w.currency, sum(t.amount) DESC, 1
                 LIMIT $3""")
-                .execute(Tuple.of(tenantId, from, MAX_SUMMARY_ROWS + MAX_CURRENCIES))
+                .execute(Tuple.of(person.tenantId(), from, MAX_SUMMARY_ROWS + MAX_CURRENCIES))
                 .flatMap(totals -> sql.preparedQuery("SELECT now() AS until, count(*) AS unconfirmed"
                         + " FROM transactions t WHERE" + RECORDED + " AND t.unconfirmed")
-                        .execute(Tuple.of(tenantId, from))
+                        .execute(Tuple.of(person.tenantId(), from))
                         .map(rows -> recorded(since, totals, rows.iterator().next()))))
                 .await().atMost(TenantReads.TIMEOUT);
     }

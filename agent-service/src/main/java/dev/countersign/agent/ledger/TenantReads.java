@@ -7,6 +7,8 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.agent.evidence.Person;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.contracts.TenantIsolation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -17,9 +19,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The agent's native reads (plain SQL on the reactive pool): a transaction, under the read-only role, whose first
- * statement names the caller's tenant, so row-level security shows that tenant's rows only. The queries filter by
- * tenant as well (the indexes lead with it). The mapped reads go through {@link TenantSessions}, which names the tenant
- * the same way; docs/agent-data-access.md says which reads are which, and why some stay native.
+ * statement names the person's reader grant ({@link ReaderGrants}), so row-level security shows that grant's tenant
+ * only, and of its per-person tables that person's rows; the role cannot name a tenant any other way. The queries
+ * filter by tenant as well (the indexes lead with it). The mapped reads go through {@link TenantSessions}, which names
+ * the tenant the same way; docs/agent-data-access.md says which reads are which, and why some stay native.
  */
 @ApplicationScoped
 public class TenantReads {
@@ -27,10 +30,14 @@ public class TenantReads {
     /** How long a caller waits for a read before it gives up. */
     public static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final Pool pool;
+    private static final String NAME_GRANT = "SELECT " + TenantIsolation.useGrant("$1");
 
-    public TenantReads(Pool pool) {
+    private final Pool pool;
+    private final ReaderGrants grants;
+
+    public TenantReads(Pool pool, ReaderGrants grants) {
         this.pool = pool;
+        this.grants = grants;
     }
 
     /**
@@ -38,25 +45,26 @@ public class TenantReads {
      * the service did not write (a plan run), so nothing it set, even for the session, outlives it on the pooled
      * connection.
      */
-    public <T> Uni<T> inTenantRolledBack(String tenantId, Function<SqlConnection, Uni<T>> read) {
-        return pool.withConnection(sql -> sql.begin().flatMap(transaction -> sql
-                .preparedQuery("SELECT " + TenantIsolation.setTenant("$1"))
-                .execute(Tuple.of(tenantId))
-                .flatMap(ignored -> read.apply(sql))
-                .onItemOrFailure().call((item, failure) -> transaction.rollback()
-                        .onFailure().recoverWithNull())));
+    public <T> Uni<T> inTenantRolledBack(Person person, Function<SqlConnection, Uni<T>> read) {
+        return grants.secretFor(person).flatMap(secret -> pool.withConnection(sql -> sql.begin()
+                .flatMap(transaction -> sql
+                        .preparedQuery(NAME_GRANT)
+                        .execute(Tuple.of(secret))
+                        .flatMap(ignored -> read.apply(sql))
+                        .onItemOrFailure().call((item, failure) -> transaction.rollback()
+                                .onFailure().recoverWithNull()))));
     }
 
-    public <T> Uni<T> inTenant(String tenantId, Function<SqlConnection, Uni<T>> read) {
-        return pool.withTransaction(sql -> sql
-                .preparedQuery("SELECT " + TenantIsolation.setTenant("$1"))
-                .execute(Tuple.of(tenantId))
-                .flatMap(ignored -> read.apply(sql)));
+    public <T> Uni<T> inTenant(Person person, Function<SqlConnection, Uni<T>> read) {
+        return grants.secretFor(person).flatMap(secret -> pool.withTransaction(sql -> sql
+                .preparedQuery(NAME_GRANT)
+                .execute(Tuple.of(secret))
+                .flatMap(ignored -> read.apply(sql))));
     }
 
     /** One query in its own tenant transaction, each row mapped, waited for at most {@link #TIMEOUT}. */
-    public <T> List<T> list(String tenantId, String query, Tuple arguments, Function<Row, T> mapper) {
-        return inTenant(tenantId, sql -> sql.preparedQuery(query).execute(arguments))
+    public <T> List<T> list(Person person, String query, Tuple arguments, Function<Row, T> mapper) {
+        return inTenant(person, sql -> sql.preparedQuery(query).execute(arguments))
                 .map(rows -> map(rows, mapper))
                 .await().atMost(TIMEOUT);
     }

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.hibernate.reactive.mutiny.Mutiny;
 import org.jboss.logging.Logger;
 
+import dev.countersign.agent.evidence.Person;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.contracts.TenantIsolation;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
@@ -17,9 +19,10 @@ import io.vertx.core.Vertx;
 
 /**
  * The one way the agent's mapped (Hibernate Reactive Panache) reads reach the database: a read-only session, under the
- * read-only role, in a transaction whose first statement names the caller's tenant, so row-level security shows that
- * tenant's rows only, as {@link TenantReads} does for the native reads. The mapped entities are {@code @Immutable} and
- * the session is read-only, so nothing is ever dirty and the commit flushes nothing; the role could not write anyway.
+ * read-only role, in a transaction whose first statement names the person's reader grant, so row-level security shows
+ * that grant's tenant (and person) only, as {@link TenantReads} does for the native reads. The mapped entities are
+ * {@code @Immutable} and the session is read-only, so nothing is ever dirty and the commit flushes nothing; the role
+ * could not write anyway.
  * <p>
  * Each read runs on a fresh duplicated Vert.x context, so callers on worker threads (the model's tools) and on the
  * event loop (REST) alike get their own session, never one another's.
@@ -29,28 +32,31 @@ public class TenantSessions {
 
     private static final Logger LOG = Logger.getLogger(TenantSessions.class);
 
-    private static final String NAME_TENANT = "SELECT " + TenantIsolation.setTenant(":tenant");
+    private static final String NAME_GRANT = "SELECT " + TenantIsolation.useGrant(":grant");
 
     private final Vertx vertx;
+    private final ReaderGrants grants;
 
-    public TenantSessions(Vertx vertx) {
+    public TenantSessions(Vertx vertx, ReaderGrants grants) {
         this.vertx = vertx;
+        this.grants = grants;
     }
 
-    /** {@code read} in its own tenant transaction; the tenant is named before {@code read} runs anything. */
-    public <T> Uni<T> inTenant(String tenantId, Function<Mutiny.Session, Uni<T>> read) {
-        return onOwnContext(() -> Panache.withTransaction(() -> Panache.getSession().flatMap(session -> {
-            session.setDefaultReadOnly(true);
-            return session.createNativeQuery(NAME_TENANT)
-                    .setParameter("tenant", tenantId)
-                    .getSingleResult()
-                    .flatMap(named -> read.apply(session));
-        })));
+    /** {@code read} in its own tenant transaction; the grant is named before {@code read} runs anything. */
+    public <T> Uni<T> inTenant(Person person, Function<Mutiny.Session, Uni<T>> read) {
+        return grants.secretFor(person).flatMap(secret -> onOwnContext(() -> Panache.withTransaction(() -> Panache
+                .getSession().flatMap(session -> {
+                    session.setDefaultReadOnly(true);
+                    return session.createNativeQuery(NAME_GRANT)
+                            .setParameter("grant", secret)
+                            .getSingleResult()
+                            .flatMap(named -> read.apply(session));
+                }))));
     }
 
     /** Like {@link #inTenant}, waited for at most {@link TenantReads#TIMEOUT}: for callers that block (tools). */
-    public <T> T await(String tenantId, Function<Mutiny.Session, Uni<T>> read) {
-        return inTenant(tenantId, read).await().atMost(TenantReads.TIMEOUT);
+    public <T> T await(Person person, Function<Mutiny.Session, Uni<T>> read) {
+        return inTenant(person, read).await().atMost(TenantReads.TIMEOUT);
     }
 
     /**

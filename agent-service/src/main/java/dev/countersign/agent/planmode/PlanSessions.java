@@ -6,6 +6,8 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.agent.evidence.Person;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.TenantIsolation;
 import dev.countersign.web.ProblemException;
@@ -18,10 +20,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The plan role's transactions, on its own pool: the only way plan mode touches a statement a model wrote. Every
- * transaction is rolled back, never committed; names the caller's tenant with {@code SET LOCAL} (the runner's word: the
- * plan role cannot execute {@code set_config}, so nothing in the statement can change it); and carries its own
- * {@code statement_timeout} and {@code work_mem}. A run's transaction is also READ ONLY and first checks that the role
- * is fenced ({@link #UNFENCED}).
+ * transaction is rolled back, never committed; names the person's reader grant with {@code SET LOCAL} (the runner's
+ * word: the plan role cannot execute {@code set_config}, and could name only a grant whose secret it holds anyway), so
+ * the database shows that grant's tenant only; and carries its own {@code statement_timeout} and {@code work_mem}. A
+ * run's transaction is also READ ONLY and first checks that the role is fenced ({@link #UNFENCED}).
  * <p>
  * Limits: the bounds are PostgreSQL's: {@code statement_timeout} stops a statement between rows and inside most
  * built-ins (the analysis refuses those known not to check, and expressions that explode once inlined),
@@ -75,22 +77,24 @@ public class PlanSessions {
 
     private final Pool pool;
     private final PlanConfig config;
+    private final ReaderGrants grants;
 
-    public PlanSessions(@ReactiveDataSource("plan") Pool pool, PlanConfig config) {
+    public PlanSessions(@ReactiveDataSource("plan") Pool pool, PlanConfig config, ReaderGrants grants) {
         this.pool = pool;
         this.config = config;
+        this.grants = grants;
     }
 
     /**
      * A read-write transaction (a temporary view needs one), rolled back: for analysing a statement, never running it.
      */
-    <T> Uni<T> analysing(String tenantId, Function<SqlConnection, Uni<T>> work) {
-        return inTransaction(tenantId, false, work);
+    <T> Uni<T> analysing(Person person, Function<SqlConnection, Uni<T>> work) {
+        return inTransaction(person, false, work);
     }
 
     /** A READ ONLY transaction, rolled back, on a role checked to be fenced: for running a statement. */
-    <T> Uni<T> running(String tenantId, Function<SqlConnection, Uni<T>> work) {
-        return inTransaction(tenantId, true, sql -> sql.preparedQuery(UNFENCED)
+    <T> Uni<T> running(Person person, Function<SqlConnection, Uni<T>> work) {
+        return inTransaction(person, true, sql -> sql.preparedQuery(UNFENCED)
                 .execute(Tuple.of(FORBIDDEN.toArray(String[]::new), config.relations().toArray(String[]::new),
                         COUNTERS))
                 .flatMap(rows -> {
@@ -123,10 +127,14 @@ public class PlanSessions {
         return null;
     }
 
-    private <T> Uni<T> inTransaction(String tenantId, boolean readOnly, Function<SqlConnection, Uni<T>> work) {
+    private <T> Uni<T> inTransaction(Person person, boolean readOnly, Function<SqlConnection, Uni<T>> work) {
+        return grants.secretFor(person).flatMap(secret -> inTransaction(secret, readOnly, work));
+    }
+
+    private <T> Uni<T> inTransaction(String grantSecret, boolean readOnly, Function<SqlConnection, Uni<T>> work) {
         Duration timeout = config.runTimeout();
         String settings = (readOnly ? "SET TRANSACTION READ ONLY; " : "")
-                + "SET LOCAL " + TenantIsolation.SETTING + " = " + literal(tenantId) + "; "
+                + "SET LOCAL " + TenantIsolation.GRANT_SETTING + " = " + literal(grantSecret) + "; "
                 + "SET LOCAL statement_timeout = '" + timeout.toMillis() + "ms'; "
                 + "SET LOCAL work_mem = '" + config.workMem() + "'; "
                 // A NOTICE is sent to the client whole and is no error for plan_rows to cut (a text search cast
@@ -145,7 +153,7 @@ public class PlanSessions {
     static String literal(String value) {
         if (value.chars().anyMatch(c -> Character.isISOControl(c) || c == '\\')) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "The tenant id holds a control character or a backslash.");
+                    "The setting holds a control character or a backslash.");
         }
         return "'" + value.replace("'", "''") + "'";
     }

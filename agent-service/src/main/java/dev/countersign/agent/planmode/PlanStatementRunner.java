@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.conversation.ConversationLedger;
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.PlanRunResult;
 import dev.countersign.contracts.events.PlanEvent;
@@ -88,13 +89,13 @@ public class PlanStatementRunner {
         }
         boolean handedOver = false;
         try {
-            StatementAnalysis.Result now = analysis.analyse(conversation.tenantId(), drafted.sql(),
-                    grounding.inventory(conversation.tenantId()));
+            StatementAnalysis.Result now = analysis.analyse(conversation.person(), drafted.sql(),
+                    grounding.inventory(conversation.person()));
             if (!now.runnable()) {
                 throw new ProblemException(ErrorCode.VALIDATION_FAILED, now.guard().reason()
                         + " Nothing was run.");
             }
-            Uni<Page> reading = read(drafted.sql(), now.columns(), conversation.tenantId(), size, offset)
+            Uni<Page> reading = read(drafted.sql(), now.columns(), conversation.person(), size, offset)
                     // The permit is held until the database is done, not until this request gives up waiting: a
                     // statement still running holds a connection of the plan pool.
                     .onTermination().invoke(runs::release);
@@ -115,12 +116,12 @@ public class PlanStatementRunner {
      * re-raises any error with its message cut, since PostgreSQL quotes values in messages (an invalid cast quotes its
      * whole input).
      */
-    private Uni<Page> read(String statement, List<StatementAnalysis.Column> columns, String tenantId, int size,
+    private Uni<Page> read(String statement, List<StatementAnalysis.Column> columns, Person person, int size,
             long offset) {
         int limit = (int) Math.min(size, config.maxRows() - offset);
         String wrapped = wrap(statement, columns, config.maxCellChars(), limit + 1, offset);
         String run = "SELECT * FROM plan_rows($1) AS plan_rows(" + definitions(columns) + ")";
-        return sessions.running(tenantId, sql -> sql.prepare(run).flatMap(prepared -> {
+        return sessions.running(person, sql -> sql.prepare(run).flatMap(prepared -> {
             Cursor cursor = prepared.cursor(Tuple.of(wrapped));
             return readPage(cursor, new Page(limit, config.maxCellChars(), config.maxResultChars()))
                     .onTermination().call(cursor::close)

@@ -70,7 +70,7 @@ public class PlanTurn {
     private PlanReply plan(ConversationKey conversation, RequestEvidence evidence, String text) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
-        SchemaInventory inventory = grounding.inventory(conversation.tenantId());
+        SchemaInventory inventory = grounding.inventory(conversation.person());
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(SystemMessage.from(PlanPrompt.text(LocalDate.now(), inventory)));
         List<TurnRecorded> earlier = history.earlierTurns(conversation);
@@ -106,7 +106,7 @@ public class PlanTurn {
     /** PostgreSQL's analysis of a drafted statement; when the database cannot answer, a statement it has not read. */
     private StatementAnalysis.Result analysed(ConversationKey conversation, String sql, SchemaInventory inventory) {
         try {
-            return analysis.analyse(conversation.tenantId(), sql, inventory);
+            return analysis.analyse(conversation.person(), sql, inventory);
         } catch (RuntimeException e) {
             LOG.warnf("The drafted statement of a plan turn in conversation %s could not be analysed: %s",
                     conversation.conversationId(), e.getClass().getSimpleName());

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.agent.planmode.SchemaInventory.Column;
 import dev.countersign.agent.planmode.SchemaInventory.Scope;
@@ -114,8 +115,8 @@ public class SchemaGrounding {
         this.offered = config.relations();
     }
 
-    public SchemaInventory inventory(String tenantId) {
-        return reads.inTenant(tenantId, this::read).await().atMost(TenantReads.TIMEOUT);
+    public SchemaInventory inventory(Person person) {
+        return reads.inTenant(person, this::read).await().atMost(TenantReads.TIMEOUT);
     }
 
     /** Whether plan mode offers {@code relation} (a configured name, or a configured prefix ending in {@code *}). */

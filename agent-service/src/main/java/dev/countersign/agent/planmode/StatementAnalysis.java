@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
 import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
 import io.smallrye.mutiny.Uni;
@@ -167,7 +168,7 @@ public class StatementAnalysis {
         this.config = config;
     }
 
-    public Result analyse(String tenantId, String statement, SchemaInventory inventory) {
+    public Result analyse(Person person, String statement, SchemaInventory inventory) {
         String body = PlanStatementRunner.body(statement);
         if (body.length() > MAX_STATEMENT_CHARS) {
             String objection = "It is %d characters long; plan mode reads statements of up to %d (a constant in it is"
@@ -175,7 +176,7 @@ public class StatementAnalysis {
             return new Result(new Guard(false, "Not run here. " + objection),
                     new Validation(List.of(), List.of(), List.of(), LIMITS, objection), List.of());
         }
-        return sessions.analysing(tenantId, sql -> analyse(sql, body, inventory))
+        return sessions.analysing(person, sql -> analyse(sql, body, inventory))
                 .await().atMost(config.runTimeout().plusSeconds(2));
     }
 

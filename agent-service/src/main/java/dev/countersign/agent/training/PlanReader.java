@@ -7,6 +7,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.ledger.OwnText;
 import dev.countersign.agent.ledger.TenantSessions;
 import io.quarkus.runtime.StartupEvent;
@@ -42,7 +43,7 @@ public class PlanReader {
 
     /** The active plan first, then drafts, newest first; {@code status} null means both. */
     public List<Plan> plans(String tenantId, String userId, String status) {
-        return sessions.await(tenantId, session -> session.createSelectionQuery(PLANS, Plan.class)
+        return sessions.await(new Person(tenantId, userId), session -> session.createSelectionQuery(PLANS, Plan.class)
                 .setParameter("tenant", tenantId)
                 .setParameter("user", userId)
                 .setParameter("status", status == null ? "any" : status)

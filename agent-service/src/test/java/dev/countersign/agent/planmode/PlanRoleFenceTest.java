@@ -17,6 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.agent.AgentTestResources;
+import dev.countersign.agent.SignedIn;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.testing.TestProperties;
@@ -36,6 +38,8 @@ class PlanRoleFenceTest {
 
     @Inject
     PlanSessions sessions;
+    @Inject
+    ReaderGrants grants;
 
     private String tenant;
     private String victim;
@@ -51,7 +55,7 @@ class PlanRoleFenceTest {
     }
 
     private Row runUnguarded(String sql) {
-        return sessions.running(tenant, connection -> connection.query(sql).execute())
+        return sessions.running(SignedIn.as(grants, tenant, "alice"), connection -> connection.query(sql).execute())
                 .await().atMost(Duration.ofSeconds(10)).iterator().next();
     }
 
@@ -102,8 +106,7 @@ class PlanRoleFenceTest {
         assertThat(runUnguarded("SELECT count(*) AS n FROM wallets WHERE tenant_id = '" + victim + "'").getLong("n"))
                 .isZero();
         assertThat(runUnguarded("SELECT count(*) AS n FROM wallets").getLong("n")).isEqualTo(1);
-        assertThat(runUnguarded("SELECT current_setting('countersign.tenant_id') AS t").getString("t"))
-                .isEqualTo(tenant);
+        assertThat(runUnguarded("SELECT current_tenant() AS t").getString("t")).isEqualTo(tenant);
         // The victim's wallet is there, for the owner.
         try (Connection owner = TestProperties.ownerConnection();
                 PreparedStatement count = owner.prepareStatement("SELECT count(*) FROM wallets WHERE tenant_id = ?")) {

@@ -17,6 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.agent.AgentTestResources;
+import dev.countersign.agent.SignedIn;
+import dev.countersign.agent.evidence.Person;
+import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,6 +39,8 @@ class StatementAnalysisTest {
 
     @Inject
     SchemaGrounding grounding;
+    @Inject
+    ReaderGrants grants;
 
     private String tenant;
 
@@ -57,7 +62,8 @@ class StatementAnalysisTest {
     }
 
     private StatementAnalysis.Result analyse(String sql) {
-        return analysis.analyse(tenant, sql, grounding.inventory(tenant));
+        Person alice = SignedIn.as(grants, tenant, "alice");
+        return analysis.analyse(alice, sql, grounding.inventory(alice));
     }
 
     @ParameterizedTest

@@ -56,6 +56,10 @@ public final class DevTokens {
         }
     }
 
+    public PublicKey publicKey() {
+        return keys.getPublic();
+    }
+
     public String publicKeyPem() {
         return pem("PUBLIC KEY", keys.getPublic().getEncoded());
     }

@@ -15,9 +15,9 @@ import dev.countersign.k8s.NetworkPolicies.Peer;
 
 /**
  * The network fences, evaluated on sample pods: the agent reaches Kafka, PostgreSQL, the model endpoint, the identity
- * provider, DNS and the trace collector only, never the executor; the executor reaches Kafka, PostgreSQL, the identity
- * provider, DNS and the collector, and is reached from the ingress controller (and Prometheus) only; the monitoring
- * namespace reaches each service's management port and nothing else.
+ * provider, DNS, the trace collector and the executor's public port (reader grants) only; the executor reaches Kafka,
+ * PostgreSQL, the identity provider, DNS and the collector, and is reached from the ingress controller, the agent (and
+ * Prometheus) only; the monitoring namespace reaches each service's management port and nothing else.
  */
 @ParameterizedClass(name = "overlay {0}")
 @FieldSource("dev.countersign.k8s.Manifests#OVERLAYS")
@@ -134,11 +134,17 @@ class NetworkPolicyTest {
         return url.getPort() == -1 ? 443 : url.getPort();
     }
 
+    /**
+     * The agent reaches the executor's public port only (for reader grants: every other endpoint there needs a person's
+     * executor token), never its management port or any other.
+     */
     @Test
-    void theAgentCannotReachTheExecutorOnAnyPort() {
+    void theAgentReachesTheExecutorsPublicPortOnly() {
         for (String agentIp : POD_IPS) {
             for (String executorIp : POD_IPS) {
-                for (int port : new int[]{80, 443, 8080, 8081, 9000}) {
+                assertThat(policies.connects(agent(agentIp), executor(executorIp), 8081, "TCP"))
+                        .as("agent to the executor's public port at %s", executorIp).isTrue();
+                for (int port : new int[]{80, 443, 8080, 9000, 9001}) {
                     assertThat(policies.egressAllowed(agent(agentIp), executor(executorIp), port, "TCP"))
                             .as("agent egress to the executor at %s:%d", executorIp, port).isFalse();
                     assertThat(policies.ingressAllowed(agent(agentIp), executor(executorIp), port, "TCP"))

@@ -201,6 +201,8 @@ public final class LocalStack implements AutoCloseable {
             // No scheduled briefs: a brief published without a signed-in person carries no evidence, and the executor
             // refuses such conversation events (docs/security/evidence.md). GET /api/brief still builds one on request.
             agent.put("UI_EXECUTOR_URL", executorUrl());
+            // Where the agent asks for reader grants: its database roles read a tenant only under one.
+            agent.put("READER_GRANTS_EXECUTOR_URL", executorUrl());
             agent.putAll(chatSignIn(port));
             // The offline demo model takes no key, but the prod profile requires one to be named.
             agent.put("OPENAI_API_KEY",

@@ -1,5 +1,6 @@
 package dev.countersign.executor.evidence;
 
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 
@@ -59,6 +60,6 @@ public class ApproverVerifier {
         if (jwt.getSubject() == null || !jwt.getSubject().equals(userId)) {
             return Evidence.rejected(EvidenceVerifier.WRONG_USER);
         }
-        return new Evidence.Verified(tenantId, userId, false);
+        return new Evidence.Verified(tenantId, userId, false, Instant.ofEpochSecond(jwt.getExpirationTime()));
     }
 }

@@ -1,10 +1,15 @@
 package dev.countersign.executor.evidence;
 
+import java.time.Instant;
+
 /** What the evidence of one record came to. Never holds the token. */
 public sealed interface Evidence {
 
-    /** The record's tenant and requester are those of a recently signed-in person or a service principal. */
-    record Verified(String tenantId, String requester, boolean service) implements Evidence {
+    /**
+     * The record's tenant and requester are those of a recently signed-in person or a service principal, whose token
+     * expires at {@code expiresAt}.
+     */
+    record Verified(String tenantId, String requester, boolean service, Instant expiresAt) implements Evidence {
     }
 
     /**

@@ -57,8 +57,9 @@ public class FindTransactionsTool implements AgentTool {
         List<TransactionLine> lines = ledger.transactions(scope.tenantId(), scope.userId(), query);
         lines.stream().filter(line -> !line.ownText()).findFirst()
                 .ifPresent(line -> scope.readUntrustedText("transaction " + line.id() + " written by someone else"));
-        String leftOut = LedgerReader.leftOut(ledger.unconfirmed(scope.tenantId(), query.walletId(), query.category(),
-                query.from(), query.to()));
+        String leftOut = LedgerReader
+                .leftOut(ledger.unconfirmed(scope.conversation().person(), query.walletId(), query.category(),
+                        query.from(), query.to()));
         if (lines.isEmpty()) {
             return "No transactions match." + leftOut;
         }

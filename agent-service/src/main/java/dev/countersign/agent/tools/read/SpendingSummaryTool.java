@@ -57,11 +57,12 @@ public class SpendingSummaryTool implements AgentTool {
         SpendingQuery query = new SpendingQuery(period, Schemas.walletId(arguments, scope),
                 arguments.oneOf(Schemas.CATEGORY, scope.categories()).orElse(null),
                 arguments.date("from").orElse(null), arguments.date("to").orElse(null));
-        List<SpendingLine> lines = ledger.spending(scope.tenantId(), query);
+        List<SpendingLine> lines = ledger.spending(scope.conversation().person(), query);
         lines.stream().filter(line -> !scope.offersCategory(line.category())).findFirst()
                 .ifPresent(line -> scope.readUntrustedText("a spending category written by someone else"));
-        String leftOut = LedgerReader.leftOut(ledger.unconfirmed(scope.tenantId(), query.walletId(), query.category(),
-                query.from(), query.to()));
+        String leftOut = LedgerReader
+                .leftOut(ledger.unconfirmed(scope.conversation().person(), query.walletId(), query.category(),
+                        query.from(), query.to()));
         if (lines.isEmpty()) {
             return "No spending in that range." + leftOut;
         }

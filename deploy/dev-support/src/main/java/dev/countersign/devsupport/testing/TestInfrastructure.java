@@ -31,6 +31,7 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
     private static DevTokens tokens;
     private static LocalSmtp smtp;
     private static TicketStub tickets;
+    private static ReaderGrantIssuer readerGrants;
 
     private String service = "executor";
     private String migrations;
@@ -52,6 +53,9 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             System.setProperty(TestProperties.PRIVATE_KEY_PEM, tokens.privateKeyPem());
             System.setProperty(TestProperties.PUBLIC_KEY_PEM, tokens.publicKeyPem());
             System.setProperty(TestProperties.MODEL_PORT, String.valueOf(freePort()));
+        }
+        if ("agent".equals(service) && readerGrants == null) {
+            readerGrants = ReaderGrantIssuer.start(tokens.publicKey(), postgres.jdbcUrl());
         }
         if (!"agent".equals(service) && smtp == null) {
             smtp = LocalSmtp.start(0);
@@ -83,6 +87,7 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.datasource.reactive.url", postgres.reactiveUrl());
         if (agent) {
             config.put("quarkus.datasource.\"plan\".reactive.url", postgres.reactiveUrl());
+            config.put("countersign.reader-grants.executor-url", readerGrants.url());
         }
         config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
         config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
