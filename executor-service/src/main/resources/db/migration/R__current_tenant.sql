@@ -32,8 +32,11 @@ $$;
 -- session_user, not current_user: a SECURITY DEFINER function runs as the owner but keeps its caller's session user,
 -- and no role here may change its session user (SET SESSION AUTHORIZATION needs a superuser; SET ROLE changes only
 -- current_user, and the agent's roles are members of no other role).
+-- The inlined functions below name everything with its schema: an inlined body is resolved with the caller's
+-- search_path, where a role that could create objects might place look-alikes.
 CREATE OR REPLACE FUNCTION tenant_setting_trusted() RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT pg_has_role(session_user, '${executorRole}', 'MEMBER') OR pg_has_role(session_user, '${flyway:user}', 'MEMBER');
+    SELECT pg_catalog.pg_has_role(session_user, '${executorRole}', 'MEMBER')
+        OR pg_catalog.pg_has_role(session_user, '${flyway:user}', 'MEMBER');
 $$;
 
 CREATE OR REPLACE FUNCTION tenant_not_granted() RETURNS text LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
@@ -45,30 +48,35 @@ BEGIN
 END;
 $$;
 
--- The live grant this session names: its secret's hash selects the row. SECURITY DEFINER (as the owner, search_path
--- pinned): PostgreSQL may evaluate these while planning any statement under the policies, the executor's too, whose
--- role has no privilege on reader_grants; the hash is what restricts the answer to the caller's own grant. One index
--- lookup per call; not inlined, so a sequential scan of an agent's read calls it per row.
+-- The one lookup of the grant this session names: live at this statement's start (not the transaction's: a
+-- transaction held open must not keep an expired grant alive), not revoked. SECURITY DEFINER (as the owner, search_path
+-- pinned): PostgreSQL may evaluate it while planning any statement under the policies, the executor's too, whose role
+-- has no privilege on reader_grants; the secret's hash is what restricts the answer to the caller's own grant. One
+-- index lookup per call; not inlined, so a sequential scan of an agent's read calls it per row.
+CREATE OR REPLACE FUNCTION live_reader_grant(OUT tenant_id text, OUT user_id text)
+    LANGUAGE sql STABLE PARALLEL SAFE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT g.tenant_id, g.user_id FROM reader_grants g
+    WHERE g.secret_hash = sha256(convert_to(current_setting('countersign.reader_grant', true), 'UTF8'))
+      AND g.expires_at > statement_timestamp() AND g.revoked_at IS NULL;
+$$;
+
+-- The tenant of the live grant this session names; refused (CS401) without one.
 CREATE OR REPLACE FUNCTION granted_tenant() RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    SELECT coalesce((SELECT g.tenant_id FROM reader_grants g
-                     WHERE g.secret_hash = sha256(convert_to(current_setting('countersign.reader_grant', true), 'UTF8'))
-                       AND g.expires_at > now() AND g.revoked_at IS NULL), tenant_not_granted());
+    SELECT coalesce((SELECT g.tenant_id FROM live_reader_grant() g), tenant_not_granted());
 $$;
 
 -- The person whose grant this session names, or NULL in a trusted session (which reads any person's rows of its tenant).
 CREATE OR REPLACE FUNCTION granted_user() RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    SELECT g.user_id FROM reader_grants g
-    WHERE NOT tenant_setting_trusted()
-      AND g.secret_hash = sha256(convert_to(current_setting('countersign.reader_grant', true), 'UTF8'))
-      AND g.expires_at > now() AND g.revoked_at IS NULL;
+    SELECT CASE WHEN tenant_setting_trusted() THEN NULL ELSE (SELECT g.user_id FROM live_reader_grant() g) END;
 $$;
 
 -- The tenant this transaction may see: the one it named, for a trusted role; the one of its live reader grant, for any
 -- other. Kept inlinable for the trusted branch (the executor's hot path is unchanged but for the role check).
 CREATE OR REPLACE FUNCTION current_tenant() RETURNS text LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT CASE WHEN tenant_setting_trusted()
-                THEN coalesce(nullif(current_setting('countersign.tenant_id', true), ''), tenant_not_named())
-                ELSE granted_tenant() END;
+    SELECT CASE WHEN public.tenant_setting_trusted()
+                THEN coalesce(nullif(pg_catalog.current_setting('countersign.tenant_id', true), ''),
+                              public.tenant_not_named())
+                ELSE public.granted_tenant() END;
 $$;

@@ -19,3 +19,8 @@ CREATE INDEX reader_grants_by_expiry ON reader_grants (expires_at);
 -- No role but the owner reads or writes it: the executor mints through open_reader_grant(), sessions are judged by
 -- granted_tenant() and granted_user() (SECURITY DEFINER). Row-level security with no policy as a second fence.
 ALTER TABLE reader_grants ENABLE ROW LEVEL SECURITY;
+
+-- Per person: the agent's reader role no longer reads the actions' trails (history, approvals, idempotency keys), which
+-- name every colleague's actions, actors and approvers; the agent never read them. Its own actions it reads from
+-- actions, narrowed to its person (R__reader_grants.sql).
+REVOKE SELECT ON action_history, action_approvals, idempotency_keys FROM ${readerRole};

@@ -67,12 +67,12 @@ final class Db {
         useGrant(sql, grant(tenantId, userId));
     }
 
-    /**
-     * Names the grant with SET LOCAL, as plan mode does (the plan role may not execute set_config); in a transaction.
-     */
+    /** Names the grant for the rest of the open transaction, as the agent's roles do. */
     static void useGrant(Connection sql, String secret) throws SQLException {
-        assertThat(secret).matches("[0-9a-f]*");
-        sql.createStatement().execute("SET LOCAL " + TenantIsolation.GRANT_SETTING + " = '" + secret + "'");
+        try (var use = sql.prepareStatement("SELECT " + TenantIsolation.useGrant("?"))) {
+            use.setString(1, secret);
+            use.executeQuery();
+        }
     }
 
     /**

@@ -80,6 +80,8 @@ class ReaderGrantTest {
                         tokens.mint(tenant, "bob", List.of(Audiences.AGENT), List.of(), Duration.ofMinutes(5))),
                 "an executor-audience token", request(tenant, "alice",
                         tokens.mint(tenant, "alice", List.of(Audiences.EXECUTOR), List.of(), Duration.ofMinutes(5))),
+                "a token that ended within the clock skew", request(tenant, "alice",
+                        tokens.mint(tenant, "alice", List.of(Audiences.AGENT), List.of(), Duration.ofSeconds(-10))),
                 "an expired token", request(tenant, "alice",
                         tokens.mint(tenant, "alice", List.of(Audiences.AGENT), List.of(), Duration.ofSeconds(-120))),
                 "no token", request(tenant, "alice", ""));

@@ -214,7 +214,7 @@ class TenantIsolationTest {
                 assertNoTenantNamedRefuses(app, "SELECT count(*) FROM " + table + " WHERE tenant_id = '" + mine + "'");
                 refused.add(table);
             }
-            for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
+            for (String table : List.of("wallets", "transactions", "actions", "tenant_policies")) {
                 assertNoTenantNamedRefuses(reader, "SELECT count(*) FROM " + table);
             }
         }
@@ -232,7 +232,7 @@ class TenantIsolationTest {
         try (var reader = Db.reader()) {
             reader.setAutoCommit(false);
             Db.enterAsReader(reader, mine, "alice");
-            for (String table : List.of("wallets", "transactions", "action_history", "tenant_policies")) {
+            for (String table : List.of("wallets", "transactions", "tenant_policies")) {
                 assertThat(Db.count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id <> ?", mine)).as(table)
                         .isZero();
                 assertThat(Db.count(reader, "SELECT count(*) FROM " + table + " WHERE tenant_id = ?", mine)).as(table)

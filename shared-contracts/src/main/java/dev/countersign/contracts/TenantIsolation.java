@@ -23,9 +23,12 @@ public final class TenantIsolation {
         return "set_config('" + SETTING + "', " + parameter + ", true)";
     }
 
-    /** The SQL expression that names the transaction's reader grant, bound to {@code parameter}. */
+    /**
+     * The SQL expression that names the transaction's reader grant, bound to {@code parameter} (a function of the
+     * executor's migrations, R__reader_grants.sql: the plan role may not execute set_config itself).
+     */
     public static String useGrant(String parameter) {
-        return "set_config('" + GRANT_SETTING + "', " + parameter + ", true)";
+        return "use_reader_grant(" + parameter + ")";
     }
 
     private TenantIsolation() {

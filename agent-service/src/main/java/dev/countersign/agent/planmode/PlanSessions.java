@@ -20,10 +20,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The plan role's transactions, on its own pool: the only way plan mode touches a statement a model wrote. Every
- * transaction is rolled back, never committed; names the person's reader grant with {@code SET LOCAL} (the runner's
- * word: the plan role cannot execute {@code set_config}, and could name only a grant whose secret it holds anyway), so
- * the database shows that grant's tenant only; and carries its own {@code statement_timeout} and {@code work_mem}. A
- * run's transaction is also READ ONLY and first checks that the role is fenced ({@link #UNFENCED}).
+ * transaction is rolled back, never committed; names the person's reader grant (the runner's word, as a parameter of
+ * {@code use_reader_grant}; a statement could name only a grant whose secret it holds anyway), so the database shows
+ * that grant's tenant only; and carries its own {@code statement_timeout} and {@code work_mem}. A run's transaction is
+ * also READ ONLY and first checks that the role is fenced ({@link #UNFENCED}).
  * <p>
  * Limits: the bounds are PostgreSQL's: {@code statement_timeout} stops a statement between rows and inside most
  * built-ins (the analysis refuses those known not to check, and expressions that explode once inlined),
@@ -74,6 +74,8 @@ public class PlanSessions {
                                       WHERE c.relname = o.name OR (o.name LIKE '%*'
                                           AND starts_with(c.relname, rtrim(o.name, '*'))))) AS readable,
                    pg_catalog.current_setting('temp_file_limit') AS temp_file_limit""";
+
+    private static final String NAME_GRANT = "SELECT " + TenantIsolation.useGrant("$1");
 
     private final Pool pool;
     private final PlanConfig config;
@@ -134,27 +136,15 @@ public class PlanSessions {
     private <T> Uni<T> inTransaction(String grantSecret, boolean readOnly, Function<SqlConnection, Uni<T>> work) {
         Duration timeout = config.runTimeout();
         String settings = (readOnly ? "SET TRANSACTION READ ONLY; " : "")
-                + "SET LOCAL " + TenantIsolation.GRANT_SETTING + " = " + literal(grantSecret) + "; "
                 + "SET LOCAL statement_timeout = '" + timeout.toMillis() + "ms'; "
                 + "SET LOCAL work_mem = '" + config.workMem() + "'; "
                 // A NOTICE is sent to the client whole and is no error for plan_rows to cut (a text search cast
                 // quotes its whole input in one): none reaches the agent.
                 + "SET LOCAL client_min_messages = error";
         return pool.withConnection(sql -> sql.begin().flatMap(transaction -> sql.query(settings).execute()
+                // The grant as a parameter: its secret never appears in statement text (logs, statistics).
+                .flatMap(set -> sql.preparedQuery(NAME_GRANT).execute(Tuple.of(grantSecret)))
                 .flatMap(ignored -> work.apply(sql))
                 .onItemOrFailure().call((item, failure) -> transaction.rollback().onFailure().recoverWithNull())));
-    }
-
-    /**
-     * A SQL string literal for {@code SET LOCAL}, which takes no parameters. With standard_conforming_strings (on since
-     * PostgreSQL 9.1, and the plan role cannot change it) only the quote needs doubling; control characters and
-     * backslashes (an escape were that setting ever off) are refused rather than escaped.
-     */
-    static String literal(String value) {
-        if (value.chars().anyMatch(c -> Character.isISOControl(c) || c == '\\')) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "The setting holds a control character or a backslash.");
-        }
-        return "'" + value.replace("'", "''") + "'";
     }
 }

@@ -1,7 +1,7 @@
 package dev.countersign.executor.readergrant;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
@@ -20,8 +20,6 @@ import dev.countersign.executor.evidence.EvidenceVerifier;
 import dev.countersign.executor.evidence.RecordTime;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * {@code POST /api/reader-grants}: the only way agent-service's database roles get to read a tenant. The agent sends
@@ -34,19 +32,28 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Limits: anyone holding a person's live agent token may mint that person's grant, which is worth nothing without the
  * agent's database credentials; so a compromised agent reads, of each tenant, what the people signed in to it may read,
  * while their tokens live. A service principal's token mints nothing (the agent reads only for persons). Not rate
- * limited: each call is one small insert.
+ * limited: each call is one small insert, a person keeps at most 20 live grants (the oldest are revoked), and ended
+ * ones are deleted as new ones come. It is on the public port (the Ingress routes /api there), where it is worth
+ * nothing to whoever lacks the agent's database credentials.
  */
 @Path("/api/reader-grants")
 @PermitAll
 public class ReaderGrantResource {
 
+    /** A grant that would end sooner than this after it is minted is not worth minting: the token is about to end. */
+    static final Duration SHORTEST = Duration.ofSeconds(5);
+
     private final EvidenceVerifier verifier;
-    private final Pool pool;
+    private final ReaderGrantRepository grants;
     private final ReaderGrantsConfig config;
 
-    public ReaderGrantResource(EvidenceVerifier verifier, Pool pool, ReaderGrantsConfig config) {
+    public ReaderGrantResource(EvidenceVerifier verifier, ReaderGrantRepository grants, ReaderGrantsConfig config) {
+        if (config.maxLifetime().compareTo(SHORTEST) < 0 || config.maxLifetime().compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException("countersign.reader-grants.max-lifetime must lie between 5 s and a day"
+                    + " (the database refuses longer grants), not " + config.maxLifetime());
+        }
         this.verifier = verifier;
-        this.pool = pool;
+        this.grants = grants;
         this.config = config;
     }
 
@@ -70,8 +77,11 @@ public class ReaderGrantResource {
         }
         Instant longest = now.plus(config.maxLifetime());
         Instant expiresAt = verified.expiresAt().isBefore(longest) ? verified.expiresAt() : longest;
-        return pool.preparedQuery("SELECT open_reader_grant($1, $2, $3) AS secret")
-                .execute(Tuple.of(verified.tenantId(), verified.requester(), expiresAt.atOffset(ZoneOffset.UTC)))
-                .map(rows -> new ReaderGrant(rows.iterator().next().getString("secret"), expiresAt));
+        if (expiresAt.isBefore(now.plus(SHORTEST))) {
+            // The evidence check allows a clock skew past the token's end; a grant would end before it is used.
+            throw new ProblemException(ErrorCode.UNAUTHENTICATED, "The token is about to expire: sign in again.");
+        }
+        return grants.open(verified.tenantId(), verified.requester(), expiresAt)
+                .map(secret -> new ReaderGrant(secret, expiresAt));
     }
 }
