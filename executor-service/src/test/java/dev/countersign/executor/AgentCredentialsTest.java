@@ -252,6 +252,25 @@ class AgentCredentialsTest {
         }
     }
 
+    /**
+     * The rule functions resolve names with the caller's search_path when inlined (they name their schemas): a role
+     * that could create objects could still shadow an operator. The agent's roles can create in no schema here.
+     */
+    @Test
+    void theAgentsRolesCanCreateInNoSchema() throws Exception {
+        try (var owner = Db.owner();
+                var query = owner.prepareStatement("SELECT count(*) FROM pg_namespace n"
+                        + " WHERE has_schema_privilege(?, n.oid, 'CREATE')")) {
+            for (String role : List.of(LocalPostgres.READER_ROLE, LocalPostgres.PLAN_ROLE)) {
+                query.setString(1, role);
+                try (var rows = query.executeQuery()) {
+                    rows.next();
+                    assertThat(rows.getInt(1)).as(role).isZero();
+                }
+            }
+        }
+    }
+
     @Test
     void theExecutorsRoleStillNamesItsTenantWithTheSetting() throws Exception {
         try (var app = Db.application()) {

@@ -45,6 +45,13 @@ public class ReaderGrantClient {
                     case 200 -> Json.read(response.body(), ReaderGrant.class);
                     case 400, 401, 403 -> throw new ProblemException(ErrorCode.UNAUTHENTICATED,
                             "Your sign-in no longer lets the assistant read your data: sign in again.");
+                    // The executor's database is down: so, most likely, is the agent's (the same server); the caller
+                    // gets the same 503 with Retry-After as any read that meets it.
+                    case 503 -> throw response.body().contains("\"" + ErrorCode.DATABASE_UNAVAILABLE.code() + "\"")
+                            ? new ProblemException(ErrorCode.DATABASE_UNAVAILABLE,
+                                    "The database cannot be reached right now; try again in a moment.")
+                            : new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                                    "The executor cannot mint a reader grant right now; try again in a moment.");
                     default -> throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
                             "The executor could not mint a reader grant (status %d); try again."
                                     .formatted(response.statusCode()));

@@ -8,9 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.TenantIsolation;
 import dev.countersign.contracts.api.ReaderGrant;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The reader grants this instance holds, one per signed-in person: the only tenant context the agent's database roles
@@ -20,8 +23,9 @@ import io.smallrye.mutiny.Uni;
  * read for a person who is not signed in to it.
  * <p>
  * Limits: tokens and grants live in this process's memory until they expire (the grant at most
- * {@code countersign.reader-grants.max-lifetime} of the executor, 15 minutes by default); whoever controls the process
- * may use them until then. An expired entry is dropped when the maps pass {@value #PRUNE_ABOVE} entries.
+ * {@code countersign.reader-grants.max-lifetime} of the executor, 15 minutes by default) or the person signs out of the
+ * chat ({@link SignOuts}); whoever controls the process may use them until then. An expired entry is dropped when the
+ * maps pass {@value #PRUNE_ABOVE} entries.
  */
 @ApplicationScoped
 public class ReaderGrants {
@@ -35,10 +39,28 @@ public class ReaderGrants {
     private final Map<Person, ReaderGrant> grants = new ConcurrentHashMap<>();
     private final ReaderGrantClient client;
     private final ReaderGrantsConfig config;
+    private final Pool pool;
 
-    public ReaderGrants(ReaderGrantClient client, ReaderGrantsConfig config) {
+    public ReaderGrants(ReaderGrantClient client, ReaderGrantsConfig config, Pool pool) {
         this.client = client;
         this.config = config;
+        this.pool = pool;
+    }
+
+    /**
+     * {@code person} signed out: their token is forgotten and this instance's grant of theirs ended in the database
+     * ({@code revoke_reader_grant}). Limit: grants other replicas hold for them live out their lifetime.
+     */
+    public Uni<Boolean> signedOut(Person person) {
+        tokens.remove(person);
+        ReaderGrant grant = grants.remove(person);
+        if (grant == null || !grant.expiresAt().isAfter(Instant.now())) {
+            return Uni.createFrom().item(false);
+        }
+        return pool.withTransaction(sql -> sql.preparedQuery("SELECT " + TenantIsolation.useGrant("$1"))
+                .execute(Tuple.of(grant.secret()))
+                .flatMap(named -> sql.query("SELECT revoke_reader_grant() AS ended").execute())
+                .map(rows -> rows.iterator().next().getBoolean("ended")));
     }
 
     /** {@code person} presented {@code token}, verified by this service, valid until {@code expiresAt}. */

@@ -1,0 +1,57 @@
+package dev.countersign.executor.access;
+
+import dev.countersign.contracts.Tier;
+
+/**
+ * The one rule that answers "may this principal do this to this action or imported row, on this channel", for every
+ * operation and channel. Resources, consumers and pages ask it and write no rule of their own. The table it implements
+ * is printed in docs/security/authorization.md; {@code DecisionRuleTableTest} walks every cell of it against this
+ * class.
+ * <p>
+ * The tenant's approval policy for HIGH actions (k approvers, the requester never one of them) applies after this rule,
+ * to what it allows ({@code SeparationOfDuties}).
+ * <p>
+ * Limits: the rule sees the groups of the principal's token as the identity provider issued them; it cannot tell a
+ * person who holds two accounts apart. The owner is the target row's owner when the action was staged.
+ */
+public final class DecisionRule {
+
+    private DecisionRule() {
+    }
+
+    /** The verdict for {@code who} doing {@code operation} to an action of {@code tier} {@code requester} asked for. */
+    public static Verdict decide(Principal who, Operation operation, Tier tier, String requester, String owner,
+            Channel channel) {
+        return decide(operation, tier, channel, Relation.of(who.userId(), requester, owner), who.approver(),
+                who.admin(), who.service());
+    }
+
+    /** One cell of the table. */
+    public static Verdict decide(Operation operation, Tier tier, Channel channel, Relation relation, boolean approver,
+            boolean admin, boolean service) {
+        if (service) {
+            return Verdict.DENY; // a service principal is never a person, nor an approver
+        }
+        if (channel == Channel.TOPIC && operation != Operation.CONFIRM && operation != Operation.CANCEL) {
+            return Verdict.DENY; // the topic carries confirms and cancels only
+        }
+        boolean owns = relation == Relation.REQUESTER_AND_OWNER || relation == Relation.OWNER;
+        boolean allowed = switch (operation) {
+            // Another person's row: its owner, or an approver who did not ask for the write.
+            case CONFIRM, BATCH_CONFIRM -> owns || (relation == Relation.NEITHER && approver);
+            // Stopping a write is safe: whoever asked for it, owns its row, or approves.
+            case CANCEL, IMPORT_REJECT -> relation != Relation.NEITHER || approver;
+            // Reversing a HIGH write is an admin's; a smaller one its row's owner's too.
+            case UNDO -> admin || (tier != Tier.HIGH && owns);
+            case RESOLVE -> admin;
+            // A fresh confirm token lets an integration decide: an approver's to hand out, not the requester's.
+            case REISSUE_TOKEN -> approver && relation != Relation.REQUESTER
+                    && relation != Relation.REQUESTER_AND_OWNER;
+            // As a confirm; imported rows above the threshold need a person other than their importer.
+            case IMPORT_CONFIRM -> (tier == Tier.HIGH ? relation == Relation.OWNER : owns)
+                    || (relation == Relation.NEITHER && approver);
+            case PLAN_COMMIT -> owns;
+        };
+        return allowed ? Verdict.ALLOW : Verdict.DENY;
+    }
+}

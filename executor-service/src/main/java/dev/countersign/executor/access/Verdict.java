@@ -1,0 +1,6 @@
+package dev.countersign.executor.access;
+
+/** What the rule answers. */
+public enum Verdict {
+    ALLOW, DENY
+}
