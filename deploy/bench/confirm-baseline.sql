@@ -9,12 +9,12 @@
 SELECT set_config('countersign.tenant_id', $1, true), set_config('countersign.actor', $2, true), set_config('countersign.channel', $3, true), set_config('countersign.reason', $4, true);
 
 -- statement: lock_for_person
-SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE;
+SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason, target_owner FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE;
 
 -- statement: confirm
 UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
 WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
-RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason;
+RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason, target_owner;
 
 -- statement: savepoint
 SAVEPOINT execute_action;
@@ -27,7 +27,7 @@ FROM wallets w WHERE w.id = $3 AND current_tenant() = $2
 RETURNING id, wallet_id, amount::text AS amount, version;
 
 -- statement: mark_executed
-UPDATE actions SET status = 'executed', result = $2::text::jsonb, executed_at = now(), version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason;
+UPDATE actions SET status = 'executed', result = $2::text::jsonb, executed_at = now(), version = version + 1 WHERE id = $1 AND status = 'confirmed' RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason, target_owner;
 
 -- statement: append_outbox
 WITH ledger AS (
@@ -54,12 +54,12 @@ DECLARE
     v_payload text;
 BEGIN
     PERFORM set_config('countersign.tenant_id', p_tenant, true), set_config('countersign.actor', p_user, true), set_config('countersign.channel', 'http', true), set_config('countersign.reason', '', true);
-    SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason FROM actions WHERE id = p_action AND current_tenant() = p_tenant FOR UPDATE INTO v_action;
+    SELECT token_hash, expires_at > now() AS open, id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason, target_owner FROM actions WHERE id = p_action AND current_tenant() = p_tenant FOR UPDATE INTO v_action;
     IF NOT FOUND THEN RETURN false; END IF;
     v_token := v_action.token_hash;
     UPDATE actions SET status = 'confirmed', confirmed_by = p_user, confirmed_at = now(), version = version + 1
     WHERE id = p_action AND current_tenant() = p_tenant AND token_hash = v_token AND status = 'proposed' AND expires_at > now()
-    RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason INTO v_action;
+    RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason, target_owner INTO v_action;
     IF NOT FOUND THEN RETURN false; END IF;
     v_wallet := (v_action.params::jsonb ->> 'walletId')::uuid;
     v_amount := (v_action.params::jsonb ->> 'amount')::numeric;
@@ -78,7 +78,7 @@ BEGIN
     END;
     v_result := jsonb_build_object('transactionId', v_written.id, 'walletId', v_written.wallet_id,
                                    'amount', v_written.amount, 'version', v_written.version)::text;
-    UPDATE actions SET status = 'executed', result = v_result::text::jsonb, executed_at = now(), version = version + 1 WHERE id = p_action AND status = 'confirmed' RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason INTO v_action;
+    UPDATE actions SET status = 'executed', result = v_result::text::jsonb, executed_at = now(), version = version + 1 WHERE id = p_action AND status = 'confirmed' RETURNING id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at, executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version, target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason, target_owner INTO v_action;
     IF NOT FOUND THEN RETURN false; END IF;
     v_payload := jsonb_build_object('type', 'ActionExecuted', 'eventId', p_event, 'schemaVersion', 1, 'occurredAt', v_action.executed_at, 'actionId', p_action, 'tenantId', p_tenant, 'userId', v_action.requested_by, 'conversationId', v_action.conversation_id, 'kind', v_action.kind, 'summary', v_action.summary, 'confirmedBy', v_action.confirmed_by, 'result', v_result::jsonb)::text;
     WITH ledger AS (

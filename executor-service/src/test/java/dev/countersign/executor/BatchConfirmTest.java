@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
@@ -84,10 +85,14 @@ class BatchConfirmTest {
 
     @Test
     void oneActionTheCallerMayNotDecideStopsTheWholeBatch() throws Exception {
-        // dave, no approver, asked for the first and the last; the middle one is alice's.
-        var proposals = List.of(new ProposalMother(tenant.id(), tenant.wallet(), "1.00").by("dave"),
+        // dave, no approver, asked for the first and the last, in his own wallet; the middle one is alice's.
+        UUID davesWallet;
+        try (var owner = Db.owner()) {
+            davesWallet = DemoData.createWallet(owner, tenant.id(), "dave", "Dave's", "EUR");
+        }
+        var proposals = List.of(new ProposalMother(tenant.id(), davesWallet, "1.00").by("dave"),
                 new ProposalMother(tenant.id(), tenant.wallet(), "2.00"),
-                new ProposalMother(tenant.id(), tenant.wallet(), "3.00").by("dave"));
+                new ProposalMother(tenant.id(), davesWallet, "3.00").by("dave"));
         for (var proposal : proposals) {
             proposal.stage(kafka);
         }

@@ -75,7 +75,7 @@ class DecisionsTopicTest {
                 .until(() -> "proposed".equals(Db.status(proposal.actionId)));
 
         String first = proposal.tokenFromExecutor();
-        String second = given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+        String second = given().header("Authorization", "Bearer " + tenant.executorBearer("token-desk"))
                 .post("/api/actions/{id}/reissue-token", proposal.actionId)
                 .then().statusCode(200).extract().jsonPath().getString("confirmToken");
         ObjectNode withReplacedToken = proposal.decided("confirm", first);

@@ -13,6 +13,8 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.imports.ImportService;
@@ -109,9 +111,11 @@ class ImportedRowRepositoryTest {
     @Test
     void twoConfirmRequestsForOneRowConfirmItOnce() throws Exception {
         CompletableFuture<Integer> bob = Sessions
-                .start(() -> imports.confirm(new Actor(tenant.id(), "bob", "http"), List.of(row)));
+                .start(() -> imports.confirm(new Actor(tenant.id(), "bob", "http"), List.of(row),
+                        Principal.person("bob", true, false), Channel.HTTP));
         CompletableFuture<Integer> carol = Sessions
-                .start(() -> imports.confirm(new Actor(tenant.id(), "carol", "http"), List.of(row)));
+                .start(() -> imports.confirm(new Actor(tenant.id(), "carol", "http"), List.of(row),
+                        Principal.person("carol", true, false), Channel.HTTP));
 
         assertThat(bob.get(30, TimeUnit.SECONDS) + carol.get(30, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(Db.count("SELECT count(*) FROM import_history WHERE transaction_id = ? AND event = 'confirmed'",

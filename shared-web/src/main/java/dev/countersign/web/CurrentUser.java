@@ -50,6 +50,33 @@ public class CurrentUser {
         return subject;
     }
 
+    /**
+     * Whether the caller is a service principal (an integration's client-credentials token), never a person, whatever
+     * groups its token carries ({@link #isServiceToken}).
+     */
+    public boolean isService() {
+        checkAudience();
+        return isServiceToken(token);
+    }
+
+    /**
+     * A client-credentials token: its subject is its own client ({@code client_id} or {@code azp}, RFC 9068's advice
+     * for that grant), or a service account named for one ({@code service-account-<client>}, Keycloak's name in
+     * {@code sub} or {@code preferred_username}). Limit: an identity provider that names service accounts otherwise is
+     * not recognised; its service tokens then pass as persons, so give integrations no person-like subject.
+     */
+    public static boolean isServiceToken(JsonWebToken jwt) {
+        String subject = jwt.getSubject();
+        Object clientId = jwt.getClaim("client_id");
+        Object authorisedParty = jwt.getClaim("azp");
+        Object username = jwt.getClaim("preferred_username");
+        return subject != null && (subject.equals(clientId) || subject.equals(authorisedParty)
+                || subject.startsWith(SERVICE_ACCOUNT_PREFIX)
+                || username instanceof String name && name.startsWith(SERVICE_ACCOUNT_PREFIX));
+    }
+
+    private static final String SERVICE_ACCOUNT_PREFIX = "service-account-";
+
     /** Whether the token's groups include {@code group}. */
     public boolean hasGroup(String group) {
         checkAudience();

@@ -1,6 +1,8 @@
 package dev.countersign.executor.access;
 
+import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Tier;
+import dev.countersign.web.ProblemException;
 
 /**
  * The one rule that answers "may this principal do this to this action or imported row, on this channel", for every
@@ -26,6 +28,34 @@ public final class DecisionRule {
                 who.admin(), who.service());
     }
 
+    /**
+     * Refuses with 403 {@code forbidden} what the rule does not allow; {@code what} names the operation for the person
+     * ("confirm this action").
+     */
+    public static void require(Principal who, Operation operation, Tier tier, String requester, String owner,
+            Channel channel, String what) {
+        if (decide(who, operation, tier, requester, owner, channel) == Verdict.DENY) {
+            throw new ProblemException(ErrorCode.FORBIDDEN, refusal(who, operation, what));
+        }
+    }
+
+    /** What a refused principal is told: who may do it instead. */
+    public static String refusal(Principal who, Operation operation, String what) {
+        if (who.service()) {
+            return "A service principal cannot %s: it needs a person (docs/security/authorization.md).".formatted(what);
+        }
+        String needs = switch (operation) {
+            case CONFIRM, BATCH_CONFIRM, IMPORT_CONFIRM -> "the owner of the row it writes, or an approver of your"
+                    + " tenant who did not ask for it";
+            case CANCEL, IMPORT_REJECT -> "the person who asked for it, the owner of its row, or an approver";
+            case UNDO -> "the owner of the row it wrote (below HIGH), or an administrator";
+            case RESOLVE -> "an administrator";
+            case REISSUE_TOKEN -> "an approver who did not ask for it";
+            case PLAN_COMMIT -> "the person whose plan it is";
+        };
+        return "You may not %s: it needs %s (docs/security/authorization.md).".formatted(what, needs);
+    }
+
     /** One cell of the table. */
     public static Verdict decide(Operation operation, Tier tier, Channel channel, Relation relation, boolean approver,
             boolean admin, boolean service) {
@@ -37,8 +67,9 @@ public final class DecisionRule {
         }
         boolean owns = relation == Relation.REQUESTER_AND_OWNER || relation == Relation.OWNER;
         boolean allowed = switch (operation) {
-            // Another person's row: its owner, or an approver who did not ask for the write.
-            case CONFIRM, BATCH_CONFIRM -> owns || (relation == Relation.NEITHER && approver);
+            // Another person's row: its owner, or an approver who did not ask for the write. Imported rows alike (the
+            // tenant's approval policy then decides whether their importer may confirm those above the threshold).
+            case CONFIRM, BATCH_CONFIRM, IMPORT_CONFIRM -> owns || (relation == Relation.NEITHER && approver);
             // Stopping a write is safe: whoever asked for it, owns its row, or approves.
             case CANCEL, IMPORT_REJECT -> relation != Relation.NEITHER || approver;
             // Reversing a HIGH write is an admin's; a smaller one its row's owner's too.
@@ -47,9 +78,6 @@ public final class DecisionRule {
             // A fresh confirm token lets an integration decide: an approver's to hand out, not the requester's.
             case REISSUE_TOKEN -> approver && relation != Relation.REQUESTER
                     && relation != Relation.REQUESTER_AND_OWNER;
-            // As a confirm; imported rows above the threshold need a person other than their importer.
-            case IMPORT_CONFIRM -> (tier == Tier.HIGH ? relation == Relation.OWNER : owns)
-                    || (relation == Relation.NEITHER && approver);
             case PLAN_COMMIT -> owns;
         };
         return allowed ? Verdict.ALLOW : Verdict.DENY;

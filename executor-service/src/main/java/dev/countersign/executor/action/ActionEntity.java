@@ -73,6 +73,8 @@ public class ActionEntity {
     public String traceParent;
     @Column(name = "held_reason")
     public String heldReason;
+    @Column(name = "target_owner")
+    public String targetOwner;
 
     /** The same row {@link ActionRepository} maps from its native reads. */
     ActionRow toRow() {
@@ -80,7 +82,7 @@ public class ActionEntity {
                 ActionStatus.fromWire(status), ActionRepository.json(params), paramsHash, summary, instant(proposedAt),
                 instant(expiresAt), confirmedBy, instant(confirmedAt), instant(executedAt),
                 ActionRepository.json(result), idempotencyKey, targetVersion, ActionRepository.json(targetBefore),
-                autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason);
+                autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason, targetOwner);
     }
 
     private static java.time.Instant instant(OffsetDateTime at) {

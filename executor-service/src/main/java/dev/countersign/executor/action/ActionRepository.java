@@ -55,7 +55,8 @@ public class ActionRepository {
     public static final String COLUMNS = "id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status,"
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
-            + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason";
+            + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason,"
+            + " target_owner";
 
     // The statements of a person's confirm, public for the confirm benchmark's baseline (ConfirmBaselineSqlTest): the
     // row locked with its stored token hash and whether its window is open ($1 id, $2 tenant), the compare-and-swap
@@ -81,9 +82,9 @@ public class ActionRepository {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
-                                     target_before, trace_parent, context_clean)
+                                     target_before, trace_parent, context_clean, target_owner)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, now(),
-                        now() + make_interval(secs => $12), $13, $14::text::jsonb, $15, $16)
+                        now() + make_interval(secs => $12), $13, $14::text::jsonb, $15, $16, $17)
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
@@ -91,7 +92,7 @@ public class ActionRepository {
                         Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
                         (double) ttl.toSeconds(), action.target() == null ? null : action.target().version(),
                         action.target() == null ? null : Json.write(action.target().fields()),
-                        action.traceParent(), action.contextClean()}))
+                        action.traceParent(), action.contextClean(), action.targetOwner()}))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -372,7 +373,8 @@ public class ActionRepository {
                 row.getString("undone_by"),
                 instant(row, "undone_at"),
                 row.getString("trace_parent"),
-                row.getString("held_reason"));
+                row.getString("held_reason"),
+                row.getString("target_owner"));
     }
 
     private static Instant instant(Row row, String column) {

@@ -49,7 +49,8 @@ public record ActionRow(
         String undoneBy,
         Instant undoneAt,
         String traceParent,
-        String heldReason) {
+        String heldReason,
+        String targetOwner) {
 
     /**
      * This confirmed action as {@code confirmed -> executed} stores it in the transaction that confirmed it: status
@@ -75,7 +76,8 @@ public record ActionRow(
             Instant newExecutedAt, JsonNode newResult) {
         return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, newStatus, params,
                 paramsHash, summary, proposedAt, expiresAt, newConfirmedBy, newConfirmedAt, newExecutedAt, newResult,
-                idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason);
+                idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason,
+                targetOwner);
     }
 
     /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */

@@ -15,6 +15,8 @@ import dev.countersign.contracts.Tier;
  *            the W3C {@code traceparent} of the proposal's trace (the chat turn's), or null when it came untraced
  * @param contextClean
  *            the agent's mark that the proposing turn read no text its user did not write (the agent's claim)
+ * @param targetOwner
+ *            the person whose row it writes (a wallet's owner, a plan's person), or null for a row nobody owns
  */
 public record NewAction(
         UUID id,
@@ -30,5 +32,6 @@ public record NewAction(
         String summary,
         TargetSnapshot target,
         String traceParent,
-        boolean contextClean) {
+        boolean contextClean,
+        String targetOwner) {
 }

@@ -15,7 +15,6 @@ import jakarta.ws.rs.core.Response;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ActionHistoryEntry;
 import dev.countersign.contracts.api.ActionPage;
@@ -26,6 +25,9 @@ import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.api.ResolveRequest;
 import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.executor.access.Caller;
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionReads;
 import dev.countersign.executor.action.ActionRow;
@@ -55,11 +57,13 @@ public class ActionResource {
     private final ActionReads reads;
     private final TenantSessions sessions;
     private final CurrentUser user;
+    private final Caller caller;
     private final UndoService undos;
     private final ExternalExecution external;
 
     public ActionResource(DecisionService decisions, ActionReads reads, TenantSessions sessions, CurrentUser user,
-            UndoService undos, ExternalExecution external) {
+            UndoService undos, ExternalExecution external, Caller caller) {
+        this.caller = caller;
         this.external = external;
         this.undos = undos;
         this.decisions = decisions;
@@ -163,14 +167,13 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ActionView> resolve(@PathParam("id") String id, ResolveRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        user.requireGroup(Groups.ADMIN);
         if (request == null || request.outcome() == null || request.note() == null || request.note().isBlank()
                 || request.note().length() > ResolveRequest.MAX_NOTE) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"outcome\": \"executed\" | \"failed\", \"note\": what you checked (1 to %d chars)}."
                             .formatted(ResolveRequest.MAX_NOTE));
         }
-        return external.resolve(actionId, user.tenantId(), user.userId(),
+        return external.resolve(actionId, user.tenantId(), caller.principal(), caller.channel(),
                 request.outcome() == ResolveRequest.Outcome.EXECUTED, request.note()).map(ActionRow::toView);
     }
 
@@ -201,8 +204,7 @@ public class ActionResource {
     @Path("/{id}/undo")
     public Uni<ActionView> undo(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return undos.undo(actionId, user.tenantId(), user.userId(), user.hasGroup(Groups.ADMIN))
-                .map(ActionRow::toView);
+        return undos.undo(actionId, user.tenantId(), caller.principal(), caller.channel()).map(ActionRow::toView);
     }
 
     /**
@@ -237,10 +239,10 @@ public class ActionResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Each item needs an actionId, each only once.");
         }
         String tenantId = user.tenantId();
-        String userId = user.userId();
-        boolean approver = user.hasGroup(Groups.APPROVER);
+        Principal decider = caller.principal();
+        Channel via = caller.channel();
         List<DecisionRequest> decisionRequests = request.items().stream()
-                .map(item -> DecisionRequest.overHttp(item.actionId(), tenantId, userId, approver)
+                .map(item -> DecisionRequest.overHttp(item.actionId(), tenantId, decider, via)
                         .expecting(paramsHash(item.paramsHash())))
                 .toList();
         return decisions.confirmBatch(decisionRequests)
@@ -258,8 +260,7 @@ public class ActionResource {
     @Path("/{id}/reissue-token")
     public Uni<ReissuedToken> reissueToken(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        user.requireGroup(Groups.APPROVER);
-        return decisions.reissueToken(actionId, user.tenantId(), user.userId());
+        return decisions.reissueToken(actionId, user.tenantId(), caller.principal(), caller.channel());
     }
 
     /** Parsed here rather than by JAX-RS, whose conversion failure on a query parameter answers 404. */
@@ -277,7 +278,7 @@ public class ActionResource {
 
     /** A decision by the signed-in caller: entitled as the action's requester or as an approver of the tenant. */
     private DecisionRequest byCaller(UUID actionId) {
-        return DecisionRequest.overHttp(actionId, user.tenantId(), user.userId(), user.hasGroup(Groups.APPROVER));
+        return DecisionRequest.overHttp(actionId, user.tenantId(), caller.principal(), caller.channel());
     }
 
     /**
@@ -313,7 +314,9 @@ public class ActionResource {
         }
         if (outcome instanceof DecisionOutcome.NotEntitled notEntitled) {
             throw new ProblemException(ErrorCode.FORBIDDEN,
-                    "Only the person who asked for this action, or an approver of your tenant, may decide it.",
+                    "The decision rule does not let you decide this action: a write to another person's row needs its"
+                            + " owner or an approver of your tenant who did not ask for it; stopping one, whoever"
+                            + " asked for it (docs/security/authorization.md).",
                     notEntitled.action().toView());
         }
         if (outcome instanceof DecisionOutcome.SameTurn sameTurn) {

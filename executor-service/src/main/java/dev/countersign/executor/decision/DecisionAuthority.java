@@ -5,15 +5,10 @@ public sealed interface DecisionAuthority {
 
     /**
      * A person verified by this service over HTTP (a bearer token for the executor, or the executor's own browser
-     * session). May decide the actions they requested, and, as an approver, any action of their tenant. The agent never
+     * session); what they may decide is the decision rule's answer for the request's {@code decider}. The agent never
      * holds such a credential: its tokens are for another audience and its pages live on another origin.
      */
-    record Person(boolean approver) implements DecisionAuthority {
-
-        /** Whether this person may decide an action {@code requestedBy} asked for. */
-        public boolean mayDecide(String userId, String requestedBy) {
-            return approver || userId.equals(requestedBy);
-        }
+    record Person() implements DecisionAuthority {
     }
 
     /**

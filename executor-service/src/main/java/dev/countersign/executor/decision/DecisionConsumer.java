@@ -10,12 +10,15 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.MalformedEventException;
 import dev.countersign.contracts.json.ParamsHash;
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.DecisionOutcome;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TransientFailures;
@@ -122,18 +125,20 @@ public class DecisionConsumer {
         if (problem != null) {
             return park(message, key, payload, problem);
         }
-        boolean verified = false;
+        Principal decider = null;
         if (approverToken != null) {
             Evidence approver = approvers.verify(approverToken, decided.tenantId(), decided.userId());
             if (approver instanceof Evidence.Rejected rejected) {
                 return park(message, key, payload, "approver token refused: " + rejected.reason());
             }
-            verified = true;
+            // The decision rule judges this person as over HTTP: their groups, whether their token is a service's.
+            Evidence.Verified verified = (Evidence.Verified) approver;
+            decider = new Principal(decided.userId(), verified.groups().contains(Groups.APPROVER),
+                    verified.groups().contains(Groups.ADMIN), verified.service());
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
                 new DecisionAuthority.Token(decided.token()), decided.channel(), decided.eventId(), decided.turnId(),
-                decided.paramsHash(),
-                verified);
+                decided.paramsHash(), decider, Channel.TOPIC);
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)
                 : decisions.cancel(request);

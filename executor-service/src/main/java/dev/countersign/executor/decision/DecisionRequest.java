@@ -2,6 +2,9 @@ package dev.countersign.executor.decision;
 
 import java.util.UUID;
 
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.Principal;
+
 /**
  * A person's confirm or cancel, from HTTP or from the decisions topic.
  *
@@ -15,12 +18,14 @@ import java.util.UUID;
  *            the conversation turn that relayed a chat decision; null otherwise
  * @param expectedParamsHash
  *            the parameters hash the person was shown: required to confirm, null on a cancel
- * @param verifiedUser
- *            whether {@code userId} is verified (a bearer token over HTTP, an approver token on the topic); if not, it
- *            is only what an integration asserts
+ * @param decider
+ *            the verified person deciding (a bearer token or the decision page over HTTP, an approver token on the
+ *            topic), whom the decision rule judges; null when {@code userId} is only what an integration asserts
+ * @param via
+ *            the channel, as the decision rule names it
  */
 public record DecisionRequest(UUID actionId, String tenantId, String userId, DecisionAuthority authority,
-        String channel, UUID eventId, UUID turnId, String expectedParamsHash, boolean verifiedUser) {
+        String channel, UUID eventId, UUID turnId, String expectedParamsHash, Principal decider, Channel via) {
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
@@ -30,21 +35,26 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
      */
     public static final String UNVERIFIED_APPROVER = "integration:unverified";
 
-    /** A decision by the signed-in person; {@code approver}: whether their groups include the approver role. */
-    public static DecisionRequest overHttp(UUID actionId, String tenantId, String userId, boolean approver) {
-        return new DecisionRequest(actionId, tenantId, userId, new DecisionAuthority.Person(approver),
-                dev.countersign.executor.db.TenantTransactions.HTTP, null, null, null, true);
+    /** A decision by the signed-in person, over HTTP or the decision page. */
+    public static DecisionRequest overHttp(UUID actionId, String tenantId, Principal decider, Channel via) {
+        return new DecisionRequest(actionId, tenantId, decider.userId(), new DecisionAuthority.Person(),
+                dev.countersign.executor.db.TenantTransactions.HTTP, null, null, null, decider, via);
+    }
+
+    /** Whether {@code userId} is verified: a person this service authenticated, not an integration's assertion. */
+    public boolean verifiedUser() {
+        return decider != null;
     }
 
     /** The same request, naming the parameters hash the person was shown (null: not named). */
     public DecisionRequest expecting(String paramsHash) {
         return new DecisionRequest(actionId, tenantId, userId, authority, channel, eventId, turnId, paramsHash,
-                verifiedUser);
+                decider, via);
     }
 
     /** Who this approval counts as for k-of-n: the verified user, or {@link #UNVERIFIED_APPROVER}. */
     public String approver() {
-        return verifiedUser ? userId : UNVERIFIED_APPROVER;
+        return verifiedUser() ? userId : UNVERIFIED_APPROVER;
     }
 
     /**

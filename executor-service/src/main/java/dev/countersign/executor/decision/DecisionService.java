@@ -13,6 +13,11 @@ import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.events.ActionCancelled;
 import dev.countersign.contracts.json.ConfirmTokens;
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Operation;
+import dev.countersign.executor.access.Principal;
+import dev.countersign.executor.access.Verdict;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
@@ -114,10 +119,14 @@ public class DecisionService {
                                 () -> explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
     }
 
-    /** A person may decide what they asked for, or anything of their tenant as an approver; a token holder may. */
-    private static boolean entitled(DecisionRequest request, ActionRow action) {
-        return !(request.authority() instanceof DecisionAuthority.Person person)
-                || person.mayDecide(request.userId(), action.requestedBy());
+    /**
+     * The decision rule's answer for a verified person (over HTTP, on the page, or with an approver token on the
+     * topic); an integration's unverified decision by the confirm token alone counts as the one unverified approver
+     * instead ({@link SeparationOfDuties}).
+     */
+    private static boolean entitled(DecisionRequest request, ActionRow action, Operation operation) {
+        return request.decider() == null || DecisionRule.decide(request.decider(), operation, action.tier(),
+                action.requestedBy(), action.targetOwner(), request.via()) == Verdict.ALLOW;
     }
 
     /**
@@ -129,7 +138,7 @@ public class DecisionService {
         if (action == null) {
             return null;
         }
-        if (!entitled(request, action)) {
+        if (!entitled(request, action, Operation.CONFIRM)) {
             return new DecisionOutcome.NotEntitled(action);
         }
         if (request.isSameTurnAs(action.turnId())) {
@@ -152,11 +161,21 @@ public class DecisionService {
         }
     }
 
-    /** A fresh token for a still-open proposal, the old one revoked; recorded in the history. */
-    public Uni<ReissuedToken> reissueToken(UUID actionId, String tenantId, String userId) {
+    /**
+     * A fresh token for a still-open proposal, the old one revoked; recorded in the history. The decision rule decides
+     * who may ask (an approver who did not ask for the action).
+     */
+    public Uni<ReissuedToken> reissueToken(UUID actionId, String tenantId, Principal who, Channel via) {
         String token = ConfirmTokens.newToken();
-        return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions
-                .reissueToken(sql, actionId, tenantId, ConfirmTokens.hash(token))
+        return transactions.run(new Actor(tenantId, who.userId(), TenantTransactions.HTTP), sql -> actions
+                .find(sql, actionId, tenantId)
+                .invoke(current -> {
+                    if (current != null) {
+                        DecisionRule.require(who, Operation.REISSUE_TOKEN, current.tier(), current.requestedBy(),
+                                current.targetOwner(), via, "get a new confirm token for this action");
+                    }
+                })
+                .flatMap(checked -> actions.reissueToken(sql, actionId, tenantId, ConfirmTokens.hash(token)))
                 .flatMap(updated -> updated != null
                         ? Uni.createFrom().item(new ReissuedToken(actionId, token, updated.expiresAt()))
                         : actions.find(sql, actionId, tenantId).map(current -> {
@@ -200,7 +219,7 @@ public class DecisionService {
         String tokenHash = lockedAction.tokenHash();
         ActionRow locked = lockedAction.row();
         return Uni.createFrom().deferred(() -> {
-            if (locked != null && !entitled(request, locked)) {
+            if (locked != null && !entitled(request, locked, Operation.BATCH_CONFIRM)) {
                 throw new BatchRefused(List.of(new Violation(id, ErrorCode.FORBIDDEN.code())));
             }
             if (locked != null && !request.expectedParamsHash().equals(locked.paramsHash())) {
@@ -243,7 +262,7 @@ public class DecisionService {
      */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
         return decide(request, (sql, lockedAction) -> lockedAction.row() != null
-                && !entitled(request, lockedAction.row())
+                && !entitled(request, lockedAction.row(), Operation.CANCEL)
                         ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.NotEntitled(lockedAction.row()))
                         : cancelLocked(sql, request, lockedAction.tokenHash()));
     }

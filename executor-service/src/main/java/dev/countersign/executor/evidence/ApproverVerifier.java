@@ -60,6 +60,7 @@ public class ApproverVerifier {
         if (jwt.getSubject() == null || !jwt.getSubject().equals(userId)) {
             return Evidence.rejected(EvidenceVerifier.WRONG_USER);
         }
-        return new Evidence.Verified(tenantId, userId, false, Instant.ofEpochSecond(jwt.getExpirationTime()));
+        return new Evidence.Verified(tenantId, userId, CurrentUser.isServiceToken(jwt),
+                Instant.ofEpochSecond(jwt.getExpirationTime()), jwt.getGroups() == null ? Set.of() : jwt.getGroups());
     }
 }

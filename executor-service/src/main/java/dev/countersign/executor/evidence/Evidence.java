@@ -1,15 +1,18 @@
 package dev.countersign.executor.evidence;
 
 import java.time.Instant;
+import java.util.Set;
 
 /** What the evidence of one record came to. Never holds the token. */
 public sealed interface Evidence {
 
     /**
      * The record's tenant and requester are those of a recently signed-in person or a service principal, whose token
-     * expires at {@code expiresAt}.
+     * expires at {@code expiresAt} and carries {@code groups} (read for approvers only; empty for proposals).
      */
-    record Verified(String tenantId, String requester, boolean service, Instant expiresAt) implements Evidence {
+    record Verified(String tenantId, String requester, boolean service, Instant expiresAt, Set<String> groups)
+            implements
+                Evidence {
     }
 
     /**

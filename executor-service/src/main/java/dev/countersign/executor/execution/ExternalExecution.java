@@ -14,6 +14,10 @@ import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Operation;
+import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
@@ -185,11 +189,15 @@ public class ExternalExecution {
      * A person checked the vendor and says what happened to an action in {@code needs_review}: executed (it did act) or
      * failed (it did not). Nothing is called again.
      */
-    public Uni<ActionRow> resolve(UUID actionId, String tenantId, String userId, boolean executed, String note) {
+    public Uni<ActionRow> resolve(UUID actionId, String tenantId, Principal who, Channel via, boolean executed,
+            String note) {
+        String userId = who.userId();
         return transactions.read(tenantId, sql -> actions.find(sql, actionId, tenantId)).flatMap(action -> {
             if (action == null) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, "No such action in your tenant.");
             }
+            DecisionRule.require(who, Operation.RESOLVE, action.tier(), action.requestedBy(), action.targetOwner(), via,
+                    "resolve this action");
             if (action.status() != ActionStatus.NEEDS_REVIEW) {
                 throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
                         "Only an action waiting for review can be resolved; this one is %s."

@@ -49,6 +49,42 @@ public class Targets {
                     FROM training_plans
                     WHERE id = $1 AND current_tenant() = $2 AND user_id = $3 AND status = 'draft'"""));
 
+    /** Whose wallet a row of the ledger is in ($1 the wallet's or the transaction's id, $2 the tenant). */
+    private static final String WALLET_OWNER = """
+            SELECT owner_id AS owner FROM wallets WHERE id = $1 AND current_tenant() = $2""";
+    private static final String TRANSACTION_OWNER = """
+            SELECT w.owner_id AS owner FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
+            WHERE t.id = $1 AND current_tenant() = $2""";
+
+    /**
+     * Whose row an action of a kind writes, read from the row it names (a null query: always the requester's own, as a
+     * training plan is). A kind not listed writes a row nobody owns (a support case, a ticket).
+     */
+    private static final Map<String, Owner> OWNERS = Map.of(
+            ActionCatalogue.CREATE_TRANSACTION, new Owner("walletId", WALLET_OWNER),
+            ActionCatalogue.RENAME_WALLET, new Owner("walletId", WALLET_OWNER),
+            ActionCatalogue.EDIT_TRANSACTION, new Owner("transactionId", TRANSACTION_OWNER),
+            ActionCatalogue.DELETE_TRANSACTION, new Owner("transactionId", TRANSACTION_OWNER),
+            ActionCatalogue.DRAFT_PLAN, new Owner(null, null),
+            ActionCatalogue.REVISE_PLAN, new Owner(null, null));
+
+    /**
+     * The person whose row an action of {@code kind} writes, as it is now: null for a row nobody owns, or one that does
+     * not exist (staging refuses a missing target anyway).
+     */
+    public Uni<String> owner(SqlClient sql, String kind, JsonNode params, String tenantId, String requestedBy) {
+        Owner owner = OWNERS.get(kind);
+        if (owner == null) {
+            return Uni.createFrom().nullItem();
+        }
+        if (owner.query() == null) {
+            return Uni.createFrom().item(requestedBy);
+        }
+        UUID id = UUID.fromString(params.get(owner.idParam()).asText());
+        return sql.preparedQuery(owner.query()).execute(Tuple.of(id, tenantId))
+                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString("owner"));
+    }
+
     /** Whether actions of {@code kind} change an existing row. */
     public boolean hasTarget(String kind) {
         return BY_KIND.containsKey(kind);
@@ -115,5 +151,9 @@ public class Targets {
      *            the row belongs to the requester, not just the tenant: the query takes the requester as {@code $3}
      */
     private record Target(String idParam, String noun, boolean requestersOwn, String query) {
+    }
+
+    /** Where an action's row owner is read: the parameter naming the row and the query; both null: the requester. */
+    private record Owner(String idParam, String query) {
     }
 }

@@ -6,7 +6,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Tier;
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Operation;
+import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.ActionsConfig;
@@ -58,11 +61,12 @@ public class UndoService {
      * @param mayUndoOthers
      *            whether the user is an administrator (anyone else may undo only the actions they requested)
      */
-    public Uni<ActionRow> undo(UUID actionId, String tenantId, String userId, boolean mayUndoOthers) {
+    public Uni<ActionRow> undo(UUID actionId, String tenantId, Principal who, Channel via) {
+        String userId = who.userId();
         return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions
                 .lock(sql, actionId, tenantId)
                 .flatMap(action -> {
-                    refuseUnlessUndoable(action, userId, mayUndoOthers);
+                    refuseUnlessUndoable(action, who, via);
                     return actions.executedWithin(sql, actionId, config.undoWindow()).flatMap(recent -> {
                         if (!recent) {
                             throw new ProblemException(ErrorCode.UNDO_WINDOW_CLOSED,
@@ -76,19 +80,13 @@ public class UndoService {
                 .invoke(relay::wakeUp);
     }
 
-    private void refuseUnlessUndoable(ActionRow action, String userId, boolean mayUndoOthers) {
+    private void refuseUnlessUndoable(ActionRow action, Principal who, Channel via) {
         if (action == null) {
             throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         }
-        if (!mayUndoOthers && !action.requestedBy().equals(userId)) {
-            throw new ProblemException(ErrorCode.FORBIDDEN,
-                    "Only the user who asked for this action, or an administrator, can undo it.");
-        }
-        if (!mayUndoOthers && action.tier() == Tier.HIGH) {
-            // A HIGH action may have needed other approvers; undoing it alone would bypass them.
-            throw new ProblemException(ErrorCode.FORBIDDEN,
-                    "A HIGH action is undone by an administrator; ask yours.");
-        }
+        // A HIGH action may have needed other approvers: an administrator's to undo (the decision rule).
+        DecisionRule.require(who, Operation.UNDO, action.tier(), action.requestedBy(), action.targetOwner(), via,
+                "undo this action");
         if (action.status() != ActionStatus.EXECUTED) {
             throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,
                     "Only an executed action can be undone; this one is " + action.status().wireName() + ".",

@@ -12,10 +12,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.contracts.api.ImportedRowsRequest;
 import dev.countersign.contracts.catalogue.ValidatedParams;
+import dev.countersign.executor.access.Caller;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.imports.ImportService.ImportHistoryEntry;
@@ -42,8 +42,10 @@ public class ImportResource {
     private final ImportService imports;
     private final ImportsConfig config;
     private final CurrentUser user;
+    private final Caller caller;
 
-    public ImportResource(ImportService imports, ImportsConfig config, CurrentUser user) {
+    public ImportResource(ImportService imports, ImportsConfig config, CurrentUser user, Caller caller) {
+        this.caller = caller;
         this.imports = imports;
         this.config = config;
         this.user = user;
@@ -108,15 +110,15 @@ public class ImportResource {
     }
 
     /**
-     * Marks imported rows confirmed, recording who did. Any user of the tenant may, except that the importer of a row
-     * at or above the high-impact threshold may not where the tenant's approval policy needs another approver (403
-     * {@code approver_not_allowed}, nothing confirmed). Answers how many of them were still unconfirmed.
+     * Marks imported rows confirmed, recording who did: as the decision rule allows (their importer below the
+     * high-impact threshold, or an approver; 403 {@code forbidden} otherwise, nothing confirmed), and the tenant's
+     * approval policy (403 {@code approver_not_allowed}). Answers how many of them were still unconfirmed.
      */
     @POST
     @Path("/confirm")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Integer> confirm(ImportedRowsRequest request) {
-        return imports.confirm(actingUser(), transactionIds(request));
+        return imports.confirm(actingUser(), transactionIds(request), caller.principal(), caller.channel());
     }
 
     private static List<UUID> transactionIds(ImportedRowsRequest request) {
@@ -138,7 +140,7 @@ public class ImportResource {
     @Path("/reject")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Integer> reject(ImportedRowsRequest request) {
-        return imports.reject(actingUser(), transactionIds(request), user.hasGroup(Groups.APPROVER));
+        return imports.reject(actingUser(), transactionIds(request), caller.principal(), caller.channel());
     }
 
     private Actor actingUser() {

@@ -17,9 +17,13 @@ import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Operation;
+import dev.countersign.executor.access.Principal;
+import dev.countersign.executor.access.Verdict;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
-import dev.countersign.executor.decision.DecisionAuthority;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -86,18 +90,28 @@ public class ImportService {
      * of each HIGH row is recorded and the row is confirmed by its k-th counted approver. Answers how many rows this
      * request confirmed.
      */
-    public Uni<Integer> confirm(Actor actor, List<UUID> ids) {
+    public Uni<Integer> confirm(Actor actor, List<UUID> ids, Principal who, Channel via) {
         return sessions.run(actor, () -> policies.approvals(actor.tenantId())
                 .flatMap(approval -> policies.tiers(actor.tenantId())
                         .flatMap(tiers -> rows.lockWaiting(actor.tenantId(), ids)
-                                .flatMap(pending -> confirmLocked(actor, pending, approval, tiers)))));
+                                .flatMap(pending -> confirmLocked(actor, pending, approval, tiers, who, via)))));
     }
 
     private Uni<Integer> confirmLocked(Actor actor, List<ImportedRow> pending, ApprovalPolicy approval,
-            TierPolicy tiers) {
+            TierPolicy tiers, Principal who, Channel via) {
         List<UUID> direct = new ArrayList<>();
         List<UUID> needApprovals = new ArrayList<>();
         List<Violation> refused = new ArrayList<>();
+        // The decision rule first (rows are imported only into their importer's own wallet: the importer owns them).
+        List<Violation> notEntitled = pending.stream()
+                .filter(row -> DecisionRule.decide(who, Operation.IMPORT_CONFIRM, tier(row.amount, tiers),
+                        row.importedBy, row.importedBy, via) == Verdict.DENY)
+                .map(row -> new Violation("transaction " + row.id, "not yours to confirm"))
+                .toList();
+        if (!notEntitled.isEmpty()) {
+            throw new ProblemException(ErrorCode.FORBIDDEN, DecisionRule.refusal(who, Operation.IMPORT_CONFIRM,
+                    "confirm these imported rows") + " Nothing was confirmed.", notEntitled);
+        }
         for (ImportedRow row : pending) {
             boolean high = tier(row.amount, tiers) == Tier.HIGH;
             if (high && approval.highNeedsOtherApprover() && actor.userId().equals(row.importedBy)) {
@@ -129,22 +143,24 @@ public class ImportService {
      * the trail names who rejected it. Their importer or an approver of the tenant may; if any of them is neither the
      * actor's import nor the actor an approver, nothing is rejected. Answers how many rows this request rejected.
      */
-    public Uni<Integer> reject(Actor actor, List<UUID> ids, boolean approver) {
-        return sessions.run(actor, () -> rows.lockWaiting(actor.tenantId(), ids).flatMap(pending -> {
-            List<Violation> refused = new ArrayList<>();
-            for (ImportedRow row : pending) {
-                if (!new DecisionAuthority.Person(approver).mayDecide(actor.userId(), row.importedBy)) {
-                    refused.add(new Violation("transaction " + row.id,
-                            "imported by someone else; an approver may reject it"));
-                }
-            }
-            if (!refused.isEmpty()) {
-                throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
-                        + " of your tenant, may reject it. Nothing was rejected.", refused);
-            }
-            return rows.rejectUnconfirmed(actor.tenantId(), pending.stream().map(row -> row.id).toList(),
-                    actor.userId());
-        }));
+    public Uni<Integer> reject(Actor actor, List<UUID> ids, Principal who, Channel via) {
+        return sessions.run(actor, () -> policies.tiers(actor.tenantId()).flatMap(tiers -> rows
+                .lockWaiting(actor.tenantId(), ids).flatMap(pending -> {
+                    List<Violation> refused = new ArrayList<>();
+                    for (ImportedRow row : pending) {
+                        if (DecisionRule.decide(who, Operation.IMPORT_REJECT, tier(row.amount, tiers), row.importedBy,
+                                row.importedBy, via) == Verdict.DENY) {
+                            refused.add(new Violation("transaction " + row.id,
+                                    "imported by someone else; an approver may reject it"));
+                        }
+                    }
+                    if (!refused.isEmpty()) {
+                        throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
+                                + " of your tenant, may reject it. Nothing was rejected.", refused);
+                    }
+                    return rows.rejectUnconfirmed(actor.tenantId(), pending.stream().map(row -> row.id).toList(),
+                            actor.userId());
+                })));
     }
 
     /** The tenant's imported rows still waiting for a person, by date, with their tier now and their approvers. */

@@ -1,8 +1,6 @@
 package dev.countersign.executor.policy;
 
 import java.math.BigDecimal;
-import java.util.Map;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,7 +14,6 @@ import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.executor.action.ActionRow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The one rule for which staged actions apply on arrival, without a person: only while the tenant's agent writes are
@@ -27,17 +24,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 public class AutoApply {
-
-    /** The owner of the row an action of each kind writes, by its id parameter; the plan kinds are the requester's. */
-    private static final Map<String, Owner> OWNERS = Map.of(
-            ActionCatalogue.CREATE_TRANSACTION, new Owner("walletId",
-                    "SELECT owner_id FROM wallets WHERE id = $1 AND current_tenant() = $2"),
-            ActionCatalogue.RENAME_WALLET, new Owner("walletId",
-                    "SELECT owner_id FROM wallets WHERE id = $1 AND current_tenant() = $2"),
-            ActionCatalogue.EDIT_TRANSACTION, new Owner("transactionId", Owner.OF_TRANSACTION),
-            ActionCatalogue.DELETE_TRANSACTION, new Owner("transactionId", Owner.OF_TRANSACTION),
-            ActionCatalogue.DRAFT_PLAN, Owner.REQUESTER,
-            ActionCatalogue.REVISE_PLAN, Owner.REQUESTER);
 
     private final EarnedTrust trust;
 
@@ -54,16 +40,15 @@ public class AutoApply {
                 || (staged.tier() != Tier.LOW && staged.tier() != Tier.MEDIUM)) {
             return Uni.createFrom().nullItem();
         }
-        return requesterOwns(sql, staged).flatMap(own -> {
-            if (!own) {
-                return Uni.createFrom().nullItem();
-            }
-            if (staged.tier() == Tier.LOW) {
-                return Uni.createFrom().item("tier low");
-            }
-            return trust.earned(sql, staged.tenantId(), staged.requestedBy())
-                    .map(earned -> earned ? "tier medium, trust earned" : null);
-        });
+        // The row's owner, read at staging (Targets.owner): another person's row, or nobody's, waits for a person.
+        if (!staged.requestedBy().equals(staged.targetOwner())) {
+            return Uni.createFrom().nullItem();
+        }
+        if (staged.tier() == Tier.LOW) {
+            return Uni.createFrom().item("tier low");
+        }
+        return trust.earned(sql, staged.tenantId(), staged.requestedBy())
+                .map(earned -> earned ? "tier medium, trust earned" : null);
     }
 
     /**
@@ -83,31 +68,5 @@ public class AutoApply {
                     : amount.subtract(new BigDecimal(before.get("amount").asText())).abs();
         }
         return amount;
-    }
-
-    private static Uni<Boolean> requesterOwns(SqlClient sql, ActionRow staged) {
-        Owner owner = OWNERS.get(staged.kind());
-        if (owner == null) {
-            return Uni.createFrom().item(false);
-        }
-        if (owner == Owner.REQUESTER) {
-            return Uni.createFrom().item(true);
-        }
-        UUID id = UUID.fromString(staged.params().get(owner.idParam()).asText());
-        return sql.preparedQuery(owner.query()).execute(Tuple.of(id, staged.tenantId()))
-                .map(rows -> rows.size() > 0
-                        && staged.requestedBy().equals(rows.iterator().next().getString("owner_id")));
-    }
-
-    /** How to find the owner of the row an action writes: {@code query} takes the id and the tenant. */
-    private record Owner(String idParam, String query) {
-
-        static final String OF_TRANSACTION = """
-                SELECT w.owner_id FROM transactions t JOIN wallets w ON w.id = t.wallet_id AND w.tenant_id = t.tenant_id
-                WHERE t.id = $1 AND current_tenant() = $2""";
-        /**
-         * Kinds that only ever write the requester's own rows (plans: drafts are created for, and revised by, them).
-         */
-        static final Owner REQUESTER = new Owner(null, null);
     }
 }

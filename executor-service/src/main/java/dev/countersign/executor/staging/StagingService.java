@@ -3,6 +3,7 @@ package dev.countersign.executor.staging;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -162,7 +163,10 @@ public class StagingService {
             TierPolicy tiers, AgentWritesPolicy.Mode agentWrites) {
         String paramsHash = validated.hash();
         return targets.read(sql, proposal.kind(), validated.normalised(), proposal.tenantId(), proposal.userId())
-                .flatMap(target -> {
+                .flatMap(target -> targets.owner(sql, proposal.kind(), validated.normalised(), proposal.tenantId(),
+                        proposal.userId()).map(owner -> new Staged(target, owner)))
+                .flatMap(staged -> {
+                    Optional<TargetSnapshot> target = staged.target();
                     if (target.isEmpty() && targets.hasTarget(proposal.kind())) {
                         return reject(sql, proposal, ErrorCode.TARGET_NOT_FOUND,
                                 targets.missing(proposal.kind(), validated.normalised()));
@@ -172,9 +176,14 @@ public class StagingService {
                             validated.definition().tierFor(validated.normalised(),
                                     target.map(TargetSnapshot::fields).orElse(null), tiers),
                             validated.normalised(), paramsHash, tokenHash(proposal), validated.summary(),
-                            target.orElse(null), telemetry.currentTraceParent(), proposal.markedClean());
+                            target.orElse(null), telemetry.currentTraceParent(), proposal.markedClean(),
+                            staged.owner());
                     return store(sql, proposal, action, agentWrites);
                 });
+    }
+
+    /** What staging read of the row an action writes: its snapshot (if it changes one) and its owner. */
+    private record Staged(Optional<TargetSnapshot> target, String owner) {
     }
 
     private Uni<Boolean> store(SqlClient sql, ActionProposed proposal, NewAction action,

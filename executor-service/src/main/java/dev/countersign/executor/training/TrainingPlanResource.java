@@ -14,9 +14,13 @@ import jakarta.ws.rs.core.MediaType;
 import org.hibernate.exception.ConstraintViolationException;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.PlanCommitRequest;
 import dev.countersign.contracts.api.PlanCommitted;
 import dev.countersign.contracts.api.TrainingPlanView;
+import dev.countersign.executor.access.Caller;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Operation;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
@@ -44,8 +48,11 @@ public class TrainingPlanResource {
     private final TenantSessions sessions;
     private final TrainingPlanRepository plans;
     private final CurrentUser user;
+    private final Caller caller;
 
-    public TrainingPlanResource(TenantSessions sessions, TrainingPlanRepository plans, CurrentUser user) {
+    public TrainingPlanResource(TenantSessions sessions, TrainingPlanRepository plans, CurrentUser user,
+            Caller caller) {
+        this.caller = caller;
         this.sessions = sessions;
         this.plans = plans;
         this.user = user;
@@ -77,6 +84,10 @@ public class TrainingPlanResource {
         }
         String tenantId = user.tenantId();
         String userId = user.userId();
+        // Only the caller's own plans are found below (another person's is 404): the person whose plan it is commits
+        // it, never a service principal (the decision rule; a plan has no tier).
+        DecisionRule.require(caller.principal(), Operation.PLAN_COMMIT, Tier.LOW, userId, userId, caller.channel(),
+                "commit this plan");
         return sessions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), () -> plans
                 .lockCurrent(tenantId, userId)
                 .flatMap(locked -> current(planId, tenantId, userId).map(current -> {

@@ -29,7 +29,7 @@ class StoredAsExpectedTest {
     private static ActionRow confirmed() {
         return new ActionRow(UUID.randomUUID(), "t", "alice", "c-1", UUID.randomUUID(), "ledger.transaction.create",
                 Tier.LOW, ActionStatus.CONFIRMED, json("{\"amount\":\"12.50\"}"), "h", "s", Instant.now(),
-                Instant.now(), "bob", CONFIRMED_AT, null, null, "k", null, null, false, null, null, null, null);
+                Instant.now(), "bob", CONFIRMED_AT, null, null, "k", null, null, false, null, null, null, null, null);
     }
 
     private static JsonNode json(String text) {
@@ -66,7 +66,7 @@ class StoredAsExpectedTest {
                 expected.expiresAt(), expected.confirmedBy(), expected.confirmedAt(),
                 CONFIRMED_AT.plusMillis(1), expected.result(), expected.idempotencyKey(), expected.targetVersion(),
                 expected.targetBefore(), expected.autoApplied(), expected.undoneBy(), expected.undoneAt(),
-                expected.traceParent(), expected.heldReason());
+                expected.traceParent(), expected.heldReason(), expected.targetOwner());
 
         assertThatThrownBy(() -> ActionExecution.storedAsExpected(laterClock, expected))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("otherwise than its outcome event");
@@ -88,7 +88,8 @@ class StoredAsExpectedTest {
     void theSwapMustAnswerTheLockedRowAsConfirmedByThePerson() {
         ActionRow locked = new ActionRow(UUID.randomUUID(), "t", "alice", "c-1", UUID.randomUUID(),
                 "ledger.transaction.create", Tier.LOW, ActionStatus.PROPOSED, json("{\"amount\":\"12.50\"}"), "h", "s",
-                Instant.now(), Instant.now(), null, null, null, null, "k", null, null, false, null, null, null, null);
+                Instant.now(), Instant.now(), null, null, null, null, "k", null, null, false, null, null, null, null,
+                null);
         ActionRow swapped = locked.asConfirmedBy("bob", CONFIRMED_AT);
 
         assertThat(ActionExecution.confirmedAsExpected(swapped, locked, "bob")).isSameAs(swapped);

@@ -1,0 +1,152 @@
+package dev.countersign.executor;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.KafkaHeaders;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The decision rule (docs/security/authorization.md) on each channel it guards, end to end, with tokens carrying only
+ * the groups each case names: one refused and one allowed case per channel. The case the issue found: dave, a plain
+ * user, proposes a HIGH expense in alice's wallet and confirms it himself.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class DecisionRuleChannelsTest {
+
+    private static final Duration LIFETIME = Duration.ofMinutes(10);
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private TestTenant tenant;
+
+    @BeforeEach
+    void aliceWallet() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+    }
+
+    private String token(String user, String... groups) {
+        return TestProperties.tokens().mint(tenant.id(), user, List.of(Audiences.EXECUTOR), List.of(groups), LIFETIME);
+    }
+
+    /** dave's HIGH expense (over the default threshold) in alice's wallet, staged. */
+    private ProposalMother davesExpenseInAlicesWallet() throws Exception {
+        return new ProposalMother(tenant, "900.00").by("dave").stage(kafka);
+    }
+
+    @Test
+    void overHttpTheRequesterCannotConfirmAWriteToAnotherPersonsWalletAndItsOwnerCan() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+        assertThat(Db.text("SELECT tier || ' ' || target_owner FROM actions WHERE id = ?", proposal.actionId))
+                .isEqualTo("high alice");
+
+        proposal.decide("confirm", token("dave", Groups.USER)).then().statusCode(403).body("code",
+                equalTo("forbidden"));
+        // ... nor as an approver: a write to another person's row needs its owner or an approver who did not ask.
+        proposal.decide("confirm", token("dave", Groups.USER, Groups.APPROVER)).then().statusCode(403);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+
+        proposal.decide("confirm", token("alice", Groups.USER)).then().statusCode(200)
+                .body("status", equalTo("executed"));
+        assertThat(proposal.ledgerRows()).isOne();
+    }
+
+    @Test
+    void aPlainUserWhoNeitherAskedNorOwnsCannotConfirmAndAnApproverCan() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+
+        proposal.decide("confirm", token("bob", Groups.USER)).then().statusCode(403);
+        proposal.decide("confirm", token("carol", Groups.USER, Groups.APPROVER)).then().statusCode(200)
+                .body("status", equalTo("executed"));
+    }
+
+    @Test
+    void inABatchTheRequesterIsRefusedAsOnItsOwn() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+        Map<String, Object> batch = Map.of("items",
+                List.of(Map.of("actionId", proposal.actionId.toString(), "paramsHash", proposal.paramsHash())));
+
+        given().contentType("application/json").header("Authorization", "Bearer " + token("dave", Groups.USER))
+                .body(Json.write(batch)).post("/api/actions/confirm-batch")
+                .then().statusCode(409).body("code", equalTo("batch_refused"))
+                .body("violations[0].message", equalTo("forbidden"));
+        given().contentType("application/json").header("Authorization", "Bearer " + token("alice", Groups.USER))
+                .body(Json.write(batch)).post("/api/actions/confirm-batch")
+                .then().statusCode(200).body("[0].status", equalTo("executed"));
+    }
+
+    /**
+     * On the decisions topic a verified approver is judged by the same rule: dave's own executor token (user only)
+     * decided nothing; alice's decision, keyed the same (one partition, in order), then runs it, confirmed by her.
+     */
+    @Test
+    void onTheTopicAVerifiedPersonIsJudgedByTheSameRule() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+        String confirmToken = proposal.tokenFromExecutor();
+
+        ObjectNode byDave = proposal.decided("confirm", confirmToken).put("userId", "dave");
+        send(byDave, token("dave", Groups.USER));
+        ObjectNode byAlice = proposal.decided("confirm", confirmToken).put("userId", "alice");
+        send(byAlice, token("alice", Groups.USER));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        assertThat(Db.text("SELECT confirmed_by FROM actions WHERE id = ?", proposal.actionId)).isEqualTo("alice");
+    }
+
+    @Test
+    void importedRowsAreConfirmedByTheirImporterOrAnApproverNotByAnyoneInTheTenant() {
+        List<String> ids = given().header("Authorization", "Bearer " + token("alice", Groups.USER))
+                .contentType("text/csv").queryParam("wallet", tenant.wallet())
+                .body("2026-12-01,4.20,coffee\n").post("/api/actions/imports")
+                .then().statusCode(200).extract().jsonPath().getList("transactionIds", String.class);
+
+        confirmImported("bob", ids, Groups.USER).statusCode(403).body("code", equalTo("forbidden"));
+        confirmImported("alice", ids, Groups.USER).statusCode(200).body(equalTo("1"));
+    }
+
+    @Test
+    void aRequesterCannotGetANewConfirmTokenForTheirOwnActionAndAnotherApproverCan() throws Exception {
+        ProposalMother proposal = new ProposalMother(tenant, "12.00").stage(kafka);
+
+        given().header("Authorization", "Bearer " + token("alice", Groups.USER, Groups.APPROVER))
+                .post("/api/actions/{id}/reissue-token", proposal.actionId).then().statusCode(403);
+        given().header("Authorization", "Bearer " + token("carol", Groups.USER, Groups.APPROVER))
+                .post("/api/actions/{id}/reissue-token", proposal.actionId).then().statusCode(200);
+    }
+
+    @Test
+    void aServicePrincipalIsNeverAPersonWhateverItsGroups() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+        String service = TestProperties.tokens().mintService(tenant.id(), "bridge", Audiences.EXECUTOR, LIFETIME);
+
+        proposal.decide("cancel", service).then().statusCode(403);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    private io.restassured.response.ValidatableResponse confirmImported(String user, List<String> ids,
+            String... groups) {
+        return given().header("Authorization", "Bearer " + token(user, groups)).contentType("application/json")
+                .body(Json.write(Map.of("transactionIds", ids))).post("/api/actions/imports/confirm").then();
+    }
+
+    private void send(ObjectNode event, String approverToken) {
+        kafka.send(Topics.ACTIONS_DECISIONS, event.get("actionId").asText(), Json.write(event),
+                Map.of(KafkaHeaders.APPROVER, approverToken));
+    }
+}
