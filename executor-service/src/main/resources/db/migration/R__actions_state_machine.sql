@@ -28,7 +28,8 @@ BEGIN
             OR NEW.params_hash <> OLD.params_hash OR NEW.requested_by <> OLD.requested_by
             OR NEW.proposed_at <> OLD.proposed_at OR NEW.summary <> OLD.summary OR NEW.tier <> OLD.tier
             OR NEW.conversation_id IS DISTINCT FROM OLD.conversation_id
-            OR NEW.turn_id IS DISTINCT FROM OLD.turn_id THEN
+            OR NEW.turn_id IS DISTINCT FROM OLD.turn_id
+            OR NEW.target_owner IS DISTINCT FROM OLD.target_owner THEN
         RAISE EXCEPTION 'what was proposed cannot change' USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.expires_at > OLD.expires_at THEN

@@ -130,13 +130,60 @@ class DecisionRuleChannelsTest {
                 .post("/api/actions/{id}/reissue-token", proposal.actionId).then().statusCode(200);
     }
 
+    /**
+     * An integration's unverified decision (the confirm token alone, naming a person it cannot prove) does not decide a
+     * write to another person's row; alice's verified decision, keyed the same and so processed after it, does.
+     */
+    @Test
+    void onTheTopicAnUnverifiedDecisionCannotConfirmAWriteToAnotherPersonsRow() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+        String confirmToken = proposal.tokenFromExecutor();
+
+        ObjectNode claimed = proposal.decided("confirm", confirmToken).put("userId", "bob");
+        kafka.send(Topics.ACTIONS_DECISIONS, proposal.actionId.toString(), Json.write(claimed));
+        send(proposal.decided("confirm", confirmToken).put("userId", "alice"), token("alice", Groups.USER));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        assertThat(Db.text("SELECT confirmed_by FROM actions WHERE id = ?", proposal.actionId)).isEqualTo("alice");
+    }
+
+    /**
+     * A client-credentials token shaped as Keycloak issues one (a UUID subject, the client in azp, its service
+     * account's name) with every group: never a person, over HTTP or as an approver on the topic. Without the service
+     * check the approver group alone would let it confirm (it neither asked nor owns).
+     */
     @Test
     void aServicePrincipalIsNeverAPersonWhateverItsGroups() throws Exception {
         ProposalMother proposal = davesExpenseInAlicesWallet();
-        String service = TestProperties.tokens().mintService(tenant.id(), "bridge", Audiences.EXECUTOR, LIFETIME);
+        String subject = java.util.UUID.randomUUID().toString();
+        String service = serviceToken(subject, "bridge", "service-account-bridge");
 
-        proposal.decide("cancel", service).then().statusCode(403);
-        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+        proposal.decide("confirm", service).then().statusCode(403);
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("userId", subject), service);
+        send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("userId", "alice"), token("alice",
+                Groups.USER));
+
+        Db.awaitStatus(proposal.actionId, "executed");
+        assertThat(Db.text("SELECT confirmed_by FROM actions WHERE id = ?", proposal.actionId)).isEqualTo("alice");
+    }
+
+    /** An integration named in countersign.security.integration-clients is a service, however its token looks. */
+    @Test
+    void aConfiguredIntegrationClientIsAServiceEvenWithAPersonLikeToken() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+
+        proposal.decide("confirm", serviceToken("erin", "config-bridge", "erin")).then().statusCode(403);
+        proposal.decide("confirm", serviceToken("erin", "countersign-decision-page", "erin")).then().statusCode(200);
+    }
+
+    /** A token of {@code client} (azp) for {@code subject}, with every group: what makes it a service is the test. */
+    private String serviceToken(String subject, String client, String username) {
+        java.time.Instant now = java.time.Instant.now();
+        return TestProperties.tokens().sign(Map.of("iss", dev.countersign.devsupport.DevTokens.ISSUER, "sub", subject,
+                "azp", client, "preferred_username", username, "tenant", tenant.id(),
+                "aud", List.of(Audiences.EXECUTOR), "groups", List.of(Groups.USER, Groups.APPROVER, Groups.ADMIN),
+                "iat", now.getEpochSecond(), "exp", now.plus(LIFETIME).getEpochSecond(),
+                "jti", java.util.UUID.randomUUID().toString()));
     }
 
     private io.restassured.response.ValidatableResponse confirmImported(String user, List<String> ids,

@@ -22,13 +22,19 @@ public class CurrentUser {
 
     public static final String TENANT_CLAIM = "tenant";
 
+    /** The property naming the integrations' client ids, whose tokens are never persons ({@link #isServiceToken}). */
+    public static final String INTEGRATION_CLIENTS = "countersign.security.integration-clients";
+
     private final JsonWebToken token;
     private final Optional<String> refusedAudience;
+    private final Set<String> integrationClients;
 
     public CurrentUser(JsonWebToken token,
-            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience) {
+            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience,
+            @ConfigProperty(name = INTEGRATION_CLIENTS) Optional<Set<String>> integrationClients) {
         this.token = token;
         this.refusedAudience = refusedAudience;
+        this.integrationClients = integrationClients.orElse(Set.of());
     }
 
     public String tenantId() {
@@ -56,26 +62,35 @@ public class CurrentUser {
      */
     public boolean isService() {
         checkAudience();
-        return isServiceToken(token);
+        return isServiceToken(token, integrationClients);
     }
 
     /**
-     * A client-credentials token: its subject is its own client ({@code client_id} or {@code azp}, RFC 9068's advice
-     * for that grant), or a service account named for one ({@code service-account-<client>}, Keycloak's name in
-     * {@code sub} or {@code preferred_username}). Limit: an identity provider that names service accounts otherwise is
-     * not recognised; its service tokens then pass as persons, so give integrations no person-like subject.
+     * A client-credentials token: issued to one of the configured integration clients ({@value #INTEGRATION_CLIENTS},
+     * by {@code client_id} or {@code azp}: the reliable test, since a person signs in through other clients); or,
+     * whatever is configured, a subject that is its own client (RFC 9068's advice for that grant) or a service account
+     * named for one ({@code service-account-<client>}, Keycloak's name, in {@code sub} or {@code preferred_username}).
+     * Limit: without the configured list, an identity provider that names service accounts otherwise (a UUID subject
+     * and no username claim) is not recognised, and its service tokens pass as persons.
      */
-    public static boolean isServiceToken(JsonWebToken jwt) {
+    public static boolean isServiceToken(JsonWebToken jwt, Set<String> integrationClients) {
         String subject = jwt.getSubject();
         Object clientId = jwt.getClaim("client_id");
         Object authorisedParty = jwt.getClaim("azp");
         Object username = jwt.getClaim("preferred_username");
-        return subject != null && (subject.equals(clientId) || subject.equals(authorisedParty)
-                || subject.startsWith(SERVICE_ACCOUNT_PREFIX)
-                || username instanceof String name && name.startsWith(SERVICE_ACCOUNT_PREFIX));
+        return integrationClients.contains(clientId) || integrationClients.contains(authorisedParty)
+                || subject != null && (subject.equals(clientId) || subject.equals(authorisedParty)
+                        || subject.startsWith(SERVICE_ACCOUNT_PREFIX)
+                        || username instanceof String name && name.startsWith(SERVICE_ACCOUNT_PREFIX));
     }
 
     private static final String SERVICE_ACCOUNT_PREFIX = "service-account-";
+
+    /** The token's groups (none: empty). */
+    public Set<String> groups() {
+        checkAudience();
+        return token.getGroups() == null ? Set.of() : token.getGroups();
+    }
 
     /** Whether the token's groups include {@code group}. */
     public boolean hasGroup(String group) {

@@ -646,10 +646,13 @@ class HostileModelIT {
         return reply.get("proposals").get(0);
     }
 
-    /** The confirm token an approver (alice) asks the executor for, as an integration deciding by event does. */
+    /**
+     * The confirm token an approver who did not ask for the action asks the executor for, as an integration deciding by
+     * event does (the decision rule refuses the requester their own).
+     */
     private String tokenFromExecutor(String actionId) throws Exception {
         var issued = Http.post(stack.executorUrl() + "/api/actions/" + actionId + "/reissue-token",
-                token("alice", Audiences.EXECUTOR), Map.of());
+                token("token-desk", Audiences.EXECUTOR), Map.of());
         assertThat(issued.status()).as(issued.text()).isEqualTo(200);
         return issued.body().get("confirmToken").asText();
     }

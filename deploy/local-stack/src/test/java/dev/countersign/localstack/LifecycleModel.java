@@ -63,6 +63,7 @@ final class LifecycleModel {
     private final String tenant = "prop-" + UUID.randomUUID();
     private final UUID wallet;
     private final String alice;
+    private final String tokenDesk;
     private final String bob;
     private final String mallory;
     /** alice's agent token, sent with every proposal as the agent does. */
@@ -79,6 +80,8 @@ final class LifecycleModel {
             throw new IllegalStateException(e);
         }
         alice = stack.tokens().mint(tenant, "alice", Audiences.EXECUTOR, Duration.ofHours(1));
+        // An approver who did not ask for the actions: the decision rule refuses the requester their own token.
+        tokenDesk = stack.tokens().mint(tenant, "token-desk", Audiences.EXECUTOR, Duration.ofHours(1));
         bob = stack.tokens().mint(tenant, "bob", Audiences.EXECUTOR, Duration.ofHours(1));
         mallory = stack.tokens().mint("other-" + tenant, "mallory", Audiences.EXECUTOR, Duration.ofHours(1));
         evidence = AgentEvidence.of(stack, tenant, "alice");
@@ -157,7 +160,7 @@ final class LifecycleModel {
     void confirmByEventTwice(Tracked action) throws Exception {
         // An approver asks the executor for the action's token, as the integration would; once decided there is
         // none to issue, and a made-up token must change nothing either.
-        Http.Answer issued = Http.post(url(0, action, "reissue-token"), alice, Map.of());
+        Http.Answer issued = Http.post(url(0, action, "reissue-token"), tokenDesk, Map.of());
         String token = issued.status() == 200 ? issued.body().get("confirmToken").asText() : "not-issued";
         String decision = Json.write(new ActionDecided(UUID.randomUUID(), ActionDecided.SCHEMA_VERSION, Instant.now(),
                 action.id, tenant, "alice", ActionDecided.Decision.CONFIRM, token, "slack", null,

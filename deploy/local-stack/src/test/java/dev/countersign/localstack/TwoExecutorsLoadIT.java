@@ -132,7 +132,10 @@ class TwoExecutorsLoadIT {
                 assertThat(view.body().get("status").asText()).isEqualTo("proposed");
             }
             // The executor minted each action's confirm token: the integration's approver asks for it.
-            proposals = issueTokens(stack, tenant, alice, proposals);
+            // An approver who did not ask for the actions asks for their tokens (the decision rule refuses the
+            // requester their own).
+            proposals = issueTokens(stack, tenant,
+                    stack.tokens().mint(tenant, "token-desk", Audiences.EXECUTOR, Duration.ofHours(1)), proposals);
             Map<UUID, Proposal> byId = proposals.stream()
                     .collect(Collectors.toMap(Proposal::id, proposal -> proposal));
 

@@ -2,7 +2,6 @@ package dev.countersign.executor.access;
 
 import jakarta.enterprise.context.RequestScoped;
 
-import dev.countersign.contracts.Groups;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.session.BrowserSessions;
 import io.vertx.ext.web.RoutingContext;
@@ -22,8 +21,7 @@ public class Caller {
     }
 
     public Principal principal() {
-        return new Principal(user.userId(), user.hasGroup(Groups.APPROVER), user.hasGroup(Groups.ADMIN),
-                user.isService());
+        return Principal.of(user.userId(), user.groups(), user.isService());
     }
 
     /** {@link Channel#PAGE} for the decision page's browser session, {@link Channel#HTTP} for a bearer token. */

@@ -1,5 +1,9 @@
 package dev.countersign.executor.access;
 
+import java.util.Set;
+
+import dev.countersign.contracts.Groups;
+
 /**
  * Who asks, as this service verified it: a person (with the {@code approver} and {@code admin} groups of their token)
  * or a service principal (a client-credentials token of an integration), which is never a person.
@@ -8,5 +12,12 @@ public record Principal(String userId, boolean approver, boolean admin, boolean 
 
     public static Principal person(String userId, boolean approver, boolean admin) {
         return new Principal(userId, approver, admin, false);
+    }
+
+    /**
+     * A verified token's principal: its subject, its {@code approver} and {@code admin} groups, whether a service's.
+     */
+    public static Principal of(String userId, Set<String> groups, boolean service) {
+        return new Principal(userId, groups.contains(Groups.APPROVER), groups.contains(Groups.ADMIN), service);
     }
 }

@@ -43,8 +43,9 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The person's side of the gate: look at the tenant's actions and their history, and decide them. The authority to
- * decide is the signed-in caller (a bearer token for this service, or this service's own browser session): the action's
- * requester or an approver of the tenant. No confirm token is needed here; the decisions topic still uses one.
+ * decide is the signed-in caller (a bearer token for this service, or this service's own browser session), as the
+ * decision rule allows ({@code DecisionRule}: the owner of the row it writes, or an approver who did not ask for it).
+ * No confirm token is needed here; the decisions topic still uses one.
  */
 @Path("/api/actions")
 @Authenticated
@@ -254,7 +255,8 @@ public class ActionResource {
 
     /**
      * A fresh confirm token for a proposal still waiting, for an integration that decides by event (the decisions
-     * topic): approvers only; the old token stops working; recorded in the history.
+     * topic): an approver who did not ask for the action (the decision rule); the old token stops working; recorded in
+     * the history.
      */
     @POST
     @Path("/{id}/reissue-token")

@@ -10,7 +10,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
-import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.events.ActionDecided;
@@ -133,8 +132,7 @@ public class DecisionConsumer {
             }
             // The decision rule judges this person as over HTTP: their groups, whether their token is a service's.
             Evidence.Verified verified = (Evidence.Verified) approver;
-            decider = new Principal(decided.userId(), verified.groups().contains(Groups.APPROVER),
-                    verified.groups().contains(Groups.ADMIN), verified.service());
+            decider = Principal.of(decided.userId(), verified.groups(), verified.service());
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
                 new DecisionAuthority.Token(decided.token()), decided.channel(), decided.eventId(), decided.turnId(),

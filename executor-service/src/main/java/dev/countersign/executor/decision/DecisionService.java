@@ -121,12 +121,16 @@ public class DecisionService {
 
     /**
      * The decision rule's answer for a verified person (over HTTP, on the page, or with an approver token on the
-     * topic); an integration's unverified decision by the confirm token alone counts as the one unverified approver
-     * instead ({@link SeparationOfDuties}).
+     * topic). An integration's unverified decision by the confirm token alone names a person it cannot prove: it may
+     * decide only an action whose requester owns the row it writes (and then counts as the one unverified approver,
+     * {@link SeparationOfDuties}); a write to another person's row needs a verified person.
      */
     private static boolean entitled(DecisionRequest request, ActionRow action, Operation operation) {
-        return request.decider() == null || DecisionRule.decide(request.decider(), operation, action.tier(),
-                action.requestedBy(), action.targetOwner(), request.via()) == Verdict.ALLOW;
+        if (request.decider() == null) {
+            return action.targetOwner() == null || action.targetOwner().equals(action.requestedBy());
+        }
+        return DecisionRule.decide(request.decider(), operation, action.tier(), action.requestedBy(),
+                action.targetOwner(), request.via()) == Verdict.ALLOW;
     }
 
     /**
@@ -257,8 +261,8 @@ public class DecisionService {
     }
 
     /**
-     * Cancel, by the requester or an approver, or with the token: same no-oracle answers as confirm; publishes
-     * {@code ActionCancelled}.
+     * Cancel, as the decision rule allows (the requester, the row's owner or an approver), or with the token: same
+     * no-oracle answers as confirm; publishes {@code ActionCancelled}.
      */
     public Uni<DecisionOutcome> cancel(DecisionRequest request) {
         return decide(request, (sql, lockedAction) -> lockedAction.row() != null

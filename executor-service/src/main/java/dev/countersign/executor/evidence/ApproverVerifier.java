@@ -30,12 +30,15 @@ public class ApproverVerifier {
     private final JWTParser parser;
     private final JWTAuthContextInfo http;
     private final Optional<String> refusedAudience;
+    private final Set<String> integrationClients;
 
     public ApproverVerifier(JWTParser parser, JWTAuthContextInfo http,
-            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience) {
+            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience,
+            @ConfigProperty(name = CurrentUser.INTEGRATION_CLIENTS) Optional<Set<String>> integrationClients) {
         this.parser = parser;
         this.http = http;
         this.refusedAudience = refusedAudience;
+        this.integrationClients = integrationClients.orElse(Set.of());
     }
 
     public Evidence verify(String token, String tenantId, String userId) {
@@ -60,7 +63,7 @@ public class ApproverVerifier {
         if (jwt.getSubject() == null || !jwt.getSubject().equals(userId)) {
             return Evidence.rejected(EvidenceVerifier.WRONG_USER);
         }
-        return new Evidence.Verified(tenantId, userId, CurrentUser.isServiceToken(jwt),
+        return new Evidence.Verified(tenantId, userId, CurrentUser.isServiceToken(jwt, integrationClients),
                 Instant.ofEpochSecond(jwt.getExpirationTime()), jwt.getGroups() == null ? Set.of() : jwt.getGroups());
     }
 }

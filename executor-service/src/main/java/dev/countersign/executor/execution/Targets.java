@@ -85,6 +85,11 @@ public class Targets {
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString("owner"));
     }
 
+    /** Whether {@code kind}'s row owner is declared here (else its rows are nobody's, the tenant's: external sends). */
+    public boolean declaresOwner(String kind) {
+        return OWNERS.containsKey(kind);
+    }
+
     /** Whether actions of {@code kind} change an existing row. */
     public boolean hasTarget(String kind) {
         return BY_KIND.containsKey(kind);

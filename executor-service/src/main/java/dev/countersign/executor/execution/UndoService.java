@@ -57,10 +57,7 @@ public class UndoService {
         this.config = config;
     }
 
-    /**
-     * @param mayUndoOthers
-     *            whether the user is an administrator (anyone else may undo only the actions they requested)
-     */
+    /** Undoes the action if the decision rule lets {@code who} (the row's owner below HIGH, or an administrator). */
     public Uni<ActionRow> undo(UUID actionId, String tenantId, Principal who, Channel via) {
         String userId = who.userId();
         return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions

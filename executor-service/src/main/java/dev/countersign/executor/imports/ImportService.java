@@ -32,9 +32,10 @@ import io.smallrye.mutiny.Uni;
  * The gate for CSV imports, the same rules as for actions (docs/security/imports.md): rows go only into a wallet the
  * importer owns (an administrator included: no one imports into another user's wallet); a row at or above the tenant's
  * high-impact threshold is HIGH (the catalogue's tier rule for an expense), and where the tenant's approval policy
- * needs another approver for HIGH actions, its importer cannot confirm it, any other user of the tenant can. The
- * database keeps the trail (import_history, appended by a trigger on every import and confirmation) and refuses the
- * same moves as a backstop (migrations R__import_gate.sql, R__import_history.sql).
+ * needs another approver for HIGH actions, its importer cannot confirm it, an approver of the tenant can (who may
+ * confirm or reject at all is the decision rule's answer, DecisionRule). The database keeps the trail (import_history,
+ * appended by a trigger on every import and confirmation) and refuses the same moves as a backstop (migrations
+ * R__import_gate.sql, R__import_history.sql).
  * <p>
  * Under a policy of k > 1 approvals for HIGH, each person's confirmation of a HIGH row is recorded as an approval and
  * the k-th counted approver confirms it, as for actions.
@@ -155,8 +156,9 @@ public class ImportService {
                         }
                     }
                     if (!refused.isEmpty()) {
-                        throw new ProblemException(ErrorCode.FORBIDDEN, "Only the importer of a row, or an approver"
-                                + " of your tenant, may reject it. Nothing was rejected.", refused);
+                        throw new ProblemException(ErrorCode.FORBIDDEN, DecisionRule.refusal(who,
+                                Operation.IMPORT_REJECT, "reject these imported rows") + " Nothing was rejected.",
+                                refused);
                     }
                     return rows.rejectUnconfirmed(actor.tenantId(), pending.stream().map(row -> row.id).toList(),
                             actor.userId());

@@ -55,7 +55,7 @@ public class TenantPolicyResource {
     @Path("/agent-writes")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<AgentWritesPolicy> setAgentWrites(AgentWritesPolicy request) {
-        user.requireGroup(Groups.ADMIN);
+        requireAdminPerson();
         if (request == null || request.mode() == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"mode\": \"enabled\" | \"staged_only\" | \"disabled\"}.");
@@ -74,7 +74,7 @@ public class TenantPolicyResource {
     @Path("/approvals")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ApprovalPolicy> setApprovals(ApprovalPolicy policy) {
-        user.requireGroup(Groups.ADMIN);
+        requireAdminPerson();
         if (policy == null || policy.highApprovals() < 1 || policy.highApprovals() > ApprovalPolicy.MAX_APPROVALS) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"highApprovals\": 1 to %d, \"highNeedsOtherApprover\": true | false}."
@@ -95,7 +95,7 @@ public class TenantPolicyResource {
     @Path("/tiers")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<TierPolicy> setTiers(TierPolicy policy) {
-        user.requireGroup(Groups.ADMIN);
+        requireAdminPerson();
         if (policy == null || policy.highImpactThreshold() == null || policy.highImpactThreshold().signum() <= 0
                 || policy.highImpactThreshold().scale() > 2
                 || policy.highImpactThreshold().compareTo(MAX_THRESHOLD) >= 0) {
@@ -116,7 +116,7 @@ public class TenantPolicyResource {
     @Path("/external-sends")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ExternalSendsPolicy> setExternalSends(ExternalSendsPolicy policy) {
-        user.requireGroup(Groups.ADMIN);
+        requireAdminPerson();
         if (policy == null || policy.enabled() == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"enabled\": true | false}.");
         }
@@ -138,7 +138,7 @@ public class TenantPolicyResource {
     @Path("/auto-apply-budget")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<AutoApplyBudget> setAutoApplyBudget(AutoApplyBudget budget) {
-        user.requireGroup(Groups.ADMIN);
+        requireAdminPerson();
         String problem = budget == null ? "a JSON object is required" : budget.problem();
         if (problem != null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, ("Send {\"turnCount\", \"turnAmount\","
@@ -150,5 +150,17 @@ public class TenantPolicyResource {
 
     private Actor actingUser() {
         return new Actor(user.tenantId(), user.userId(), TenantTransactions.HTTP);
+    }
+
+    /**
+     * An administrator who is a person: a service principal's token (an integration's) changes no policy, whatever
+     * groups it carries (docs/security/authorization.md).
+     */
+    private void requireAdminPerson() {
+        if (user.isService()) {
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "A service principal cannot change the tenant's policy: it needs an administrator who is a person.");
+        }
+        user.requireGroup(Groups.ADMIN);
     }
 }

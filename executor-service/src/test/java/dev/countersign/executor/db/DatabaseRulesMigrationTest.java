@@ -56,7 +56,8 @@ class DatabaseRulesMigrationTest {
      * database gets them too, in this order.
      */
     private static final List<String> RULES_CHANGED_SINCE = List.of("V23__reader_grants.sql",
-            "R__current_tenant.sql", "R__plan_statistics.sql", "R__reader_grants.sql", "R__retention.sql");
+            "V24__action_target_owner.sql", "R__actions_state_machine.sql", "R__current_tenant.sql",
+            "R__plan_statistics.sql", "R__reader_grants.sql", "R__retention.sql");
     /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
     private static final String SUPERUSER = "postgres";
     private static final Map<String, String> PLACEHOLDERS = MigratedDatabase.PLACEHOLDERS;
