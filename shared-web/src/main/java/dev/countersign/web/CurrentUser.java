@@ -78,7 +78,9 @@ public class CurrentUser {
         Object clientId = jwt.getClaim("client_id");
         Object authorisedParty = jwt.getClaim("azp");
         Object username = jwt.getClaim("preferred_username");
-        return integrationClients.contains(clientId) || integrationClients.contains(authorisedParty)
+        // Immutable sets refuse contains(null): each claim is looked up only when it is a string.
+        return clientId instanceof String client && integrationClients.contains(client)
+                || authorisedParty instanceof String party && integrationClients.contains(party)
                 || subject != null && (subject.equals(clientId) || subject.equals(authorisedParty)
                         || subject.startsWith(SERVICE_ACCOUNT_PREFIX)
                         || username instanceof String name && name.startsWith(SERVICE_ACCOUNT_PREFIX));
