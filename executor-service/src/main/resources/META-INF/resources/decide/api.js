@@ -27,7 +27,7 @@ export function nextStep(problem) {
     case 'network': return 'The service did not answer. Check that it is running, then try again.';
     case 'session_ended':
     case 'unauthenticated': return 'Your session ended: sign in again.';
-    case 'forbidden': return 'Only the person who asked, or an approver of your tenant, may decide this.';
+    case 'forbidden': return 'The decision rule does not let you do this: a change to someone else\'s row needs its owner or an approver who did not ask for it.';
     case 'approver_not_allowed': return 'Another approver must confirm this one: ask a colleague with the approver role.';
     case 'action_not_found': return 'No action of your tenant has this id: check the link, or open the pending decisions.';
     case 'invalid_state_transition': return 'Someone or something decided first; the card now shows what happened.';

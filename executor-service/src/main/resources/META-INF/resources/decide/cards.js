@@ -2,7 +2,7 @@
 // the decision window, Confirm and Cancel, live status by polling, Undo while allowed, the approvals so far, the held
 // reason, the history, and an administrator's resolution of an external action whose outcome is unknown.
 
-import { get, post, explain, currentSession, inGroup, sessionSignal, isSessionEnded } from './api.js';
+import { get, post, explain, currentSession, sessionSignal, isSessionEnded } from './api.js';
 import { h, announce, uniqueId, formatTime } from './dom.js';
 
 const KINDS = {
@@ -139,7 +139,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
   // Focus lands here after a decision (tabindex -1: reachable by script, not in the tab order).
   const status = h('p', { class: 'status', 'data-role': 'status', tabindex: '-1' });
   const mayNot = h('p', { class: 'hint', hidden: true },
-    'Only the person who asked, or an approver of your tenant, may decide this.');
+    'Only the owner of what it changes, or an approver who did not ask for it, may decide this.');
   const approvedHint = h('p', { class: 'hint', hidden: true },
     'You approved it; another approver must confirm it. You may still cancel it.');
   const held = h('p', { class: 'held', hidden: true });
@@ -173,9 +173,17 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     error.hidden = !message;
   }
 
-  function isRequester() {
-    const session = currentSession();
-    return Boolean(view && session && view.requestedBy === session.user);
+  /** Whether the executor's decision rule lets this person do {@code operation} to the action (its view's youMay). */
+  function allows(operation) {
+    return Boolean(view && Array.isArray(view.youMay) && view.youMay.includes(operation));
+  }
+
+  /** A decision's answer says nothing of what this person may do: it keeps what the last read of the action said. */
+  function adopt(next) {
+    if (next && !Array.isArray(next.youMay) && view && Array.isArray(view.youMay)) {
+      next.youMay = view.youMay;
+    }
+    return next;
   }
 
   /** After a decision: focus Undo when it appeared, else the card's status (unless the session ended meanwhile). */
@@ -210,19 +218,20 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     held.hidden = !(open && view.heldReason && approvalsText(approvals));
     held.textContent = open && view.heldReason ? `Not applied automatically: ${view.heldReason}.` : '';
     const windowLeft = open && view.expiresAt ? countdown(view.expiresAt).left > 0 : open;
-    const mayDecide = open && (isRequester() || inGroup('approver'));
+    // What the executor's decision rule lets this person do (youMay of the action's view), never a rule of the page's.
+    const mayConfirm = open && allows('confirm');
+    const mayCancel = open && allows('cancel');
     const session = currentSession();
     const approvedAlready = Boolean(approvals && session && approvals.approvers.includes(session.user));
-    confirmButton.hidden = !mayDecide || approvedAlready;
-    cancelButton.hidden = !mayDecide;
-    mayNot.hidden = !(open && !mayDecide);
-    approvedHint.hidden = !(mayDecide && approvedAlready);
+    confirmButton.hidden = !mayConfirm || approvedAlready;
+    cancelButton.hidden = !mayCancel;
+    mayNot.hidden = !(open && !mayConfirm && !mayCancel);
+    approvedHint.hidden = !(mayConfirm && approvedAlready);
     confirmButton.disabled = busy || !windowLeft;
     cancelButton.disabled = busy || !windowLeft;
-    undoButton.hidden = !(view && view.status === 'executed' && UNDOABLE.has(view.kind)
-      && (isRequester() || inGroup('admin')));
+    undoButton.hidden = !(view && view.status === 'executed' && UNDOABLE.has(view.kind) && allows('undo'));
     undoButton.disabled = busy;
-    resolveForm.hidden = !(view && view.status === 'needs_review' && inGroup('admin'));
+    resolveForm.hidden = !(view && view.status === 'needs_review' && allows('resolve'));
     resolveForm.querySelectorAll('input, textarea, button').forEach((control) => { control.disabled = busy; });
     renderExpiry();
     if (lastStatus !== state && lastStatus !== null && lastStatus !== 'loading') {
@@ -359,9 +368,9 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
   function took(answer) {
     if (answer.body && Array.isArray(answer.body.approvers)) {
       approvals = { approvers: answer.body.approvers, required: answer.body.required };
-      view = answer.body.action;
+      view = adopt(answer.body.action);
     } else {
-      view = answer.body;
+      view = adopt(answer.body);
       approvals = null;
     }
     onView(view);
@@ -387,7 +396,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
         return;
       }
       if (problem.action) {
-        view = problem.action;
+        view = adopt(problem.action);
       }
       setError(explain(problem));
       announce(`Could not ${what}: ${explain(problem)}`);
@@ -417,7 +426,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
         return;
       }
       if (problem.action) {
-        view = problem.action;
+        view = adopt(problem.action);
       }
       setError(explain(problem));
       announce(`Could not undo: ${explain(problem)}`);

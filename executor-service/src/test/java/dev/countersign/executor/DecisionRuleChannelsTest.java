@@ -2,6 +2,7 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -55,6 +56,14 @@ class DecisionRuleChannelsTest {
         ProposalMother proposal = davesExpenseInAlicesWallet();
         assertThat(Db.text("SELECT tier || ' ' || target_owner FROM actions WHERE id = ?", proposal.actionId))
                 .isEqualTo("high alice");
+
+        // The page offers what the rule allows: the action's view says so for each reader.
+        given().header("Authorization", "Bearer " + token("dave", Groups.USER))
+                .get("/api/actions/{id}", proposal.actionId).then().statusCode(200)
+                .body("youMay", contains("cancel"));
+        given().header("Authorization", "Bearer " + token("alice", Groups.USER))
+                .get("/api/actions/{id}", proposal.actionId).then().statusCode(200)
+                .body("youMay", contains("confirm", "cancel"));
 
         proposal.decide("confirm", token("dave", Groups.USER)).then().statusCode(403).body("code",
                 equalTo("forbidden"));

@@ -294,7 +294,7 @@ class WebUiIT {
         assertThat(card).hasAttribute("data-status", "proposed");
         assertThat(dave.locator("#who")).hasText("Signed in as dave (tenant acme)");
         assertThat(card.locator("p.hint").filter(new Locator.FilterOptions().setHasText("may decide this")))
-                .hasText("Only the person who asked, or an approver of your tenant, may decide this.");
+                .hasText("Only the owner of what it changes, or an approver who did not ask for it, may decide this.");
         assertThat(confirmButton(card)).isHidden();
         assertThat(card.locator("button.cancel")).isHidden();
         screenshot(dave, "non-approver-card");

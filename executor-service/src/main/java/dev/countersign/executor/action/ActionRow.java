@@ -102,6 +102,6 @@ public record ActionRow(
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
                 FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason,
-                headline);
+                headline, null);
     }
 }

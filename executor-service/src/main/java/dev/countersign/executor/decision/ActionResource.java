@@ -100,11 +100,15 @@ public class ActionResource {
                 after == null ? null : after.id());
         // One row more than asked tells whether another page exists.
         String tenantId = user.tenantId();
+        Principal who = caller.principal();
+        Channel via = caller.channel();
         return sessions.read(tenantId, () -> reads.list(tenantId, filter, limit + 1)
                 .flatMap(rows -> reads.pageNames(tenantId).map(names -> {
                     boolean more = rows.size() > limit;
                     List<ActionRow> page = more ? rows.subList(0, limit) : rows;
-                    return new ActionPage(page.stream().map(row -> row.toView(names)).toList(),
+                    return new ActionPage(page.stream().map(row -> row.toView(names)
+                            .withYouMay(Caller.mayDo(who, via, row.tier(), row.requestedBy(), row.targetOwner())))
+                            .toList(),
                             more ? PageCursor.after(page.get(page.size() - 1)).encode() : null);
                 })));
     }
@@ -114,8 +118,11 @@ public class ActionResource {
     public Uni<ActionView> get(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
+        Principal who = caller.principal();
+        Channel via = caller.channel();
         return sessions.read(tenantId, () -> findOrNotFound(actionId, tenantId)
-                .flatMap(row -> reads.pageNames(tenantId).map(row::toView)));
+                .flatMap(row -> reads.pageNames(tenantId).map(names -> row.toView(names)
+                        .withYouMay(Caller.mayDo(who, via, row.tier(), row.requestedBy(), row.targetOwner())))));
     }
 
     /** Every state the action entered, with who and through which channel; 404 like {@link #get}. */

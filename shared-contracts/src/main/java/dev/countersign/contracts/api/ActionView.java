@@ -30,6 +30,9 @@ import dev.countersign.contracts.Tier;
  * @param heldReason
  *            why it waits for a person although its tier could have applied it on arrival (auto-apply budget spent, or
  *            a turn that read text its user did not write); null otherwise
+ * @param youMay
+ *            what the caller may do to it by the decision rule ({@code confirm}, {@code cancel}, {@code undo},
+ *            {@code resolve}), whatever its status now; null where no caller is known (events, a decision's answer)
  */
 public record ActionView(
         UUID id,
@@ -54,5 +57,13 @@ public record ActionView(
         String undoneBy,
         Instant undoneAt,
         String heldReason,
-        String headline) {
+        String headline,
+        List<String> youMay) {
+
+    /** This view, saying what its reader may do to it. */
+    public ActionView withYouMay(List<String> operations) {
+        return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
+                proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore, diff,
+                autoApplied, undoneBy, undoneAt, heldReason, headline, operations);
+    }
 }
