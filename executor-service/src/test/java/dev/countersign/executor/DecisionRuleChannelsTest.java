@@ -3,7 +3,10 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
 
 import java.time.Duration;
 import java.util.List;
@@ -137,6 +140,53 @@ class DecisionRuleChannelsTest {
                 .post("/api/actions/{id}/reissue-token", proposal.actionId).then().statusCode(403);
         given().header("Authorization", "Bearer " + token("carol", Groups.USER, Groups.APPROVER))
                 .post("/api/actions/{id}/reissue-token", proposal.actionId).then().statusCode(200);
+    }
+
+    /**
+     * Reads follow the rule: bob, a plain user who neither asked for dave's expense nor owns alice's wallet, does not
+     * see it, in the list or by id (404, as for an action that does not exist), nor its history or approvers; the
+     * owner, the requester and an approver do. Without the rule bob listed every action of the tenant.
+     */
+    @Test
+    void aPlainUserSeesNeitherAnotherPersonsActionNorItsHistoryAndTheOwnerAndAnApproverDo() throws Exception {
+        ProposalMother proposal = davesExpenseInAlicesWallet();
+        String id = proposal.actionId.toString();
+        String bob = token("bob", Groups.USER);
+
+        given().header("Authorization", "Bearer " + bob).get("/api/actions").then().statusCode(200)
+                .body("items.id", not(hasItem(id)));
+        for (String path : List.of("/api/actions/{id}", "/api/actions/{id}/history", "/api/actions/{id}/approvals")) {
+            given().header("Authorization", "Bearer " + bob).get(path, id).then().statusCode(404)
+                    .body("code", equalTo("action_not_found"));
+        }
+        for (String reader : List.of("alice", "dave")) {
+            given().header("Authorization", "Bearer " + token(reader, Groups.USER)).get("/api/actions")
+                    .then().statusCode(200).body("items.id", hasItem(id));
+        }
+        given().header("Authorization", "Bearer " + token("carol", Groups.USER, Groups.APPROVER))
+                .get("/api/actions/{id}/history", id).then().statusCode(200);
+        given().header("Authorization", "Bearer " + token("erin", Groups.USER, Groups.ADMIN))
+                .get("/api/actions/{id}", id).then().statusCode(200).body("params.amount", equalTo("900.00"));
+    }
+
+    /** Imported rows waiting for a person are their importer's to see, and an approver's; not a colleague's. */
+    @Test
+    void aPlainUserSeesNeitherAnotherPersonsPendingImportsNorTheirTrail() {
+        List<String> ids = given().header("Authorization", "Bearer " + token("alice", Groups.USER))
+                .contentType("text/csv").queryParam("wallet", tenant.wallet())
+                .body("2026-12-01,4.20,coffee\n").post("/api/actions/imports")
+                .then().statusCode(200).extract().jsonPath().getList("transactionIds", String.class);
+
+        given().header("Authorization", "Bearer " + token("bob", Groups.USER)).get("/api/actions/imports")
+                .then().statusCode(200).body("id", empty());
+        given().header("Authorization", "Bearer " + token("bob", Groups.USER))
+                .get("/api/actions/imports/{id}/history", ids.get(0)).then().statusCode(404);
+        for (String reader : List.of(token("alice", Groups.USER), token("carol", Groups.USER, Groups.APPROVER))) {
+            given().header("Authorization", "Bearer " + reader).get("/api/actions/imports")
+                    .then().statusCode(200).body("id", contains(ids.get(0)));
+            given().header("Authorization", "Bearer " + reader)
+                    .get("/api/actions/imports/{id}/history", ids.get(0)).then().statusCode(200);
+        }
     }
 
     /**

@@ -52,8 +52,24 @@ public final class DecisionRule {
             case RESOLVE -> "an administrator";
             case REISSUE_TOKEN -> "an approver who did not ask for it";
             case PLAN_COMMIT -> "the person whose plan it is";
+            case READ -> "the person who asked for it, the owner of its row, an approver or an administrator";
         };
         return "You may not %s: it needs %s (docs/security/authorization.md).".formatted(what, needs);
+    }
+
+    /**
+     * Whether {@code who} may read every action of the tenant through {@code via}, whoever asked for it or owns its row
+     * (an approver, an administrator). Otherwise it reads only those it asked for or whose row it owns: the rule's
+     * other {@link Operation#READ} cells, which list queries narrow to in SQL so that pages stay whole.
+     */
+    public static boolean readsWholeTenant(Principal who, Channel via) {
+        for (Tier tier : Tier.values()) {
+            if (decide(Operation.READ, tier, via, Relation.NEITHER, who.approver(), who.admin(),
+                    who.service()) == Verdict.DENY) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One cell of the table. */
@@ -79,6 +95,9 @@ public final class DecisionRule {
             case REISSUE_TOKEN -> approver && relation != Relation.REQUESTER
                     && relation != Relation.REQUESTER_AND_OWNER;
             case PLAN_COMMIT -> owns;
+            // What a person may decide, or asked for, they may see; nobody else (a colleague's e-mail body, a
+            // support case's address, a bank line's text).
+            case READ -> relation != Relation.NEITHER || approver || admin;
         };
         return allowed ? Verdict.ALLOW : Verdict.DENY;
     }

@@ -47,6 +47,11 @@ public class ActionReads implements PanacheRepositoryBase<ActionEntity, UUID> {
             where.append(" and conversationId = :conversation");
             parameters.and("conversation", filter.conversationId());
         }
+        if (filter.visibleTo() != null) {
+            // Relation.of's "not neither": asked for it, or owns its row (a row nobody owns is its requester's).
+            where.append(" and (requestedBy = :person or targetOwner = :person)");
+            parameters.and("person", filter.visibleTo());
+        }
         if (filter.afterProposedAt() != null) {
             where.append(" and (proposedAt < :at or proposedAt = :at and id < :id)");
             parameters.and("at", filter.afterProposedAt().atOffset(ZoneOffset.UTC)).and("id", filter.afterId());

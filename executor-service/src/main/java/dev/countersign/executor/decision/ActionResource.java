@@ -27,7 +27,10 @@ import dev.countersign.contracts.api.ResolveRequest;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.access.Caller;
 import dev.countersign.executor.access.Channel;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Operation;
 import dev.countersign.executor.access.Principal;
+import dev.countersign.executor.access.Verdict;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionReads;
 import dev.countersign.executor.action.ActionRow;
@@ -42,7 +45,8 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 
 /**
- * The person's side of the gate: look at the tenant's actions and their history, and decide them. The authority to
+ * The person's side of the gate: look at the actions of the tenant the decision rule lets the caller read (those they
+ * asked for or whose row they own; an approver or administrator all), their history, and decide them. The authority to
  * decide is the signed-in caller (a bearer token for this service, or this service's own browser session), as the
  * decision rule allows ({@code DecisionRule}: the owner of the row it writes, or an approver who did not ask for it).
  * No confirm token is needed here; the decisions topic still uses one.
@@ -73,7 +77,10 @@ public class ActionResource {
         this.user = user;
     }
 
-    /** The tenant's actions, newest first, narrowed by status, kind or conversation, paged by an opaque cursor. */
+    /**
+     * The tenant's actions the caller may read, newest first, narrowed by status, kind or conversation, paged by an
+     * opaque cursor.
+     */
     @GET
     public Uni<ActionPage> list(@QueryParam("status") String status, @QueryParam("kind") String kind,
             @QueryParam("conversation") String conversation, @QueryParam("cursor") String cursor,
@@ -96,12 +103,12 @@ public class ActionResource {
                     "kind and conversation must be 1 to %d printable characters.".formatted(Identifiers.MAX_LENGTH));
         }
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
-        ActionFilter filter = new ActionFilter(wanted, kind, conversation, after == null ? null : after.proposedAt(),
-                after == null ? null : after.id());
-        // One row more than asked tells whether another page exists.
         String tenantId = user.tenantId();
         Principal who = caller.principal();
         Channel via = caller.channel();
+        ActionFilter filter = new ActionFilter(wanted, kind, conversation, after == null ? null : after.proposedAt(),
+                after == null ? null : after.id(), DecisionRule.readsWholeTenant(who, via) ? null : who.userId());
+        // One row more than asked tells whether another page exists.
         return sessions.read(tenantId, () -> reads.list(tenantId, filter, limit + 1)
                 .flatMap(rows -> reads.pageNames(tenantId).map(names -> {
                     boolean more = rows.size() > limit;
@@ -120,7 +127,7 @@ public class ActionResource {
         String tenantId = user.tenantId();
         Principal who = caller.principal();
         Channel via = caller.channel();
-        return sessions.read(tenantId, () -> findOrNotFound(actionId, tenantId)
+        return sessions.read(tenantId, () -> findReadable(actionId, tenantId, who, via)
                 .flatMap(row -> reads.pageNames(tenantId).map(names -> row.toView(names)
                         .withYouMay(Caller.mayDo(who, via, row.tier(), row.requestedBy(), row.targetOwner())))));
     }
@@ -131,12 +138,10 @@ public class ActionResource {
     public Uni<List<ActionHistoryEntry>> history(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return sessions.read(tenantId, () -> reads.history(actionId, tenantId)).map(entries -> {
-            if (entries.isEmpty()) {
-                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-            }
-            return entries;
-        });
+        Principal who = caller.principal();
+        Channel via = caller.channel();
+        return sessions.read(tenantId, () -> findReadable(actionId, tenantId, who, via)
+                .flatMap(action -> reads.history(actionId, tenantId)));
     }
 
     @POST
@@ -191,13 +196,20 @@ public class ActionResource {
     public Uni<List<String>> approvals(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         String tenantId = user.tenantId();
-        return sessions.read(tenantId, () -> findOrNotFound(actionId, tenantId)
+        Principal who = caller.principal();
+        Channel via = caller.channel();
+        return sessions.read(tenantId, () -> findReadable(actionId, tenantId, who, via)
                 .flatMap(action -> reads.approvers(actionId, tenantId)));
     }
 
-    private Uni<ActionRow> findOrNotFound(UUID actionId, String tenantId) {
+    /**
+     * The action if it exists in this tenant and the decision rule lets {@code who} read it; 404 otherwise, the same
+     * answer for both so that a refusal does not tell a colleague's action exists.
+     */
+    private Uni<ActionRow> findReadable(UUID actionId, String tenantId, Principal who, Channel via) {
         return reads.find(actionId, tenantId).map(row -> {
-            if (row == null) {
+            if (row == null || DecisionRule.decide(who, Operation.READ, row.tier(), row.requestedBy(),
+                    row.targetOwner(), via) == Verdict.DENY) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
             return row;

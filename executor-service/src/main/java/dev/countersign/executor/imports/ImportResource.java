@@ -90,7 +90,7 @@ public class ImportResource {
      */
     @GET
     public Uni<List<PendingImport>> pending() {
-        return imports.pending(user.tenantId(), ImportResult.MAX_LINES);
+        return imports.pending(user.tenantId(), ImportResult.MAX_LINES, caller.principal(), caller.channel());
     }
 
     /**
@@ -101,7 +101,7 @@ public class ImportResource {
     @Path("/{transactionId}/history")
     public Uni<List<ImportHistoryEntry>> history(@PathParam("transactionId") String transactionId) {
         UUID id = Ids.parseOrNotFound(transactionId, ErrorCode.NOT_FOUND, "No imported row with this id.");
-        return imports.history(user.tenantId(), id).map(entries -> {
+        return imports.history(user.tenantId(), id, caller.principal(), caller.channel()).map(entries -> {
             if (entries.isEmpty()) {
                 throw new ProblemException(ErrorCode.NOT_FOUND, "No imported row with this id.");
             }

@@ -165,10 +165,14 @@ public class ImportService {
                 })));
     }
 
-    /** The tenant's imported rows still waiting for a person, by date, with their tier now and their approvers. */
-    public Uni<List<PendingImport>> pending(String tenantId, int limit) {
+    /**
+     * The tenant's imported rows still waiting for a person that the decision rule lets {@code who} read (their own; an
+     * approver's or administrator's all), by date, with their tier now and their approvers.
+     */
+    public Uni<List<PendingImport>> pending(String tenantId, int limit, Principal who, Channel via) {
+        String importedBy = DecisionRule.readsWholeTenant(who, via) ? null : who.userId();
         return sessions.read(tenantId, () -> policies.tiers(tenantId)
-                .flatMap(tiers -> rows.waiting(tenantId, limit)
+                .flatMap(tiers -> rows.waiting(tenantId, importedBy, limit)
                         .flatMap(waiting -> approvals
                                 .approversOf(tenantId, waiting.stream().map(ImportedRowRepository.Waiting::id).toList())
                                 .map(approvers -> waiting.stream()
@@ -184,10 +188,20 @@ public class ImportService {
                 tier(row.amount(), tiers).wireName(), approvers);
     }
 
-    /** The trail of one imported row, oldest first; empty if the tenant has no such imported row. */
-    public Uni<List<ImportHistoryEntry>> history(String tenantId, UUID transactionId) {
-        return sessions.read(tenantId, () -> trail.of(tenantId, transactionId));
+    /**
+     * The trail of one imported row, oldest first; empty if the tenant has no such imported row or the decision rule
+     * does not let {@code who} read it (its importer owns it).
+     */
+    public Uni<List<ImportHistoryEntry>> history(String tenantId, UUID transactionId, Principal who, Channel via) {
+        return sessions.read(tenantId, () -> trail.of(tenantId, transactionId)).map(entries -> entries.stream()
+                .filter(entry -> IMPORTED.equals(entry.event()))
+                .findFirst()
+                .filter(imported -> DecisionRule.decide(who, Operation.READ, Tier.fromWire(imported.tier()),
+                        imported.actor(), imported.actor(), via) == Verdict.ALLOW)
+                .map(imported -> entries).orElse(List.of()));
     }
+
+    private static final String IMPORTED = "imported";
 
     /** The catalogue's tier rule for an expense of {@code amount}. */
     private static Tier tier(BigDecimal amount, TierPolicy policy) {

@@ -79,17 +79,26 @@ public class ImportedRowRepository implements PanacheRepositoryBase<ImportedRow,
                 Parameters.with("tenant", tenantId).and("ids", ids).and("user", userId));
     }
 
-    /** The tenant's rows waiting for a person, by date, with their wallet's name now; at most {@code limit}. */
-    public Uni<List<Waiting>> waiting(String tenantId, int limit) {
-        return getSession().flatMap(session -> session.createSelectionQuery("""
-                select t.id, t.walletId, w.name, t.occurredOn, t.amount, t.category, t.description, t.importedBy
-                from ImportedRow t join WalletEntity w on w.tenantId = t.tenantId and w.id = t.walletId
-                where t.tenantId = :tenant and t.unconfirmed = true and t.deletedAt is null
-                order by t.occurredOn, t.createdAt, t.id""", Object[].class)
-                .setParameter("tenant", tenantId).setMaxResults(limit).getResultList())
-                .map(rows -> rows.stream().map(row -> new Waiting((UUID) row[0], (UUID) row[1], (String) row[2],
-                        (LocalDate) row[3], (java.math.BigDecimal) row[4], (String) row[5], (String) row[6],
-                        (String) row[7])).toList());
+    /**
+     * The tenant's rows waiting for a person, by date, with their wallet's name now; at most {@code limit}; only those
+     * {@code importedBy} imported unless it is null.
+     */
+    public Uni<List<Waiting>> waiting(String tenantId, String importedBy, int limit) {
+        String ownOnly = importedBy == null ? "" : " and t.importedBy = :importedBy";
+        return getSession().flatMap(session -> {
+            var query = session.createSelectionQuery("""
+                    select t.id, t.walletId, w.name, t.occurredOn, t.amount, t.category, t.description, t.importedBy
+                    from ImportedRow t join WalletEntity w on w.tenantId = t.tenantId and w.id = t.walletId
+                    where t.tenantId = :tenant and t.unconfirmed = true and t.deletedAt is null%s
+                    order by t.occurredOn, t.createdAt, t.id""".formatted(ownOnly), Object[].class)
+                    .setParameter("tenant", tenantId);
+            if (importedBy != null) {
+                query.setParameter("importedBy", importedBy);
+            }
+            return query.setMaxResults(limit).getResultList();
+        }).map(rows -> rows.stream().map(row -> new Waiting((UUID) row[0], (UUID) row[1], (String) row[2],
+                (LocalDate) row[3], (java.math.BigDecimal) row[4], (String) row[5], (String) row[6],
+                (String) row[7])).toList());
     }
 
     /** A row waiting for a person as the review list shows it. */
