@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 import java.sql.PreparedStatement;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -166,8 +167,34 @@ class TaintTest {
     @Test
     void aColleaguesEditOfTheUsersOwnRowTaintsTheTurn() throws Exception {
         UUID row = fixtures.ownTransaction("alice", fixtures.checking, "2.00", "coffee", INJECTION);
-        fixtures.writtenBy(row, "text_action_id", "transactions", "bob", true);
+        fixtures.writtenBy(row, "description_action_id", "transactions", "bob", true);
         assertThat(turn("c-edited", "find_transactions").get("contextClean").asBoolean()).isFalse();
+    }
+
+    /**
+     * bob's note in alice's row stays his text after alice's own clean edit of its category: each text column has its
+     * own writer, and a row is the user's own only if every one is. With one writer per row, alice's edit (or an
+     * amount-only one) became the writer of bob's note.
+     */
+    @Test
+    void aColleaguesNoteStaysForeignAfterTheUsersOwnEditOfAnotherColumn() throws Exception {
+        UUID row = fixtures.ownTransaction("alice", fixtures.checking, "2.00", "coffee", INJECTION);
+        fixtures.writtenBy(row, "description_action_id", "transactions", "bob", true);
+        fixtures.writtenBy(row, "category_action_id", "transactions", "alice", true);
+        assertThat(turn("c-edited-twice", "find_transactions").get("contextClean").asBoolean()).isFalse();
+    }
+
+    /** A plan whose name and schedule alice's clean turns wrote, but whose goal a steered turn wrote, is foreign. */
+    @Test
+    void aPlanIsTheUsersOwnOnlyIfEachOfItsTextsIs() throws Exception {
+        UUID plan = fixtures.plan("alice", "Marathon", "active", "Mon: 5 km easy run");
+        for (String column : List.of("source_action_id", "name_action_id", "goal_action_id", "schedule_action_id")) {
+            fixtures.writtenBy(plan, column, "training_plans", "alice", true);
+        }
+        assertThat(turn("c-plan-own", "training_plans").get("contextClean").asBoolean()).isTrue();
+
+        fixtures.writtenBy(plan, "goal_action_id", "training_plans", "alice", false);
+        assertThat(turn("c-plan-goal", "training_plans").get("contextClean").asBoolean()).isFalse();
     }
 
     @Test

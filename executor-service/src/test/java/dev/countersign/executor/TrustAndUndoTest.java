@@ -198,9 +198,10 @@ class TrustAndUndoTest {
                 params().put("transactionId", coffee.toString()).put("amount", "4.00").put("description", "tea")),
                 "proposed");
         edit.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
-        // The edit is recorded as the writer of the row's text (the agent's provenance rule reads it).
-        assertThat(Db.text("SELECT text_action_id FROM transactions WHERE id = ?", coffee))
-                .isEqualTo(edit.actionId.toString());
+        // The edit is recorded as the writer of the text it wrote, the note, and of no other (the agent's provenance
+        // rule reads it; ProvenanceTest has the rest).
+        assertThat(Db.text("SELECT description_action_id || ' ' || coalesce(category_action_id::text, '-')"
+                + " FROM transactions WHERE id = ?", coffee)).isEqualTo(edit.actionId + " -");
 
         undo(edit).statusCode(200).body("status", equalTo("undone"));
 

@@ -41,7 +41,10 @@ public class LedgerReader {
             SELECT t.id, t.wallet_id, w.name AS wallet_name, t.amount::text AS amount, w.currency, t.category,
                    t.description, t.occurred_on, t.imported_by IS NULL AND %s AS own_text
             FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-            """.formatted(OwnText.writtenBy("$8", "coalesce(t.text_action_id, t.source_action_id)", "t.tenant_id"));
+            """
+            .formatted(OwnText.writtenBy("$8", "coalesce(t.description_action_id, t.source_action_id)", "t.tenant_id")
+                    + " AND " + OwnText.writtenBy("$8", "coalesce(t.category_action_id, t.source_action_id)",
+                            "t.tenant_id"));
 
     /**
      * The tenant's rows ({@code $1}) not deleted, in wallet {@code $2}, category {@code $3} (either case) and days
@@ -121,7 +124,7 @@ public class LedgerReader {
             where t.tenantId = :tenant and t.deletedAt is null and t.unconfirmed = false and t.importedBy is null
               and %s
             group by t.category order by count(*) desc, t.category"""
-            .formatted(OwnText.writtenByHql(":user", "coalesce(t.textActionId, t.sourceActionId)", "t.tenantId"));
+            .formatted(OwnText.writtenByHql(":user", "coalesce(t.categoryActionId, t.sourceActionId)", "t.tenantId"));
 
     /** One wallet's newest transactions, in one transaction; empty if the tenant has no such wallet. */
     public Uni<Optional<List<TransactionLine>>> walletTransactions(String tenantId, String userId, UUID walletId,

@@ -36,8 +36,10 @@ public class StoredTransaction extends PanacheEntityBase {
     public LocalDate occurredOn;
     @Column(name = "source_action_id")
     public UUID sourceActionId;
-    @Column(name = "text_action_id")
-    public UUID textActionId;
+    @Column(name = "category_action_id")
+    public UUID categoryActionId;
+    @Column(name = "description_action_id")
+    public UUID descriptionActionId;
     @Column(name = "imported_by")
     public String importedBy;
     public boolean unconfirmed;

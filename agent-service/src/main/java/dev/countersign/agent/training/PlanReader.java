@@ -3,6 +3,8 @@ package dev.countersign.agent.training;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -29,7 +31,10 @@ public class PlanReader {
             where p.tenantId = :tenant and p.userId = :user and p.status in ('active', 'draft')
               and (:status = 'any' or p.status = :status)
             order by case when p.status = 'active' then 0 else 1 end, p.updatedAt desc"""
-            .formatted(OwnText.writtenByHql(":user", "coalesce(p.textActionId, p.sourceActionId)", "p.tenantId"));
+            .formatted(Stream.of("p.nameActionId", "p.goalActionId", "p.scheduleActionId")
+                    .map(writer -> OwnText.writtenByHql(":user", "coalesce(%s, p.sourceActionId)".formatted(writer),
+                            "p.tenantId"))
+                    .collect(Collectors.joining(" and ")));
 
     private final TenantSessions sessions;
 

@@ -33,8 +33,12 @@ public class StoredPlan extends PanacheEntityBase {
     public String schedule;
     @Column(name = "source_action_id")
     public UUID sourceActionId;
-    @Column(name = "text_action_id")
-    public UUID textActionId;
+    @Column(name = "name_action_id")
+    public UUID nameActionId;
+    @Column(name = "goal_action_id")
+    public UUID goalActionId;
+    @Column(name = "schedule_action_id")
+    public UUID scheduleActionId;
     @Column(name = "updated_at")
     public Instant updatedAt;
 }

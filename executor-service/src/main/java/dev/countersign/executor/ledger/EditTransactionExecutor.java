@@ -14,6 +14,7 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.execution.ActionExecutor;
 import dev.countersign.executor.execution.Targets;
+import dev.countersign.executor.execution.TextWriters;
 import dev.countersign.executor.execution.Undoable;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -48,13 +49,18 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
         return sql.preparedQuery("""
                 UPDATE transactions t SET amount = coalesce($3, t.amount), category = coalesce($4, t.category),
                        description = coalesce($5, t.description), occurred_on = coalesce($6, t.occurred_on),
-                       text_action_id = $8, version = t.version + 1
-                FROM (SELECT id, amount, category, description, occurred_on FROM transactions
+                       category_action_id = CASE WHEN $4::text IS NULL THEN t.category_action_id ELSE $8 END,
+                       description_action_id = CASE WHEN $5::text IS NULL THEN t.description_action_id ELSE $8 END,
+                       version = t.version + 1
+                FROM (SELECT id, amount, category, description, occurred_on, category_action_id,
+                             description_action_id FROM transactions
                       WHERE id = $1 AND current_tenant() = $2 AND deleted_at IS NULL AND NOT unconfirmed
                         AND ($7::bigint IS NULL OR version = $7) FOR UPDATE) previous
                 WHERE t.id = previous.id
                 RETURNING previous.amount::text AS previous_amount, previous.category AS previous_category,
                           previous.description AS previous_description, previous.occurred_on AS previous_occurred_on,
+                          previous.category_action_id AS previous_category_writer,
+                          previous.description_action_id AS previous_description_writer,
                           t.amount::text AS amount, t.category, t.description, t.occurred_on, t.version""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(transactionId), action.tenantId(),
                         action.param("amount", BigDecimal::new), action.param("category"),
@@ -73,22 +79,28 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
                             .put("category", row.getString("category"))
                             .put("description", row.getString("description"))
                             .put("occurredOn", row.getLocalDate("occurred_on").toString());
+                    TextWriters.record(result, row, "category", "description");
                     return (JsonNode) result;
                 });
     }
 
-    /** Puts every field back as the person saw it when the action was staged, if nothing changed the row since. */
+    /**
+     * Puts every field back as the person saw it when the action was staged, and each text's writer as it was, if
+     * nothing changed the row since.
+     */
     @Override
     public Uni<Void> undo(SqlClient sql, ActionRow executed) {
         JsonNode before = executed.targetBefore();
         return sql.preparedQuery("""
-                UPDATE transactions SET amount = $3, category = $4, description = $5, occurred_on = $6
+                UPDATE transactions SET amount = $3, category = $4, description = $5, occurred_on = $6,
+                       category_action_id = $8, description_action_id = $9
                 WHERE id = $1 AND current_tenant() = $2 AND version = $7 AND deleted_at IS NULL""")
                 .execute(Tuple.from(new Object[]{UUID.fromString(executed.params().get("transactionId").asText()),
                         executed.tenantId(), new BigDecimal(before.get("amount").asText()),
                         before.get("category").asText(),
                         before.hasNonNull("description") ? before.get("description").asText() : null,
-                        LocalDate.parse(before.get("occurredOn").asText()), Undoable.writtenVersion(executed)}))
+                        LocalDate.parse(before.get("occurredOn").asText()), Undoable.writtenVersion(executed),
+                        TextWriters.previous(executed, "category"), TextWriters.previous(executed, "description")}))
                 .map(rows -> {
                     if (rows.rowCount() == 0) {
                         throw Undoable.changedSince("transaction");

@@ -41,7 +41,10 @@ public class RevisePlanExecutor implements ActionExecutor {
         return sql.preparedQuery("""
                 UPDATE training_plans SET name = coalesce($4, name), goal = coalesce($5, goal),
                        starts_on = coalesce($6, starts_on), schedule = coalesce($7, schedule),
-                       text_action_id = $9, version = version + 1, updated_at = now()
+                       name_action_id = CASE WHEN $4::text IS NULL THEN name_action_id ELSE $9 END,
+                       goal_action_id = CASE WHEN $5::text IS NULL THEN goal_action_id ELSE $9 END,
+                       schedule_action_id = CASE WHEN $7::text IS NULL THEN schedule_action_id ELSE $9 END,
+                       version = version + 1, updated_at = now()
                 WHERE id = $1 AND current_tenant() = $2 AND user_id = $3 AND status = 'draft'
                   AND ($8::bigint IS NULL OR version = $8)
                 RETURNING version""")
