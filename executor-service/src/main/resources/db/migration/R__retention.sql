@@ -32,3 +32,18 @@ CREATE OR REPLACE FUNCTION processed_events_prune(p_processed_before timestamptz
 $$;
 REVOKE ALL ON FUNCTION processed_events_prune(timestamptz, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION processed_events_prune(timestamptz, integer) TO ${executorRole};
+
+-- A used approver token's record may go an hour after the token expired (the verifiers' clock leeway is far less): a
+-- replay of it then fails verification before its record is looked up.
+CREATE OR REPLACE FUNCTION approver_token_uses_prune(p_expired_before timestamptz, p_limit integer) RETURNS integer
+    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    WITH gone AS (
+        DELETE FROM approver_token_uses WHERE token_id = ANY (ARRAY(
+            SELECT u.token_id FROM approver_token_uses u
+            WHERE u.expires_at < least(p_expired_before, now() - interval '1 hour')
+            LIMIT p_limit FOR UPDATE SKIP LOCKED))
+        RETURNING 1)
+    SELECT count(*)::integer FROM gone;
+$$;
+REVOKE ALL ON FUNCTION approver_token_uses_prune(timestamptz, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION approver_token_uses_prune(timestamptz, integer) TO ${executorRole};

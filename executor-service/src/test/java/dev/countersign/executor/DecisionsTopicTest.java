@@ -460,6 +460,48 @@ class DecisionsTopicTest {
         assertThat(high.ledgerRows()).isEqualTo(1);
     }
 
+    /**
+     * An approver token is used up by the first decision that carries it: the same token relayed again, onto another
+     * action or onto the same one in a new event, decides nothing and is parked (without the token). Before, one
+     * approver token replayed onto any decision of the tenant while it lived.
+     */
+    @Test
+    void anApproverTokenDecidesOnceAndAReplayOntoAnyDecisionIsParked() throws Exception {
+        policy(2, true);
+        var first = ProposalMother.staged(kafka, tenant, "900.00");
+        var second = ProposalMother.staged(kafka, tenant, "950.00");
+        String bobsToken = tenant.executorBearer("bob");
+        String marker = "replay-" + UUID.randomUUID();
+
+        ObjectNode used = first.decided("confirm", first.tokenFromExecutor()).put("userId", "bob");
+        sendAsApprover(used, bobsToken);
+        awaitProcessed(used);
+        assertThat(approvals(first)).containsExactly("bob");
+        assertThat(Db.text("SELECT action_id || ' ' || params_hash FROM approver_token_uses WHERE event_id = ?",
+                UUID.fromString(used.get("eventId").asText()))).isEqualTo(first.actionId + " " + first.paramsHash());
+
+        ObjectNode elsewhere = second.decided("confirm", second.tokenFromExecutor()).put("userId", "bob")
+                .put("marker", marker);
+        ObjectNode again = first.decided("confirm", first.tokenFromExecutor()).put("userId", "bob").put("marker",
+                marker);
+        sendAsApprover(elsewhere, bobsToken);
+        sendAsApprover(again, bobsToken);
+
+        var parked = kafka.read(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker),
+                found -> found.size() >= 2, Duration.ofSeconds(20));
+        assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(bobsToken));
+        assertThat(kafka.awaitRecords(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker)))
+                .allSatisfy(record -> assertThat(KafkaTestClient.header(record, "dead-letter-reason"))
+                        .isEqualTo("approver token refused: already_used"));
+        assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", second.actionId)).isZero();
+        assertThat(approvals(first)).containsExactly("bob");
+        // A fresh token of bob's still approves the second action.
+        ObjectNode fresh = second.decided("confirm", second.tokenFromExecutor()).put("userId", "bob");
+        sendAsApprover(fresh, tenant.executorBearer("bob"));
+        awaitProcessed(fresh);
+        assertThat(approvals(second)).containsExactly("bob");
+    }
+
     @Test
     void anApproverTokenOfSomeoneElseOrForTheAgentIsRefusedAndParkedWithoutTokens() throws Exception {
         policy(2, true);

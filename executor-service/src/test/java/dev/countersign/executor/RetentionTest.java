@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -46,6 +47,25 @@ class RetentionTest {
         assertThat(outboxRows(publishedRecently)).as("published 6 days ago").isEqualTo(1);
         assertThat(processedEvents(processedLongAgo)).as("processed 15 days ago (retention 14)").isZero();
         assertThat(processedEvents(processedRecently)).as("processed 13 days ago").isEqualTo(1);
+    }
+
+    /** A used approver token's record goes an hour after the token expired, not before (V27). */
+    @Test
+    void aUsedApproverTokenIsForgottenAnHourAfterItExpired() throws Exception {
+        String tenant = "t-" + UUID.randomUUID();
+        try (var owner = Db.owner()) {
+            for (String token : List.of("expired-2h-" + tenant, "expired-30m-" + tenant)) {
+                owner.createStatement().executeUpdate(("INSERT INTO approver_token_uses (token_id, tenant_id,"
+                        + " action_id, event_id, expires_at) VALUES ('%s', '%s', gen_random_uuid(),"
+                        + " gen_random_uuid(), now() - interval '%s')").formatted(token, tenant,
+                                token.startsWith("expired-2h") ? "2 hours" : "30 minutes"));
+            }
+        }
+
+        sweep.sweep().await().atMost(Duration.ofSeconds(30));
+
+        assertThat(Db.text("SELECT string_agg(token_id, ',') FROM approver_token_uses WHERE tenant_id = ?", tenant))
+                .isEqualTo("expired-30m-" + tenant);
     }
 
     @Test

@@ -28,7 +28,7 @@ class TenantIsolationTest {
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
             "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
-            "import_history", "import_approvals");
+            "import_history", "import_approvals", "provenance_incidents", "approver_token_uses");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -51,6 +51,11 @@ class TenantIsolationTest {
                         + " medium_confirmed_in_a_row) VALUES ('" + tenant + "', 'alice', 3)");
                 owner.createStatement().executeUpdate("INSERT INTO support_cases (id, tenant_id, title,"
                         + " requestor_email) VALUES (gen_random_uuid(), '" + tenant + "', 'Refund', 'r@example.org')");
+                owner.createStatement().executeUpdate("INSERT INTO provenance_incidents (tenant_id, since, reason,"
+                        + " actions_marked) VALUES ('" + tenant + "', now(), 'drill', 0)");
+                owner.createStatement().executeUpdate("INSERT INTO approver_token_uses (token_id, tenant_id,"
+                        + " action_id, event_id, expires_at) VALUES (gen_random_uuid()::text, '" + tenant
+                        + "', gen_random_uuid(), gen_random_uuid(), now())");
             }
             for (String tenant : List.of(mine, theirs)) {
                 owner.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id, user_id, name,"

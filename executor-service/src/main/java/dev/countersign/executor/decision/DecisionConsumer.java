@@ -38,7 +38,9 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
  * {@link DecisionDeadLetters}; transient database failures are retried for as long as they last.
  * <p>
  * A decision may carry its approver's own executor-audience token ({@link KafkaHeaders#APPROVER}), verified as over
- * HTTP ({@link ApproverVerifier}); its user is then a verified approver. Without one, the decision still works as the
+ * HTTP ({@link ApproverVerifier}); its user is then a verified approver. The token is single use: the first decision
+ * that carries it binds it to its action and parameters hash, and any other is decided nothing and parked
+ * ({@link SingleUseApprovals}); a token without a {@code jti} is refused. Without one, the decision still works as the
  * token holder's confirm or cancel, but for a tenant's k-of-n rule it counts as the one unverified approver
  * ({@link DecisionRequest#UNVERIFIED_APPROVER}) whatever user id it names. A decision whose approver token is refused
  * is parked.
@@ -125,6 +127,7 @@ public class DecisionConsumer {
             return park(message, key, payload, problem);
         }
         Principal decider = null;
+        DecisionRequest.ApproverToken usedUp = null;
         if (approverToken != null) {
             Evidence approver = approvers.verify(approverToken, decided.tenantId(), decided.userId());
             if (approver instanceof Evidence.Rejected rejected) {
@@ -132,11 +135,15 @@ public class DecisionConsumer {
             }
             // The decision rule judges this person as over HTTP: their groups, whether their token is a service's.
             Evidence.Verified verified = (Evidence.Verified) approver;
+            if (verified.tokenId() == null || verified.tokenId().isEmpty() || verified.tokenId().length() > 256) {
+                return park(message, key, payload, "approver token refused: no_token_id");
+            }
             decider = Principal.of(decided.userId(), verified.groups(), verified.service());
+            usedUp = new DecisionRequest.ApproverToken(verified.tokenId(), verified.expiresAt());
         }
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
                 new DecisionAuthority.Token(decided.token()), decided.channel(), decided.eventId(), decided.turnId(),
-                decided.paramsHash(), decider, Channel.TOPIC);
+                decided.paramsHash(), decider, Channel.TOPIC, usedUp);
         Uni<DecisionOutcome> outcome = decided.decision() == ActionDecided.Decision.CONFIRM
                 ? decisions.confirm(request)
                 : decisions.cancel(request);
@@ -144,7 +151,9 @@ public class DecisionConsumer {
                 .invoke(result -> LOG.infof("Decision %s (%s via %s) on action %s: %s", decided.eventId(),
                         decided.decision().wireName(), decided.channel(), decided.actionId(),
                         result.getClass().getSimpleName()))
-                .replaceWithVoid()
+                .flatMap(result -> result instanceof DecisionOutcome.ApproverTokenUsed
+                        ? deadLetters.park(key, payload, "approver token refused: already_used")
+                        : Uni.createFrom().voidItem())
                 .onFailure().recoverWithUni(failure -> deadLetters.park(key, payload,
                         "failed for good: " + failure.getClass().getSimpleName()))
                 .onItemOrFailure().transformToUni((ignored, failure) -> Uni.createFrom()

@@ -23,9 +23,16 @@ import dev.countersign.executor.access.Principal;
  *            topic), whom the decision rule judges; null when {@code userId} is only what an integration asserts
  * @param via
  *            the channel, as the decision rule names it
+ * @param approverToken
+ *            the approver token a topic decision carried, which it uses up ({@link SingleUseApprovals}); null otherwise
  */
 public record DecisionRequest(UUID actionId, String tenantId, String userId, DecisionAuthority authority,
-        String channel, UUID eventId, UUID turnId, String expectedParamsHash, Principal decider, Channel via) {
+        String channel, UUID eventId, UUID turnId, String expectedParamsHash, Principal decider, Channel via,
+        ApproverToken approverToken) {
+
+    /** A verified approver token, by its {@code jti}, and when it expires. */
+    public record ApproverToken(String tokenId, java.time.Instant expiresAt) {
+    }
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
@@ -38,7 +45,7 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
     /** A decision by the signed-in person, over HTTP or the decision page. */
     public static DecisionRequest overHttp(UUID actionId, String tenantId, Principal decider, Channel via) {
         return new DecisionRequest(actionId, tenantId, decider.userId(), new DecisionAuthority.Person(),
-                dev.countersign.executor.db.TenantTransactions.HTTP, null, null, null, decider, via);
+                dev.countersign.executor.db.TenantTransactions.HTTP, null, null, null, decider, via, null);
     }
 
     /** Whether {@code userId} is verified: a person this service authenticated, not an integration's assertion. */
@@ -49,7 +56,7 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
     /** The same request, naming the parameters hash the person was shown (null: not named). */
     public DecisionRequest expecting(String paramsHash) {
         return new DecisionRequest(actionId, tenantId, userId, authority, channel, eventId, turnId, paramsHash,
-                decider, via);
+                decider, via, approverToken);
     }
 
     /** Who this approval counts as for k-of-n: the verified user, or {@link #UNVERIFIED_APPROVER}. */

@@ -72,11 +72,13 @@ public class DecisionService {
     private final ActionExecution execution;
     private final EarnedTrust trust;
     private final ExternalExecution external;
+    private final SingleUseApprovals approvals;
 
     public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
             OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties,
             ActorMismatches actorMismatches, ActionExecution execution, EarnedTrust trust,
-            ExternalExecution external) {
+            ExternalExecution external, SingleUseApprovals approvals) {
+        this.approvals = approvals;
         this.external = external;
         this.execution = execution;
         this.trust = trust;
@@ -283,16 +285,18 @@ public class DecisionService {
 
     /**
      * One transaction of the request's tenant, with who and through which channel set for the history: a decision
-     * relayed as an event is first recorded as processed (a redelivery decides nothing), then the decision runs.
+     * relayed as an event is first recorded as processed (a redelivery decides nothing), its approver token used up
+     * (one used before decides nothing), then the decision runs.
      */
     private Uni<DecisionOutcome> decide(DecisionRequest request, Decision decision) {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
         return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
                 () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
-                        DecisionConsumer.CONSUMER, () -> lockForDecision(sql, request).flatMap(locked -> locked
-                                .tokenHash() == null
+                        DecisionConsumer.CONSUMER, () -> approvals.use(sql, request).flatMap(unused -> !unused
+                                ? Uni.createFrom().item(new DecisionOutcome.ApproverTokenUsed())
+                                : lockForDecision(sql, request).flatMap(locked -> locked.tokenHash() == null
                                         ? Uni.createFrom().item(new DecisionOutcome.NotFound())
-                                        : decision.decide(sql, locked)),
+                                        : decision.decide(sql, locked))),
                         new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }

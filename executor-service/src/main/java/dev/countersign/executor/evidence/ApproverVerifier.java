@@ -19,7 +19,8 @@ import io.smallrye.jwt.auth.principal.ParseException;
  * Verifies the approver token a decision on the decisions topic may carry ({@code KafkaHeaders.APPROVER}) exactly as
  * the HTTP side verifies a bearer token: the same parser settings ({@code mp.jwt.verify.*}: key, issuer, the executor's
  * audience, token age), a token also valid for the refused audience (the agent's) is refused, and the tenant claim and
- * subject must be the decision's tenant and user. Then the subject is the approver.
+ * subject must be the decision's tenant and user. Then the subject is the approver. Its {@code jti} makes it single use
+ * on the topic ({@code SingleUseApprovals}).
  * <p>
  * Limit: judged at the time of consumption, like an HTTP request; a decision that waited on the topic longer than the
  * approver token lives is refused, which is the safe way to fail (the decisions topic is kept one hour).
@@ -64,6 +65,7 @@ public class ApproverVerifier {
             return Evidence.rejected(EvidenceVerifier.WRONG_USER);
         }
         return new Evidence.Verified(tenantId, userId, CurrentUser.isServiceToken(jwt, integrationClients),
-                Instant.ofEpochSecond(jwt.getExpirationTime()), jwt.getGroups() == null ? Set.of() : jwt.getGroups());
+                Instant.ofEpochSecond(jwt.getExpirationTime()), jwt.getGroups() == null ? Set.of() : jwt.getGroups(),
+                jwt.getTokenID());
     }
 }

@@ -8,9 +8,11 @@ public sealed interface Evidence {
 
     /**
      * The record's tenant and requester are those of a recently signed-in person or a service principal, whose token
-     * expires at {@code expiresAt} and carries {@code groups} (read for approvers only; empty for proposals).
+     * expires at {@code expiresAt}, carries {@code groups} (read for approvers only; empty for proposals) and is named
+     * {@code tokenId} (its {@code jti}; read for approvers only, null if absent).
      */
-    record Verified(String tenantId, String requester, boolean service, Instant expiresAt, Set<String> groups)
+    record Verified(String tenantId, String requester, boolean service, Instant expiresAt, Set<String> groups,
+            String tokenId)
             implements
                 Evidence {
     }

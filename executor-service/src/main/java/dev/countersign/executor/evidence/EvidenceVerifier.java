@@ -115,7 +115,7 @@ public class EvidenceVerifier {
         if (requester == null || !requester.equals(userId) || (!service && Requesters.isService(requester))) {
             return Evidence.rejected(WRONG_USER);
         }
-        return new Evidence.Verified(tenantId, requester, service, expiresAt, Set.of());
+        return new Evidence.Verified(tenantId, requester, service, expiresAt, Set.of(), null);
     }
 
     /** {@code service:<client id>}: the {@code client_id} claim (RFC 9068), else the authorised party. */

@@ -52,16 +52,18 @@ public class RetentionSweep {
                 .replaceWithVoid();
     }
 
-    /** One sweep of both tables; what it deleted. */
+    /** One sweep of the three tables (the third: used approver tokens an hour past expiry); what it deleted. */
     public Uni<Swept> sweep() {
         Instant now = Instant.now();
         return prune("outbox_prune", now.minus(config.outbox()), 0)
                 .flatMap(outbox -> prune("processed_events_prune", now.minus(config.processedEvents()), 0)
-                        .map(processed -> new Swept(outbox, processed)))
+                        .flatMap(processed -> prune("approver_token_uses_prune", now, 0)
+                                .map(tokens -> new Swept(outbox, processed, tokens))))
                 .invoke(swept -> {
-                    if (swept.outboxRows() + swept.processedEvents() > 0) {
-                        LOG.infof("Retention: deleted %d published outbox rows and %d processed-event records",
-                                swept.outboxRows(), swept.processedEvents());
+                    if (swept.outboxRows() + swept.processedEvents() + swept.approverTokenUses() > 0) {
+                        LOG.infof("Retention: deleted %d published outbox rows, %d processed-event records and %d"
+                                + " records of expired approver tokens", swept.outboxRows(), swept.processedEvents(),
+                                swept.approverTokenUses());
                     }
                 });
     }
@@ -77,6 +79,6 @@ public class RetentionSweep {
     }
 
     /** Rows deleted by one sweep. */
-    public record Swept(int outboxRows, int processedEvents) {
+    public record Swept(int outboxRows, int processedEvents, int approverTokenUses) {
     }
 }
