@@ -142,6 +142,7 @@ export async function post(path, body = {}) {
   return call(path, { method: 'POST', body });
 }
 
+/** A PUT; answers the HTTP status as well (202 on a policy change that waits for a second administrator). */
 export async function put(path, body) {
-  return (await call(path, { method: 'PUT', body })).body;
+  return call(path, { method: 'PUT', body });
 }

@@ -10,6 +10,7 @@ import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } fr
 import { actionCard, historyTable, kindLabel, setApprovalPolicy } from './cards.js';
 import { showImports } from './imports.js';
 import { showPlans } from './plans.js';
+import { showPolicyChanges } from './policy-changes.js';
 
 const $ = (id) => document.getElementById(id);
 const VIEWS = ['inbox', 'imports', 'plans', 'activity', 'settings'];
@@ -153,17 +154,28 @@ async function showSettings() {
     setApprovalPolicy(approvals);
     $('approvals-form').elements.highApprovals.value = approvals.highApprovals;
     $('approvals-form').elements.highNeedsOtherApprover.checked = approvals.highNeedsOtherApprover;
+    await showPolicyChanges(showSettings);
   } catch (problem) {
     fail('Could not load trust and policy.', problem);
   }
 }
 
+/**
+ * A policy form: a change that keeps or tightens protection is saved at once (200); one that weakens it waits for a
+ * second administrator (202), listed under "Changes waiting for a second administrator".
+ */
 function policyForm(formId, path, bodyOf, saidOf, after = () => {}) {
   $(formId).addEventListener('submit', async (event) => {
     event.preventDefault();
     clearAlert();
     try {
-      after(await put(path, bodyOf($(formId).elements)));
+      const answer = await put(path, bodyOf($(formId).elements));
+      if (answer.status === 202) {
+        announce('This change weakens your tenant\'s protection: it waits for a second administrator to confirm it.');
+        await showPolicyChanges(showSettings);
+        return;
+      }
+      after(answer.body);
       announce(saidOf($(formId).elements));
     } catch (problem) {
       fail('Not saved.', problem);

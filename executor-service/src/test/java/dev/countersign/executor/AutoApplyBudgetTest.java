@@ -43,7 +43,7 @@ class AutoApplyBudgetTest {
     @BeforeEach
     void tenantWithAgentWritesEnabled() throws Exception {
         tenant = TestTenant.withCheckingWallet();
-        put("/api/actions/policy/agent-writes", Map.of("mode", "enabled")).statusCode(200);
+        TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
     }
 
     private ValidatableResponse put(String path, Object body) {
@@ -58,9 +58,9 @@ class AutoApplyBudgetTest {
 
     private void budget(int turnCount, String turnAmount, int userDayCount, String userDayAmount, int tenantDayCount,
             String tenantDayAmount) {
-        put("/api/actions/policy/auto-apply-budget", Map.of("turnCount", turnCount, "turnAmount", turnAmount,
-                "userDayCount", userDayCount, "userDayAmount", userDayAmount, "tenantDayCount", tenantDayCount,
-                "tenantDayAmount", tenantDayAmount)).statusCode(200);
+        TenantPolicies.set(tenant.id(), "auto-apply-budget", Map.of("turnCount", turnCount, "turnAmount",
+                turnAmount, "userDayCount", userDayCount, "userDayAmount", userDayAmount, "tenantDayCount",
+                tenantDayCount, "tenantDayAmount", tenantDayAmount));
     }
 
     /**

@@ -407,9 +407,8 @@ class DecisionsTopicTest {
     }
 
     private void policy(int approvals, boolean needsOther) {
-        given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("admin"))
-                .body("{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}")
-                .put("/api/actions/policy/approvals").then().statusCode(200);
+        TenantPolicies.set(tenant.id(), "approvals",
+                "{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}");
     }
 
     private void sendAsApprover(ObjectNode event, String approverToken) {

@@ -1,6 +1,5 @@
 package dev.countersign.executor;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -214,9 +213,7 @@ class EvidenceTest {
 
     @Test
     void aServicePrincipalProposesAsItselfAndIsNeverAppliedAutomatically() throws Exception {
-        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
-                .body(Json.write(Map.of("mode", "enabled"))).put("/api/actions/policy/agent-writes").then()
-                .statusCode(200);
+        TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
         var draft = new ProposalMother(tenant, ActionCatalogue.DRAFT_PLAN, Json.mapper().createObjectNode()
                 .put("name", "Base").put("startsOn", "2026-12-01").put("schedule", "Mon: run"));
         draft.event.put("userId", "service:ticket-bridge");

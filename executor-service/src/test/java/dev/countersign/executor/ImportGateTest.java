@@ -68,9 +68,8 @@ class ImportGateTest {
     }
 
     private void approvalPolicy(int approvals, boolean needsOther) {
-        given().contentType("application/json").header("Authorization", "Bearer " + tenant.executorBearer("admin"))
-                .body("{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}")
-                .put("/api/actions/policy/approvals").then().statusCode(200);
+        TenantPolicies.set(tenant.id(), "approvals",
+                "{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}");
     }
 
     private int rows(String condition) throws Exception {

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.MetricsText;
 import io.quarkus.test.junit.QuarkusTest;
@@ -62,9 +61,7 @@ class MetricsTest {
 
     @Test
     void anActionAppliedOnArrivalCountsAsAutoAppliedAndExecuted() throws Exception {
-        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
-                .body(Json.write(Map.of("mode", "enabled"))).put("/api/actions/policy/agent-writes").then()
-                .statusCode(200);
+        TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
         double autoApplied = metric("countersign_actions_auto_applied_total", EXPENSE);
         double executed = metric("countersign_actions_total", EXPENSE, "tier=\"low\"", "status=\"executed\"");
 

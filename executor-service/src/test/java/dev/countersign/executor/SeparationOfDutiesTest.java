@@ -34,9 +34,8 @@ class SeparationOfDutiesTest {
     }
 
     private void policy(int approvals, boolean needsOther) {
-        given().contentType("application/json").header("Authorization", "Bearer " + as("admin"))
-                .body("{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}")
-                .put("/api/actions/policy/approvals").then().statusCode(200);
+        TenantPolicies.set(tenant.id(), "approvals",
+                "{\"highApprovals\":" + approvals + ",\"highNeedsOtherApprover\":" + needsOther + "}");
     }
 
     private ProposalMother staged(String amount) throws Exception {

@@ -162,8 +162,7 @@ class StagingTest {
      */
     @Test
     void aSecondCopyOfAnAppliedProposalWritesNothingAndPublishesNothing() throws Exception {
-        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
-                .body("{\"mode\": \"enabled\"}").put("/api/actions/policy/agent-writes").then().statusCode(200);
+        TenantPolicies.set(tenant.id(), "agent-writes", "{\"mode\": \"enabled\"}");
         var first = new ProposalMother(tenant, "4.20");
         first.send(kafka);
         Db.awaitStatus(first.actionId, "executed");

@@ -28,7 +28,7 @@ class TenantIsolationTest {
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
             "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
-            "import_history", "import_approvals", "provenance_incidents", "approver_token_uses");
+            "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -56,6 +56,9 @@ class TenantIsolationTest {
                 owner.createStatement().executeUpdate("INSERT INTO approver_token_uses (token_id, tenant_id,"
                         + " action_id, event_id, expires_at) VALUES (gen_random_uuid()::text, '" + tenant
                         + "', gen_random_uuid(), gen_random_uuid(), now())");
+                owner.createStatement().executeUpdate("INSERT INTO policy_changes (id, tenant_id, setting, value, base,"
+                        + " proposed_by, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', 'tiers', '{}', '{}',"
+                        + " 'admin', now() + interval '1 hour')");
             }
             for (String tenant : List.of(mine, theirs)) {
                 owner.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id, user_id, name,"

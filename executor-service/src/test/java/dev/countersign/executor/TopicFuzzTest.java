@@ -108,7 +108,9 @@ class TopicFuzzTest {
         DomainChecksum checksum;
         Map<String, String> before;
         try (var owner = Db.owner()) {
-            checksum = DomainChecksum.startingNow(owner, Set.of(), Map.of(
+            // approver_token_uses records an approver token spent on a decision that reached its action, refused or
+            // not: a token is used once whatever the decision came to (SingleUseApprovals).
+            checksum = DomainChecksum.startingNow(owner, Set.of("approver_token_uses"), Map.of(
                     "conversation_events", REJECTION_IN_THE_LEDGER,
                     "outbox", REJECTION_IN_THE_OUTBOX,
                     "processed_events", refusalsRecorded(targets)), Set.of(tenant.id()));

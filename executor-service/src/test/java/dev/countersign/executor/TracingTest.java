@@ -112,9 +112,7 @@ class TracingTest {
 
     @Test
     void anActionAppliedOnArrivalIsExecutedInsideTheProposalsTrace() throws Exception {
-        given().header("Authorization", "Bearer " + tenant.executorBearer("admin")).contentType("application/json")
-                .body(Json.write(Map.of("mode", "enabled"))).put("/api/actions/policy/agent-writes").then()
-                .statusCode(200);
+        TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
         String traceId = randomHex(32);
         var proposal = new ProposalMother(tenant, "3.00");
         proposal.sendTraced(kafka, traceId);

@@ -38,7 +38,7 @@ class TrustAndUndoTest {
     @BeforeEach
     void tenantWithAgentWritesEnabled() throws Exception {
         tenant = TestTenant.withCheckingWallet();
-        put("/api/actions/policy/agent-writes", Map.of("mode", "enabled")).statusCode(200);
+        TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
     }
 
     private ValidatableResponse put(String path, Object body) {

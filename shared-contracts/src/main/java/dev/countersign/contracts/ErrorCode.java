@@ -90,6 +90,13 @@ public enum ErrorCode {
      * the action waits for a person to check, and is never retried blindly.
      */
     OUTCOME_UNKNOWN("outcome_unknown", 409),
+    /**
+     * A change that weakens the tenant's protection waits for a second administrator: its proposer cannot confirm it
+     * (unless an operator's break-glass exempted it).
+     */
+    SECOND_ADMIN_REQUIRED("second_admin_required", 403),
+    /** The policy setting changed since this change was proposed against it: propose it again. */
+    POLICY_CHANGED("policy_changed", 409),
     /** Anything unexpected; details are in the server log under the problem's instance id. */
     INTERNAL("internal_error", 500);
 

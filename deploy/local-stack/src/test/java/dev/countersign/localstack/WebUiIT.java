@@ -536,10 +536,61 @@ class WebUiIT {
             assertThat(Integer.parseInt(queryOne("SELECT count(*) FROM actions WHERE id = ?",
                     UUID.fromString(chatCard.getAttribute("data-action-id"))))).isZero();
         } finally {
-            Http.Answer restored = Http.put(stack.executorUrl() + "/api/actions/policy/external-sends",
-                    stack.bearer("globex", "carol", Audiences.EXECUTOR), Map.of("enabled", true));
+            // Turning sends on again weakens protection, and globex has one administrator: an operator's
+            // break-glass (owner-only SQL) exempts the change, which carol may then confirm herself.
+            String carol = stack.bearer("globex", "carol", Audiences.EXECUTOR);
+            Http.Answer staged = Http.put(stack.executorUrl() + "/api/actions/policy/external-sends", carol,
+                    Map.of("enabled", true));
+            assertThat(staged.status()).as(staged.text()).isEqualTo(202);
+            String change = staged.body().get("id").asText();
+            assertThat(Http.post(stack.executorUrl() + "/api/actions/policy/changes/" + change + "/confirm", carol,
+                    Map.of()).status()).isEqualTo(403);
+            assertThat(queryOne("SELECT break_glass_policy_change(?, 'web-ui-it', 'globex has one administrator')",
+                    UUID.fromString(change))).isEqualTo("t");
+            Http.Answer restored = Http.post(stack.executorUrl() + "/api/actions/policy/changes/" + change
+                    + "/confirm", carol, Map.of());
             assertThat(restored.status()).as(restored.text()).isEqualTo(200);
         }
+    }
+
+    /**
+     * Two persons for loosening on the decision page: bob, an administrator of acme, asks for fewer approvers; the page
+     * says the change waits for a second administrator and offers him only Withdraw; the policy changes only when
+     * alice, the other administrator, confirms it on her own page.
+     */
+    @Test
+    void aLooseningPolicyChangeWaitsForASecondAdministratorOnTheDecisionPage() throws Exception {
+        page.navigate(stack.executorUrl() + "/decide/?view=settings");
+        signInAtKeycloak(page, "bob");
+        Locator approvers = page.getByLabel("Approvers needed (1 to 10)");
+        approvers.fill("2");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save approval policy")).click();
+        assertThat(page.locator("#announcer")).containsText("Approval policy saved: 2 approver(s)");
+        approvers.fill("1");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save approval policy")).click();
+        assertThat(page.locator("#announcer")).containsText("waits for a second administrator");
+        Locator bobsItem = page.locator("#policy-changes-list li");
+        assertThat(bobsItem).containsText("approvals: highApprovals 1");
+        assertThat(bobsItem.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Confirm change")))
+                .hasCount(0);
+        assertThat(bobsItem.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Withdraw")))
+                .isVisible();
+        String aliceAtExecutor = stack.bearer("acme", "alice", Audiences.EXECUTOR);
+        assertThat(Http.get(stack.executorUrl() + "/api/actions/policy/approvals", aliceAtExecutor).body()
+                .get("highApprovals").asInt()).isEqualTo(2);
+        screenshot(page, "policy-change-waiting");
+
+        Page alices = newPage();
+        alices.navigate(stack.executorUrl() + "/decide/?view=settings");
+        signInAtKeycloak(alices, "alice");
+        Locator herItem = alices.locator("#policy-changes-list li");
+        assertThat(herItem).containsText("proposed by bob");
+        herItem.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Confirm change")).click();
+        assertThat(alices.locator("#announcer")).containsText("Applied: approvals");
+        assertThat(alices.getByLabel("Approvers needed (1 to 10)")).hasValue("1");
+        assertThat(alices.locator("#policy-changes-list")).containsText("None.");
+        assertThat(Http.get(stack.executorUrl() + "/api/actions/policy/approvals", aliceAtExecutor).body()
+                .get("highApprovals").asInt()).isEqualTo(1);
     }
 
     @Test

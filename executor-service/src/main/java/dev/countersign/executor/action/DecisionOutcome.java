@@ -59,10 +59,6 @@ public sealed interface DecisionOutcome {
     }
 
     /** Unknown id, another tenant's action, or a wrong token: deliberately one answer. */
-    /** A topic decision whose approver token another decision already used: nothing decided. */
-    record ApproverTokenUsed() implements DecisionOutcome {
-    }
-
     record NotFound() implements DecisionOutcome {
     }
 }

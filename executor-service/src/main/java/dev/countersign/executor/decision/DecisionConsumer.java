@@ -151,9 +151,9 @@ public class DecisionConsumer {
                 .invoke(result -> LOG.infof("Decision %s (%s via %s) on action %s: %s", decided.eventId(),
                         decided.decision().wireName(), decided.channel(), decided.actionId(),
                         result.getClass().getSimpleName()))
-                .flatMap(result -> result instanceof DecisionOutcome.ApproverTokenUsed
-                        ? deadLetters.park(key, payload, "approver token refused: already_used")
-                        : Uni.createFrom().voidItem())
+                .replaceWithVoid()
+                .onFailure(SingleUseApprovals.AlreadyUsed.class)
+                .recoverWithUni(used -> deadLetters.park(key, payload, "approver token refused: already_used"))
                 .onFailure().recoverWithUni(failure -> deadLetters.park(key, payload,
                         "failed for good: " + failure.getClass().getSimpleName()))
                 .onItemOrFailure().transformToUni((ignored, failure) -> Uni.createFrom()

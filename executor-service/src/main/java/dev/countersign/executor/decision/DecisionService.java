@@ -286,17 +286,19 @@ public class DecisionService {
     /**
      * One transaction of the request's tenant, with who and through which channel set for the history: a decision
      * relayed as an event is first recorded as processed (a redelivery decides nothing), its approver token used up
-     * (one used before decides nothing), then the decision runs.
+     * (one used before fails the transaction with {@link SingleUseApprovals.AlreadyUsed}: nothing recorded, the
+     * consumer parks the record), then the decision runs.
      */
     private Uni<DecisionOutcome> decide(DecisionRequest request, Decision decision) {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
         return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
                 () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
-                        DecisionConsumer.CONSUMER, () -> approvals.use(sql, request).flatMap(unused -> !unused
-                                ? Uni.createFrom().item(new DecisionOutcome.ApproverTokenUsed())
-                                : lockForDecision(sql, request).flatMap(locked -> locked.tokenHash() == null
+                        DecisionConsumer.CONSUMER, () -> lockForDecision(sql, request).flatMap(locked -> locked
+                                .tokenHash() == null
                                         ? Uni.createFrom().item(new DecisionOutcome.NotFound())
-                                        : decision.decide(sql, locked))),
+                                        : approvals.use(sql, request).flatMap(unused -> unused
+                                                ? decision.decide(sql, locked)
+                                                : Uni.createFrom().failure(new SingleUseApprovals.AlreadyUsed()))),
                         new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }

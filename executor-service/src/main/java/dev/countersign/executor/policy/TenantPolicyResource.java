@@ -1,12 +1,17 @@
 package dev.countersign.executor.policy;
 
 import java.math.BigDecimal;
+import java.util.List;
+import java.util.UUID;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Groups;
@@ -14,11 +19,16 @@ import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
+import dev.countersign.contracts.api.PolicyChangeView;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.policy.change.PolicyChanges;
+import dev.countersign.executor.policy.change.PolicySetting;
+import dev.countersign.executor.policy.change.PolicySettings;
 import dev.countersign.web.CurrentUser;
+import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -26,7 +36,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * The caller's tenant's policies: the kill switch for agent writes, the separation-of-duties rules for HIGH actions,
  * the high-impact threshold, the external-sends switch and the auto-apply budget. Reading is open to the tenant;
- * changing is admin-only, and every change is audited by a trigger.
+ * changing is admin-only, and every change is audited by a trigger. A change that weakens protection is staged until a
+ * second administrator confirms it ({@link PolicyChanges}).
  */
 @Path("/api/actions/policy")
 @Authenticated
@@ -37,9 +48,11 @@ public class TenantPolicyResource {
     private final PolicySettingsRepository policies;
     private final TenantSessions sessions;
     private final CurrentUser user;
+    private final PolicyChanges changes;
 
     public TenantPolicyResource(PolicySettingsRepository policies, TenantSessions sessions,
-            CurrentUser user) {
+            CurrentUser user, PolicyChanges changes) {
+        this.changes = changes;
         this.policies = policies;
         this.sessions = sessions;
         this.user = user;
@@ -54,14 +67,13 @@ public class TenantPolicyResource {
     @PUT
     @Path("/agent-writes")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<AgentWritesPolicy> setAgentWrites(AgentWritesPolicy request) {
+    public Uni<Response> setAgentWrites(AgentWritesPolicy request) {
         requireAdminPerson();
         if (request == null || request.mode() == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"mode\": \"enabled\" | \"staged_only\" | \"disabled\"}.");
         }
-        return sessions.run(actingUser(),
-                () -> policies.setAgentWrites(user.tenantId(), request.mode(), user.userId()));
+        return change(PolicySettings.AGENT_WRITES, request);
     }
 
     @GET
@@ -73,15 +85,14 @@ public class TenantPolicyResource {
     @PUT
     @Path("/approvals")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<ApprovalPolicy> setApprovals(ApprovalPolicy policy) {
+    public Uni<Response> setApprovals(ApprovalPolicy policy) {
         requireAdminPerson();
         if (policy == null || policy.highApprovals() < 1 || policy.highApprovals() > ApprovalPolicy.MAX_APPROVALS) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"highApprovals\": 1 to %d, \"highNeedsOtherApprover\": true | false}."
                             .formatted(ApprovalPolicy.MAX_APPROVALS));
         }
-        return sessions.run(actingUser(),
-                () -> policies.setApprovals(user.tenantId(), policy, user.userId()));
+        return change(PolicySettings.APPROVALS, policy);
     }
 
     /** The high-impact threshold: amounts at or above it make a money action HIGH (never applied on arrival). */
@@ -94,7 +105,7 @@ public class TenantPolicyResource {
     @PUT
     @Path("/tiers")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<TierPolicy> setTiers(TierPolicy policy) {
+    public Uni<Response> setTiers(TierPolicy policy) {
         requireAdminPerson();
         if (policy == null || policy.highImpactThreshold() == null || policy.highImpactThreshold().signum() <= 0
                 || policy.highImpactThreshold().scale() > 2
@@ -102,7 +113,7 @@ public class TenantPolicyResource {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Send {\"highImpactThreshold\": a positive amount with at most two decimals, below 10^12}.");
         }
-        return sessions.run(actingUser(), () -> policies.setTiers(user.tenantId(), policy, user.userId()));
+        return change(PolicySettings.TIERS, policy);
     }
 
     /** The kill switch for agent-initiated external sends (e-mail to a requestor, tickets). */
@@ -115,13 +126,12 @@ public class TenantPolicyResource {
     @PUT
     @Path("/external-sends")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<ExternalSendsPolicy> setExternalSends(ExternalSendsPolicy policy) {
+    public Uni<Response> setExternalSends(ExternalSendsPolicy policy) {
         requireAdminPerson();
         if (policy == null || policy.enabled() == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"enabled\": true | false}.");
         }
-        return sessions.run(actingUser(),
-                () -> policies.setExternalSends(user.tenantId(), policy, user.userId()));
+        return change(PolicySettings.EXTERNAL_SENDS, policy);
     }
 
     /**
@@ -137,7 +147,7 @@ public class TenantPolicyResource {
     @PUT
     @Path("/auto-apply-budget")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<AutoApplyBudget> setAutoApplyBudget(AutoApplyBudget budget) {
+    public Uni<Response> setAutoApplyBudget(AutoApplyBudget budget) {
         requireAdminPerson();
         String problem = budget == null ? "a JSON object is required" : budget.problem();
         if (problem != null) {
@@ -145,7 +155,48 @@ public class TenantPolicyResource {
                     + " \"userDayCount\", \"userDayAmount\", \"tenantDayCount\", \"tenantDayAmount\"}: %s; 0 turns"
                     + " automatic application off.").formatted(problem));
         }
-        return sessions.run(actingUser(), () -> policies.setAutoApplyBudget(user.tenantId(), budget, user.userId()));
+        return change(PolicySettings.AUTO_APPLY_BUDGET, budget);
+    }
+
+    /**
+     * The tenant's changes that weaken protection, waiting for a second administrator (administrators only).
+     */
+    @GET
+    @Path("/changes")
+    public Uni<List<PolicyChangeView>> pendingChanges() {
+        requireAdminPerson();
+        return changes.pending(user.tenantId());
+    }
+
+    /** A second administrator applies a staged change (docs/security/authorization.md, two persons for loosening). */
+    @POST
+    @Path("/changes/{id}/confirm")
+    public Uni<PolicyChangeView> confirmChange(@PathParam("id") String id) {
+        requireAdminPerson();
+        return changes.confirm(actingUser(), changeId(id));
+    }
+
+    /** Any administrator, its proposer included, rejects a staged change. */
+    @POST
+    @Path("/changes/{id}/reject")
+    public Uni<PolicyChangeView> rejectChange(@PathParam("id") String id) {
+        requireAdminPerson();
+        return changes.reject(actingUser(), changeId(id));
+    }
+
+    private static UUID changeId(String id) {
+        return Ids.parseOrNotFound(id, ErrorCode.NOT_FOUND, "No such policy change in your tenant.");
+    }
+
+    /**
+     * Sets {@code setting}: 200 with the value as stored when the change keeps or tightens protection, 202 with the
+     * staged change when it weakens it (a second administrator confirms it).
+     */
+    private <T> Uni<Response> change(PolicySetting<T> setting, T value) {
+        return changes.change(actingUser(), setting, value)
+                .map(answer -> answer instanceof PolicyChanges.Staged<T> staged
+                        ? Response.accepted(staged.change()).build()
+                        : Response.ok(((PolicyChanges.Applied<T>) answer).value()).build());
     }
 
     private Actor actingUser() {
