@@ -29,7 +29,7 @@ export function nextStep(problem) {
     case 'unauthenticated': return 'Your session ended: sign in again.';
     case 'forbidden': return 'The decision rule does not let you do this: a change to someone else\'s row needs its owner or an approver who did not ask for it.';
     case 'approver_not_allowed': return 'Another approver must confirm this one: ask a colleague with the approver role.';
-    case 'action_not_found': return 'No action of your tenant has this id: check the link, or open the pending decisions.';
+    case 'action_not_found': return 'No action you may see has this id (one is shown to who asked for it, the owner of what it changes, approvers and administrators): check the link, or open the pending decisions.';
     case 'invalid_state_transition': return 'Someone or something decided first; the card now shows what happened.';
     case 'params_hash_required': return 'This card did not say what you were shown, so nothing changed. Reload the page and confirm again.';
     case 'params_mismatch': return 'What you were shown is not what is stored: nothing ran. Reload and review it again.';

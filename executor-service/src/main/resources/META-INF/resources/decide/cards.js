@@ -419,7 +419,16 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     render();
     status.textContent = 'Undoing…';
     try {
-      took(await post(`/api/actions/${encodeURIComponent(id)}/undo`, {}));
+      const answer = await post(`/api/actions/${encodeURIComponent(id)}/undo`, {});
+      if (answer.status === 202) {
+        // An action k approvers let run is undone only when k persons have asked (the executor counts them).
+        view = adopt(answer.body.action);
+        onView(view);
+        announce(`Undo recorded: ${answer.body.undoApprovers.length} of ${answer.body.required} people have asked;`
+          + ' it is undone when the last one does.');
+        return;
+      }
+      took(answer);
     } catch (problem) {
       if (isSessionEnded(problem)) {
         stop();

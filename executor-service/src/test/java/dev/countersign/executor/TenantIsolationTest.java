@@ -28,7 +28,8 @@ class TenantIsolationTest {
     private static final List<String> ISOLATED = List.of("wallets", "transactions", "actions", "action_history",
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
             "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
-            "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes");
+            "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes",
+            "undo_approvals");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -59,6 +60,8 @@ class TenantIsolationTest {
                 owner.createStatement().executeUpdate("INSERT INTO policy_changes (id, tenant_id, setting, value, base,"
                         + " proposed_by, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', 'tiers', '{}', '{}',"
                         + " 'admin', now() + interval '1 hour')");
+                owner.createStatement().executeUpdate("INSERT INTO undo_approvals (action_id, tenant_id, approver)"
+                        + " VALUES (gen_random_uuid(), '" + tenant + "', 'admin')");
             }
             for (String tenant : List.of(mine, theirs)) {
                 owner.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id, user_id, name,"

@@ -47,7 +47,8 @@ class KafkaAclBrokerTest {
 
     private static final String AGENT = "countersign-agent";
     private static final String EXECUTOR = "countersign-executor";
-    private static final String INTEGRATIONS = "countersign-integrations";
+    /** acme's integration principal (one per tenant: kafka-users.yaml). */
+    private static final String INTEGRATIONS = "countersign-integration-acme";
 
     private static final Duration RECORD_WAIT = Duration.ofSeconds(15);
 
@@ -119,9 +120,20 @@ class KafkaAclBrokerTest {
     }
 
     @Test
-    void anIntegrationReadsOutcomesInAGroupNamedWithItsPrefix() {
-        assertThat(readInGroup(INTEGRATIONS, "countersign-integration-chat-bridge", Topics.ACTIONS_OUTCOMES))
+    void anIntegrationReadsItsTenantsOutcomesInAGroupNamedWithItsPrefix() {
+        assertThat(readInGroup(INTEGRATIONS, "countersign-integration.acme.chat-bridge", Topics.tenantOutcomes("acme")))
                 .isPositive();
+    }
+
+    /**
+     * An integration principal reads only its own tenant's outcomes: not the shared topic, which carries every
+     * tenant's, nor another tenant's copy. Before, one principal read every tenant's outcomes.
+     */
+    @Test
+    void anIntegrationReadsNoOtherTenantsOutcomes() {
+        assertCannotRead(INTEGRATIONS, Topics.ACTIONS_OUTCOMES);
+        assertCannotRead(INTEGRATIONS, Topics.tenantOutcomes("globex"));
+        assertCannotRead("countersign-integration-globex", Topics.tenantOutcomes("acme"));
     }
 
     @Test
@@ -131,9 +143,11 @@ class KafkaAclBrokerTest {
 
     @Test
     void anIntegrationCannotReadInAGroupOutsideItsPrefix() {
-        // "countersign-integrations" shares the prefix but for its dash: a prefix ACL compares characters, not words.
-        for (String group : List.of("countersign-executor", "countersign-integrations", "chat-bridge")) {
-            assertCannotJoin(INTEGRATIONS, group, Topics.ACTIONS_OUTCOMES);
+        // Another tenant's groups, the executor's, and names sharing the prefix but for its dot: a prefix ACL compares
+        // characters, not words.
+        for (String group : List.of("countersign-executor", "countersign-integration.globex.chat-bridge",
+                "countersign-integration.acmex.bridge", "chat-bridge")) {
+            assertCannotJoin(INTEGRATIONS, group, Topics.tenantOutcomes("acme"));
         }
     }
 
@@ -155,6 +169,11 @@ class KafkaAclBrokerTest {
                 Topics.CONVERSATION_EVENTS_DEAD_LETTER);
         for (String topic : executorWrites) {
             assertThat(produce(EXECUTOR, topic).topic()).isEqualTo(topic);
+        }
+        // The relay's copies of a listed tenant's outcomes (TENANT_OUTCOME_TOPICS), to topics named in no channel.
+        for (String tenant : List.of("acme", "globex")) {
+            assertThat(produce(EXECUTOR, Topics.tenantOutcomes(tenant)).topic())
+                    .isEqualTo(Topics.tenantOutcomes(tenant));
         }
     }
 

@@ -23,7 +23,7 @@ class KafkaAclTest {
 
     private static final String AGENT = "countersign-agent";
     private static final String EXECUTOR = "countersign-executor";
-    private static final String INTEGRATIONS = "countersign-integrations";
+    private static final String INTEGRATIONS = "countersign-integration-";
 
     private final Manifests manifests;
 
@@ -64,6 +64,8 @@ class KafkaAclTest {
                 "allow group:literal:countersign-executor-conversation Read",
                 "allow topic:literal:" + Topics.ACTIONS_OUTCOMES + " Write",
                 "allow topic:literal:" + Topics.ACTIONS_OUTCOMES + " Describe",
+                "allow topic:prefix:" + Topics.TENANT_PREFIX + " Write",
+                "allow topic:prefix:" + Topics.TENANT_PREFIX + " Describe",
                 "allow topic:literal:" + Topics.ACTIONS_PROPOSED_DEAD_LETTER + " Write",
                 "allow topic:literal:" + Topics.ACTIONS_PROPOSED_DEAD_LETTER + " Describe",
                 "allow topic:literal:" + Topics.ACTIONS_DECISIONS_DEAD_LETTER + " Write",
@@ -87,14 +89,23 @@ class KafkaAclTest {
                 .allSatisfy(group -> assertThat(allows(EXECUTOR, "group", group, "Read")).isTrue());
     }
 
+    /** One principal per tenant, reading only that tenant's outcome topic, in groups of that tenant's prefix. */
     @Test
-    void integrationsWriteDecisionsAndReadOutcomesOnly() {
-        assertThat(acls(INTEGRATIONS)).containsExactlyInAnyOrder(
-                "allow topic:literal:" + Topics.ACTIONS_DECISIONS + " Write",
-                "allow topic:literal:" + Topics.ACTIONS_DECISIONS + " Describe",
-                "allow topic:literal:" + Topics.ACTIONS_OUTCOMES + " Read",
-                "allow topic:literal:" + Topics.ACTIONS_OUTCOMES + " Describe",
-                "allow group:prefix:countersign-integration- Read");
+    void eachTenantsIntegrationWritesDecisionsAndReadsItsOwnTenantsOutcomesOnly() {
+        for (String tenant : List.of("acme", "globex")) {
+            assertThat(acls(INTEGRATIONS + tenant)).containsExactlyInAnyOrder(
+                    "allow topic:literal:" + Topics.ACTIONS_DECISIONS + " Write",
+                    "allow topic:literal:" + Topics.ACTIONS_DECISIONS + " Describe",
+                    "allow topic:prefix:" + Topics.TENANT_PREFIX + tenant + ". Read",
+                    "allow topic:prefix:" + Topics.TENANT_PREFIX + tenant + ". Describe",
+                    "allow group:prefix:countersign-integration." + tenant + ". Read");
+        }
+        for (Map<String, Object> user : manifests.ofKind("KafkaUser")) {
+            String name = Node.str(user, "metadata", "name");
+            assertThat(allows(name, "topic", Topics.ACTIONS_OUTCOMES, "Read")).as(name + " reads every tenant's")
+                    .isFalse();
+        }
+        assertThat(topics()).contains(Topics.tenantOutcomes("acme"), Topics.tenantOutcomes("globex"));
     }
 
     @Test
@@ -104,7 +115,7 @@ class KafkaAclTest {
             assertThat(allows(name, "topic", Topics.ACTIONS_DECISIONS, "Read")).as(name + " reads decisions")
                     .isEqualTo(name.equals(EXECUTOR));
             assertThat(allows(name, "topic", Topics.ACTIONS_DECISIONS, "Write")).as(name + " writes decisions")
-                    .isEqualTo(name.equals(INTEGRATIONS));
+                    .isEqualTo(name.startsWith(INTEGRATIONS));
         }
     }
 

@@ -84,9 +84,8 @@ class HostileModelIT {
             bobsWallet = DemoData.createWallet(owner, tenant, "bob", "Bob's", "EUR");
         }
         alice = token("alice", Audiences.AGENT);
-        var enabled = Http.put(stack.executorUrl() + "/api/actions/policy/agent-writes",
-                token("admin", Audiences.EXECUTOR), Map.of("mode", "enabled"));
-        assertThat(enabled.status()).as(enabled.text()).isEqualTo(200);
+        TwoAdministrators.set(stack.executorUrl(), token("admin", Audiences.EXECUTOR),
+                token("admin-2", Audiences.EXECUTOR), "agent-writes", Map.of("mode", "enabled"));
     }
 
     private String token(String user, String audience) {

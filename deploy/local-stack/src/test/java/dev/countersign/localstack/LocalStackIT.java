@@ -156,9 +156,10 @@ class LocalStackIT {
     @Test
     void aSmallExpenseAppliesOnArrivalWhereAgentWritesAreEnabledAndCanBeUndone() throws Exception {
         String[] carol = tokens("globex", "carol");
-        var enabled = Http.put(stack.executorUrl() + "/api/actions/policy/agent-writes", carol[1],
+        // Turning agent writes on weakens protection: a second administrator of globex confirms it.
+        TwoAdministrators.set(stack.executorUrl(), carol[1], stack.tokens().mint("globex", "admin-2",
+                dev.countersign.contracts.Audiences.EXECUTOR, java.time.Duration.ofMinutes(10)), "agent-writes",
                 Map.of("mode", "enabled"));
-        assertThat(enabled.status()).isEqualTo(200);
 
         var reply = chat(carol[0], "e2e-auto", "add a 7.00 coffee expense to Operating");
         assertThat(reply.status()).isEqualTo(200);

@@ -98,17 +98,12 @@ class TwoExecutorsIT {
                 wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
             }
             String admin = stack.tokens().mint(tenant, "admin", Audiences.EXECUTOR, Duration.ofHours(1));
-            assertThat(Http.put(stack.executorUrl() + "/api/actions/policy/agent-writes", admin,
-                    Map.of("mode", "enabled")).status()).isEqualTo(200);
+            String secondAdmin = stack.tokens().mint(tenant, "admin-2", Audiences.EXECUTOR, Duration.ofHours(1));
+            TwoAdministrators.set(stack.executorUrl(), admin, secondAdmin, "agent-writes", Map.of("mode", "enabled"));
             // 25 actions or 60.00 a day for a user: at 3.00 each the amount binds first, at 20.
-            // Raising bounds weakens protection: a second administrator confirms it (two persons for loosening).
-            Http.Answer raise = Http.put(stack.executorUrl() + "/api/actions/policy/auto-apply-budget", admin,
+            TwoAdministrators.set(stack.executorUrl(), admin, secondAdmin, "auto-apply-budget",
                     Map.of("turnCount", 1000, "turnAmount", "100000", "userDayCount", 25, "userDayAmount", "60.00",
                             "tenantDayCount", 1000, "tenantDayAmount", "100000"));
-            assertThat(raise.status()).as(raise.text()).isEqualTo(202);
-            assertThat(Http.post(stack.executorUrl() + "/api/actions/policy/changes/" + raise.body().get("id")
-                    .asText() + "/confirm", stack.tokens().mint(tenant, "admin-2", Audiences.EXECUTOR,
-                            Duration.ofHours(1)), Map.of()).status()).isEqualTo(200);
 
             String evidence = AgentEvidence.of(stack, tenant, "alice");
             for (int i = 0; i < proposals; i++) {

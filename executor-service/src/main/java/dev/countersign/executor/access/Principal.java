@@ -10,6 +10,12 @@ import dev.countersign.contracts.Groups;
  */
 public record Principal(String userId, boolean approver, boolean admin, boolean service) {
 
+    /**
+     * The one approver every topic decision without a verified person counts as, whatever user id it names (the
+     * consumer cannot see which Kafka principal wrote a record, so all unverified integrations together are one).
+     */
+    public static final String UNVERIFIED_INTEGRATION = "integration:unverified";
+
     public static Principal person(String userId, boolean approver, boolean admin) {
         return new Principal(userId, approver, admin, false);
     }

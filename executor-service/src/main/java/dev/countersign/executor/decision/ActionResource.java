@@ -24,6 +24,7 @@ import dev.countersign.contracts.api.BatchConfirmRequest;
 import dev.countersign.contracts.api.ConfirmRequest;
 import dev.countersign.contracts.api.ReissuedToken;
 import dev.countersign.contracts.api.ResolveRequest;
+import dev.countersign.contracts.api.UndoProgress;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.access.Caller;
 import dev.countersign.executor.access.Channel;
@@ -217,14 +218,19 @@ public class ActionResource {
     }
 
     /**
-     * Puts back what an executed action wrote, within the undo window and only if its target has not changed since; by
-     * the requester or an administrator. Resets the requester's earned trust.
+     * Puts back what an executed action wrote, within the undo window and only if its target has not changed since; as
+     * the decision rule allows (the row's owner below HIGH, or an administrator). Resets the requester's earned trust.
+     * An action that k > 1 approvers let run answers 202 with the undo's progress until k distinct persons asked.
      */
     @POST
     @Path("/{id}/undo")
-    public Uni<ActionView> undo(@PathParam("id") String id) {
+    public Uni<Response> undo(@PathParam("id") String id) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        return undos.undo(actionId, user.tenantId(), caller.principal(), caller.channel()).map(ActionRow::toView);
+        return undos.undo(actionId, user.tenantId(), caller.principal(), caller.channel())
+                .map(outcome -> outcome instanceof UndoService.AwaitingUndoApprovals waiting
+                        ? Response.accepted(new UndoProgress(waiting.action().toView(), waiting.asked(),
+                                waiting.required())).build()
+                        : Response.ok(outcome.action().toView()).build());
     }
 
     /**

@@ -36,11 +36,8 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
-    /**
-     * The one approver every decision without a verified approver identity counts as, whatever user id it names: the
-     * consumer cannot see which Kafka principal wrote a record, so all unverified integrations together are one.
-     */
-    public static final String UNVERIFIED_APPROVER = "integration:unverified";
+    /** The one approver every decision without a verified approver identity counts as (see {@link Principal}). */
+    public static final String UNVERIFIED_APPROVER = Principal.UNVERIFIED_INTEGRATION;
 
     /** A decision by the signed-in person, over HTTP or the decision page. */
     public static DecisionRequest overHttp(UUID actionId, String tenantId, Principal decider, Channel via) {

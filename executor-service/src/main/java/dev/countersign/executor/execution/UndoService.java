@@ -1,5 +1,6 @@
 package dev.countersign.executor.execution;
 
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,6 +30,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * (by the database's clock), of a kind whose executor has an inverse ({@link Undoable}); the inverse writes only if the
  * target still has the version the action left; then {@code executed -> undone} (history records who), the requester's
  * earned trust goes back to zero, and {@code ActionUndone} goes to the outbox. Any refusal leaves everything as it was.
+ * An action that k > 1 distinct approvers let run is put back only when k distinct persons the rule allows have asked
+ * ({@link UndoApprovals}); each ask before is recorded and answered as such.
  * <p>
  * Limit: only the row the action wrote is put back; what a person did because of it (a reply, a transfer elsewhere) is
  * not.
@@ -45,9 +48,12 @@ public class UndoService {
     private final OutboxWriter outbox;
     private final OutboxRelay relay;
     private final ActionsConfig config;
+    private final UndoApprovals undoApprovals;
 
     public UndoService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
-            EarnedTrust trust, OutboxWriter outbox, OutboxRelay relay, ActionsConfig config) {
+            EarnedTrust trust, OutboxWriter outbox, OutboxRelay relay, ActionsConfig config,
+            UndoApprovals undoApprovals) {
+        this.undoApprovals = undoApprovals;
         this.transactions = transactions;
         this.actions = actions;
         this.executors = executors;
@@ -57,8 +63,24 @@ public class UndoService {
         this.config = config;
     }
 
-    /** Undoes the action if the decision rule lets {@code who} (the row's owner below HIGH, or an administrator). */
-    public Uni<ActionRow> undo(UUID actionId, String tenantId, Principal who, Channel via) {
+    /** What an undo came to: the action put back, or this person's ask recorded while more are needed. */
+    public sealed interface UndoOutcome {
+
+        ActionRow action();
+    }
+
+    public record Undone(ActionRow action) implements UndoOutcome {
+    }
+
+    /** An action k > 1 approvers let run: undone only when k distinct persons asked; {@code asked} so far. */
+    public record AwaitingUndoApprovals(ActionRow action, List<String> asked, int required) implements UndoOutcome {
+    }
+
+    /**
+     * Undoes the action if the decision rule lets {@code who} (the row's owner below HIGH, or an administrator), and,
+     * for an action that k > 1 distinct approvers let run, once k distinct persons so allowed have asked.
+     */
+    public Uni<UndoOutcome> undo(UUID actionId, String tenantId, Principal who, Channel via) {
         String userId = who.userId();
         return transactions.run(new Actor(tenantId, userId, TenantTransactions.HTTP), sql -> actions
                 .lock(sql, actionId, tenantId)
@@ -71,7 +93,14 @@ public class UndoService {
                                             .formatted(config.undoWindow()),
                                     action.toView());
                         }
-                        return putBack(sql, action, userId);
+                        return undoApprovals.required(sql, actionId, tenantId).flatMap(required -> required < 2
+                                ? putBack(sql, action, userId).map(undone -> (UndoOutcome) new Undone(undone))
+                                : undoApprovals.ask(sql, actionId, tenantId, userId).flatMap(asked -> asked
+                                        .size() < required
+                                                ? Uni.createFrom().item((UndoOutcome) new AwaitingUndoApprovals(
+                                                        action, asked, required))
+                                                : putBack(sql, action, userId)
+                                                        .map(undone -> (UndoOutcome) new Undone(undone))));
                     });
                 }))
                 .invoke(relay::wakeUp);

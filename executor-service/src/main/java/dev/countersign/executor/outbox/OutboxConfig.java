@@ -1,6 +1,8 @@
 package dev.countersign.executor.outbox;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -19,4 +21,10 @@ public interface OutboxConfig {
     /** Rows published per relay transaction. */
     @WithDefault("200")
     int batchSize();
+
+    /**
+     * Tenants whose outcomes are also published to their own topic ({@code countersign.tenant.<id>.outcomes}), which
+     * only that tenant's integration principal may read (deploy/k8s/base/kafka-users.yaml). Empty: none.
+     */
+    Optional<Set<String>> tenantOutcomeTopics();
 }

@@ -2,6 +2,7 @@ package dev.countersign.executor.outbox;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +11,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.countersign.contracts.Topics;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
@@ -30,6 +32,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * acknowledged every record (bounded by the producer's delivery timeout); other instances skip them meanwhile. Rows are
  * locked with SKIP LOCKED, so two executor instances never publish the same row at the same time, but then events of
  * one action may leave two instances out of order; consumers must not depend on outcome order across instances.
+ * <p>
+ * An outcome of a tenant listed in {@code countersign.outbox.tenant-outcome-topics} goes to its tenant's topic too, in
+ * the same batch (both acknowledged before the row is stamped), so that tenant's integration reads its own outcomes
+ * without being granted the shared topic.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -42,10 +48,15 @@ public class OutboxRelay {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
+    private final Set<String> tenantTopics;
+
     public OutboxRelay(Pool pool, @Channel("outbox") MutinyEmitter<String> emitter, OutboxConfig config) {
         this.pool = pool;
         this.emitter = emitter;
         this.config = config;
+        this.tenantTopics = config.tenantOutcomeTopics().orElse(Set.of()).stream().filter(t -> !t.isBlank())
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        tenantTopics.forEach(Topics::tenantOutcomes); // refuses at start a tenant id no topic name can carry
     }
 
     /**
@@ -83,7 +94,7 @@ public class OutboxRelay {
         // Across tenants, through the two database functions made for it (R__outbox_relay.sql): the application role
         // cannot read the outbox otherwise.
         return pool.withTransaction(sql -> sql.preparedQuery(
-                "SELECT id, topic, message_key, payload FROM outbox_claim($1)")
+                "SELECT id, tenant_id, topic, message_key, payload FROM outbox_claim($1)")
                 .execute(Tuple.of(config.batchSize()))
                 .flatMap(rows -> {
                     if (rows.size() == 0) {
@@ -93,7 +104,11 @@ public class OutboxRelay {
                     List<Uni<Void>> sends = new ArrayList<>();
                     for (Row row : rows) {
                         ids.add(row.getLong("id"));
-                        sends.add(send(row));
+                        sends.add(send(row, row.getString("topic")));
+                        String tenant = row.getString("tenant_id");
+                        if (Topics.ACTIONS_OUTCOMES.equals(row.getString("topic")) && tenantTopics.contains(tenant)) {
+                            sends.add(send(row, Topics.tenantOutcomes(tenant)));
+                        }
                     }
                     return Uni.join().all(sends).andFailFast()
                             .flatMap(acked -> sql.preparedQuery(
@@ -103,9 +118,9 @@ public class OutboxRelay {
                 }));
     }
 
-    private Uni<Void> send(Row row) {
+    private Uni<Void> send(Row row, String topic) {
         var metadata = OutgoingKafkaRecordMetadata.<String>builder()
-                .withTopic(row.getString("topic"))
+                .withTopic(topic)
                 .withKey(row.getString("message_key"))
                 .build();
         return emitter.sendMessage(Message.of(row.getString("payload")).addMetadata(metadata));
