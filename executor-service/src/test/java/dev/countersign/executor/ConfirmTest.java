@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import java.util.List;
 import java.util.Map;
@@ -132,10 +133,11 @@ class ConfirmTest {
         String dave = TestProperties.executorBearerWithoutApproval(tenant.id(), "dave");
         String mallory = TestProperties.executorBearer("other-" + UUID.randomUUID(), "mallory");
 
-        // A colleague without the approver role, who did not ask for it: refused, and told why.
-        confirm(proposal, dave).then().statusCode(403).contentType("application/problem+json")
-                .body("code", equalTo("forbidden")).body("action.status", equalTo("proposed"));
-        cancel(proposal, dave).then().statusCode(403).body("code", equalTo("forbidden"));
+        // A colleague without the approver role, who neither asked for it nor owns its row: he may not even read it,
+        // so it does not exist for him either (the decision rule's read row), and nothing of it is told.
+        confirm(proposal, dave).then().statusCode(404).contentType("application/problem+json")
+                .body("code", equalTo("action_not_found")).body("action", nullValue());
+        cancel(proposal, dave).then().statusCode(404).body("code", equalTo("action_not_found"));
         // Another tenant's approver: the action does not exist for them.
         confirm(proposal, mallory).then().statusCode(404).body("code", equalTo("action_not_found"));
         cancel(proposal, mallory).then().statusCode(404).body("code", equalTo("action_not_found"));

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
 import java.util.List;
@@ -79,11 +80,23 @@ class DecisionRuleChannelsTest {
         assertThat(proposal.ledgerRows()).isOne();
     }
 
+    /**
+     * bob, who may not even read dave's expense in alice's wallet, is answered as for an action that does not exist,
+     * confirming or cancelling: no 403 telling it exists, and none of its parameters (before, the refusal carried the
+     * whole view: parameters, result, target snapshot).
+     */
     @Test
     void aPlainUserWhoNeitherAskedNorOwnsCannotConfirmAndAnApproverCan() throws Exception {
         ProposalMother proposal = davesExpenseInAlicesWallet();
 
-        proposal.decide("confirm", token("bob", Groups.USER)).then().statusCode(403);
+        for (String decision : List.of("confirm", "cancel")) {
+            proposal.decide(decision, token("bob", Groups.USER)).then().statusCode(404)
+                    .body("code", equalTo("action_not_found")).body("action", nullValue())
+                    .body(not(org.hamcrest.Matchers.containsString("900.00")));
+        }
+        given().header("Authorization", "Bearer " + token("bob", Groups.USER))
+                .post("/api/actions/{id}/undo", proposal.actionId).then().statusCode(404);
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
         proposal.decide("confirm", token("carol", Groups.USER, Groups.APPROVER)).then().statusCode(200)
                 .body("status", equalTo("executed"));
     }
@@ -217,7 +230,7 @@ class DecisionRuleChannelsTest {
         String subject = java.util.UUID.randomUUID().toString();
         String service = serviceToken(subject, "bridge", "service-account-bridge");
 
-        proposal.decide("confirm", service).then().statusCode(403);
+        proposal.decide("confirm", service).then().statusCode(404); // a service reads no action either
         send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("userId", subject), service);
         send(proposal.decided("confirm", proposal.tokenFromExecutor()).put("userId", "alice"), token("alice",
                 Groups.USER));
@@ -231,7 +244,7 @@ class DecisionRuleChannelsTest {
     void aConfiguredIntegrationClientIsAServiceEvenWithAPersonLikeToken() throws Exception {
         ProposalMother proposal = davesExpenseInAlicesWallet();
 
-        proposal.decide("confirm", serviceToken("erin", "config-bridge", "erin")).then().statusCode(403);
+        proposal.decide("confirm", serviceToken("erin", "config-bridge", "erin")).then().statusCode(404);
         proposal.decide("confirm", serviceToken("erin", "countersign-decision-page", "erin")).then().statusCode(200);
     }
 

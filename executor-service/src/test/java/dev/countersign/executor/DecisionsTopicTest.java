@@ -501,6 +501,28 @@ class DecisionsTopicTest {
         assertThat(approvals(second)).containsExactly("bob");
     }
 
+    /** A token without a jti cannot be made single use: refused, parked, nothing approved. */
+    @Test
+    void anApproverTokenWithoutAJtiIsRefused() throws Exception {
+        policy(2, true);
+        var high = ProposalMother.staged(kafka, tenant, "900.00");
+        java.time.Instant now = java.time.Instant.now();
+        String withoutJti = dev.countersign.devsupport.testing.TestProperties.tokens().sign(java.util.Map.of("iss",
+                dev.countersign.devsupport.DevTokens.ISSUER, "sub", "bob", "preferred_username", "bob", "tenant",
+                tenant.id(), "aud", java.util.List.of(dev.countersign.contracts.Audiences.EXECUTOR), "groups",
+                java.util.List.of(dev.countersign.contracts.Groups.USER, dev.countersign.contracts.Groups.APPROVER),
+                "iat", now.getEpochSecond(), "exp", now.plusSeconds(300).getEpochSecond()));
+        String marker = "no-jti-" + UUID.randomUUID();
+
+        sendAsApprover(high.decided("confirm", high.tokenFromExecutor()).put("userId", "bob").put("marker", marker),
+                withoutJti);
+
+        assertThat(kafka.awaitRecords(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker)))
+                .singleElement().satisfies(record -> assertThat(KafkaTestClient.header(record, "dead-letter-reason"))
+                        .isEqualTo("approver token refused: no_token_id"));
+        assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", high.actionId)).isZero();
+    }
+
     @Test
     void anApproverTokenOfSomeoneElseOrForTheAgentIsRefusedAndParkedWithoutTokens() throws Exception {
         policy(2, true);

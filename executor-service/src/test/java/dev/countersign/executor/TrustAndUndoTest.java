@@ -252,8 +252,9 @@ class TrustAndUndoTest {
     @Test
     void onlyTheRequesterOrAnAdministratorUndoesAndOnlyUndoableKindsWithinTheWindow() throws Exception {
         var expense = arrive(new ProposalMother(tenant, "7.00"), "executed");
-        undo(expense, TestProperties.executorBearerWithoutApproval(tenant.id(), "bob")).statusCode(403)
-                .body("code", equalTo("forbidden"));
+        // bob neither asked for it nor owns its row: it does not exist for him (the decision rule's read row).
+        undo(expense, TestProperties.executorBearerWithoutApproval(tenant.id(), "bob")).statusCode(404)
+                .body("code", equalTo("action_not_found"));
         undo(expense, tenant.executorBearer("carol")).statusCode(200); // an administrator
 
         var plan = arrive(new ProposalMother(tenant, ActionCatalogue.DRAFT_PLAN, params().put("name", "Base")

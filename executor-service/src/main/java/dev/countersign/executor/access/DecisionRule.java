@@ -29,14 +29,30 @@ public final class DecisionRule {
     }
 
     /**
-     * Refuses with 403 {@code forbidden} what the rule does not allow; {@code what} names the operation for the person
-     * ("confirm this action").
+     * Refuses with 404 {@code action_not_found} an action {@code who} may not even read (the same answer as for an id
+     * that does not exist: neither its existence nor its content is told), then with 403 {@code forbidden} what the
+     * rule does not allow; {@code what} names the operation for the person ("confirm this action"). For HTTP and the
+     * page; a topic decision answers nobody.
      */
     public static void require(Principal who, Operation operation, Tier tier, String requester, String owner,
             Channel channel, String what) {
+        if (hidesFrom(who, tier, requester, owner, channel)) {
+            throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
+        }
         if (decide(who, operation, tier, requester, owner, channel) == Verdict.DENY) {
             throw new ProblemException(ErrorCode.FORBIDDEN, refusal(who, operation, what));
         }
+    }
+
+    /** What anyone is told of an action they may not read, or that does not exist. */
+    public static final String NOT_FOUND = "No such action in your tenant.";
+
+    /**
+     * Whether {@code who} may not read an action of {@code tier} {@code requester} asked for, writing a row of
+     * {@code owner}, over HTTP or the page: then a request about it is answered as for an action that does not exist.
+     */
+    public static boolean hidesFrom(Principal who, Tier tier, String requester, String owner, Channel channel) {
+        return channel != Channel.TOPIC && decide(who, Operation.READ, tier, requester, owner, channel) == Verdict.DENY;
     }
 
     /** What a refused principal is told: who may do it instead. */
@@ -66,6 +82,17 @@ public final class DecisionRule {
         for (Tier tier : Tier.values()) {
             if (decide(Operation.READ, tier, via, Relation.NEITHER, who.approver(), who.admin(),
                     who.service()) == Verdict.DENY) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code who} may read no action at all through {@code via}, not even its own (a service principal). */
+    public static boolean readsNothing(Principal who, Channel via) {
+        for (Tier tier : Tier.values()) {
+            if (decide(Operation.READ, tier, via, Relation.REQUESTER_AND_OWNER, who.approver(), who.admin(),
+                    who.service()) == Verdict.ALLOW) {
                 return false;
             }
         }

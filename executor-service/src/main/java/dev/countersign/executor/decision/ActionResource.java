@@ -56,7 +56,7 @@ import io.smallrye.mutiny.Uni;
 @Authenticated
 public class ActionResource {
 
-    private static final String NOT_FOUND = "No such action in your tenant.";
+    private static final String NOT_FOUND = DecisionRule.NOT_FOUND;
     private static final int MAX_PAGE = 200;
 
     private final DecisionService decisions;
@@ -107,6 +107,9 @@ public class ActionResource {
         String tenantId = user.tenantId();
         Principal who = caller.principal();
         Channel via = caller.channel();
+        if (DecisionRule.readsNothing(who, via)) {
+            return Uni.createFrom().item(new ActionPage(List.of(), null));
+        }
         ActionFilter filter = new ActionFilter(wanted, kind, conversation, after == null ? null : after.proposedAt(),
                 after == null ? null : after.id(), DecisionRule.readsWholeTenant(who, via) ? null : who.userId());
         // One row more than asked tells whether another page exists.

@@ -294,13 +294,22 @@ public class DecisionService {
         return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
                 () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
                         DecisionConsumer.CONSUMER, () -> lockForDecision(sql, request).flatMap(locked -> locked
-                                .tokenHash() == null
+                                .tokenHash() == null || hidden(request, locked.row())
                                         ? Uni.createFrom().item(new DecisionOutcome.NotFound())
                                         : approvals.use(sql, request).flatMap(unused -> unused
                                                 ? decision.decide(sql, locked)
                                                 : Uni.createFrom().failure(new SingleUseApprovals.AlreadyUsed()))),
                         new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
+    }
+
+    /**
+     * Whether a person deciding over HTTP or the page may not even read the action: answered as for an action that does
+     * not exist (never a refusal that tells it exists, nor its view).
+     */
+    private static boolean hidden(DecisionRequest request, ActionRow action) {
+        return request.decider() != null && action != null && DecisionRule.hidesFrom(request.decider(), action.tier(),
+                action.requestedBy(), action.targetOwner(), request.via());
     }
 
     /** What a decision does with the action, once locked. */

@@ -39,7 +39,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 @ApplicationScoped
 public class UndoService {
 
-    private static final String NOT_FOUND = "No such action in your tenant.";
+    private static final String NOT_FOUND = DecisionRule.NOT_FOUND;
 
     private final TenantTransactions transactions;
     private final ActionRepository actions;

@@ -170,6 +170,9 @@ public class ImportService {
      * approver's or administrator's all), by date, with their tier now and their approvers.
      */
     public Uni<List<PendingImport>> pending(String tenantId, int limit, Principal who, Channel via) {
+        if (DecisionRule.readsNothing(who, via)) {
+            return Uni.createFrom().item(List.of());
+        }
         String importedBy = DecisionRule.readsWholeTenant(who, via) ? null : who.userId();
         return sessions.read(tenantId, () -> policies.tiers(tenantId)
                 .flatMap(tiers -> rows.waiting(tenantId, importedBy, limit)

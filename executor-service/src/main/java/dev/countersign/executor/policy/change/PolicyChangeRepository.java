@@ -1,7 +1,6 @@
 package dev.countersign.executor.policy.change;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
@@ -23,9 +22,16 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class PolicyChangeRepository {
 
-    private static final String COLUMNS = """
-            id, setting, value::text, base::text, proposed_by, proposed_at, expires_at, status, decided_by,
-            break_glass_by""";
+    /**
+     * Holds the tenant's policies for this transaction (an advisory lock, so also for a tenant without a policy row
+     * yet): changes, confirms and rejections of one tenant's policies take turns. Run as a statement, not read as a
+     * query (see TenantSessions: a native SELECT read through Hibernate adds a plan-cache entry per run).
+     */
+    public Uni<Void> holdPolicies(String tenantId) {
+        return Panache.getSession().flatMap(session -> session.createNativeQuery(
+                "SELECT pg_advisory_xact_lock(hashtext('tenant-policies:' || :tenant))")
+                .setParameter("tenant", tenantId).executeUpdate()).replaceWithVoid();
+    }
 
     /** Marks the tenant's pending change of {@code setting}, if any, superseded by {@code by}'s newer one. */
     public Uni<Integer> supersede(String tenantId, String setting, String by) {
@@ -37,39 +43,40 @@ public class PolicyChangeRepository {
     }
 
     /**
-     * Stages a change. The JSON goes as text, cast by PostgreSQL: the reactive client would send a string bound to a
-     * jsonb parameter as a JSON string.
+     * Stages a change proposed now. The JSON goes as text, cast by PostgreSQL: the reactive client would send a string
+     * bound to a jsonb parameter as a JSON string.
      */
     public Uni<StoredChange> insert(String tenantId, String setting, JsonNode value, JsonNode base, String by,
-            Instant expiresAt) {
+            Instant proposedAt, Instant expiresAt) {
         UUID id = UUID.randomUUID();
         return Panache.getSession().flatMap(session -> session.createNativeQuery("""
-                INSERT INTO policy_changes (id, tenant_id, setting, value, base, proposed_by, expires_at)
+                INSERT INTO policy_changes (id, tenant_id, setting, value, base, proposed_by, proposed_at, expires_at)
                 VALUES (:id, :tenant, :setting, cast(cast(:value AS text) AS jsonb), cast(cast(:base AS text) AS jsonb),
-                        :by, :expires)""")
+                        :by, :proposed, :expires)""")
                 .setParameter("id", id).setParameter("tenant", tenantId).setParameter("setting", setting)
                 .setParameter("value", Json.write(value)).setParameter("base", Json.write(base))
-                .setParameter("by", by).setParameter("expires", expiresAt.atOffset(ZoneOffset.UTC))
+                .setParameter("by", by).setParameter("proposed", proposedAt.atOffset(ZoneOffset.UTC))
+                .setParameter("expires", expiresAt.atOffset(ZoneOffset.UTC))
                 .executeUpdate())
-                .flatMap(inserted -> find(tenantId, id, false));
+                .map(inserted -> new StoredChange(id, setting, value, base, by, proposedAt, expiresAt, "pending", null,
+                        null));
     }
 
-    /** The change, locked for a decision if {@code forUpdate}; null if the tenant has none with that id. */
-    public Uni<StoredChange> find(String tenantId, UUID id, boolean forUpdate) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery(
-                "SELECT " + COLUMNS + " FROM policy_changes WHERE tenant_id = :tenant AND id = :id"
-                        + (forUpdate ? " FOR UPDATE" : ""),
-                Object[].class)
+    /** The change; null if the tenant has none with that id. */
+    public Uni<StoredChange> find(String tenantId, UUID id) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                "from PolicyChangeEntity where tenantId = :tenant and id = :id", PolicyChangeEntity.class)
                 .setParameter("tenant", tenantId).setParameter("id", id).getResultList())
                 .map(rows -> rows.isEmpty() ? null : StoredChange.of(rows.get(0)));
     }
 
-    /** The tenant's changes still waiting for a second administrator, oldest first. */
-    public Uni<List<StoredChange>> pending(String tenantId) {
-        return Panache.getSession().flatMap(session -> session.createNativeQuery("SELECT " + COLUMNS
-                + " FROM policy_changes WHERE tenant_id = :tenant AND status = 'pending'"
-                + " AND expires_at > statement_timestamp() ORDER BY proposed_at, id", Object[].class)
-                .setParameter("tenant", tenantId).getResultList())
+    /** The tenant's changes still waiting for a second administrator at {@code now}, oldest first. */
+    public Uni<List<StoredChange>> pending(String tenantId, Instant now) {
+        return Panache.getSession().flatMap(session -> session.createSelectionQuery(
+                "from PolicyChangeEntity where tenantId = :tenant and status = 'pending' and expiresAt > :now"
+                        + " order by proposedAt, id",
+                PolicyChangeEntity.class)
+                .setParameter("tenant", tenantId).setParameter("now", now.atOffset(ZoneOffset.UTC)).getResultList())
                 .map(rows -> rows.stream().map(StoredChange::of).toList());
     }
 
@@ -87,20 +94,16 @@ public class PolicyChangeRepository {
     public record StoredChange(UUID id, String setting, JsonNode value, JsonNode base, String proposedBy,
             Instant proposedAt, Instant expiresAt, String status, String decidedBy, String breakGlassBy) {
 
-        static StoredChange of(Object[] row) {
-            return new StoredChange((UUID) row[0], (String) row[1], Json.read((String) row[2], JsonNode.class),
-                    Json.read((String) row[3], JsonNode.class), (String) row[4], instant(row[5]), instant(row[6]),
-                    (String) row[7], (String) row[8], (String) row[9]);
+        static StoredChange of(PolicyChangeEntity row) {
+            return new StoredChange(row.id, row.setting, Json.read(row.value, JsonNode.class),
+                    Json.read(row.base, JsonNode.class), row.proposedBy, row.proposedAt.toInstant(),
+                    row.expiresAt.toInstant(), row.status, row.decidedBy, row.breakGlassBy);
         }
 
-        private static Instant instant(Object value) {
-            if (value instanceof Instant instant) {
-                return instant;
-            }
-            if (value instanceof OffsetDateTime time) {
-                return time.toInstant();
-            }
-            return ((java.sql.Timestamp) value).toInstant();
+        /** The same change, decided: {@code status} by {@code by}. */
+        public StoredChange decided(String status, String by) {
+            return new StoredChange(id, setting, value, base, proposedBy, proposedAt, expiresAt, status, by,
+                    breakGlassBy);
         }
 
         public PolicyChangeView view() {
