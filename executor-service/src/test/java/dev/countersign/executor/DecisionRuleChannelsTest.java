@@ -47,7 +47,7 @@ class DecisionRuleChannelsTest {
     }
 
     private String token(String user, String... groups) {
-        return TestProperties.tokens().mint(tenant.id(), user, List.of(Audiences.EXECUTOR), List.of(groups), LIFETIME);
+        return tenant.bearer(user, groups);
     }
 
     /** dave's HIGH expense (over the default threshold) in alice's wallet, staged. */

@@ -38,13 +38,7 @@ class EditableFieldsTest {
     }
 
     private UUID transaction() throws SQLException {
-        UUID id = UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            owner.createStatement().executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
-                    + " category, description, occurred_on) VALUES ('%s', '%s', '%s', 3.50, 'coffee', 'flat white',"
-                    + " '2026-11-01')").formatted(id, tenant.id(), tenant.wallet()));
-        }
-        return id;
+        return tenant.coffee("3.50");
     }
 
     /** Every editable field of {@code kind} set to a valid new value, plus the target's id. */

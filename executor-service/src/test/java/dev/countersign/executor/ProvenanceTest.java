@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -15,12 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -42,8 +39,7 @@ class ProvenanceTest {
     }
 
     private String token(String user) {
-        return TestProperties.tokens().mint(tenant.id(), user, List.of(Audiences.EXECUTOR), List.of(Groups.USER),
-                Duration.ofMinutes(10));
+        return tenant.bearer(user, Groups.USER);
     }
 
     /** {@code proposal} staged, then confirmed by alice, who owns the wallet; executed. */
@@ -65,13 +61,7 @@ class ProvenanceTest {
     }
 
     private UUID alicesCoffee() throws SQLException {
-        UUID id = UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            owner.createStatement().executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
-                    + " category, description, occurred_on) VALUES ('%s', '%s', '%s', 3.50, 'coffee', 'flat white',"
-                    + " '2026-11-01')").formatted(id, tenant.id(), tenant.wallet()));
-        }
-        return id;
+        return tenant.coffee("3.50");
     }
 
     private static String writers(UUID transaction) throws SQLException {

@@ -77,13 +77,7 @@ class TrustAndUndoTest {
     }
 
     private UUID transaction(String amount) throws SQLException {
-        UUID id = UUID.randomUUID();
-        try (var owner = Db.owner()) {
-            owner.createStatement().executeUpdate(("INSERT INTO transactions (id, tenant_id, wallet_id, amount,"
-                    + " category, description, occurred_on) VALUES ('%s', '%s', '%s', %s, 'coffee', 'flat white',"
-                    + " '2026-11-01')").formatted(id, tenant.id(), tenant.wallet(), amount));
-        }
-        return id;
+        return tenant.coffee(amount);
     }
 
     private String walletName() throws SQLException {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -121,8 +120,7 @@ class TwoPersonRuleTest {
     void onlyAnotherAdministratorWhoIsAPersonConfirms() {
         String change = staged("alice", "agent-writes", Map.of("mode", "enabled"));
         for (String token : List.of(
-                TestProperties.tokens().mint(tenant.id(), "dave", List.of(Audiences.EXECUTOR),
-                        List.of(Groups.USER, Groups.APPROVER), Duration.ofMinutes(5)),
+                tenant.bearer("dave", Groups.USER, Groups.APPROVER),
                 serviceToken())) {
             given().header("Authorization", "Bearer " + token).post("/api/actions/policy/changes/{id}/confirm", change)
                     .then().statusCode(403).body("code", equalTo("forbidden"));

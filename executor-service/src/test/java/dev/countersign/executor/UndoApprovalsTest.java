@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.devsupport.testing.KafkaTestClient;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -37,8 +34,7 @@ class UndoApprovalsTest {
     }
 
     private String token(String user, String... groups) {
-        return TestProperties.tokens().mint(tenant.id(), user, List.of(Audiences.EXECUTOR), List.of(groups),
-                Duration.ofMinutes(10));
+        return tenant.bearer(user, groups);
     }
 
     private ValidatableResponse undo(ProposalMother proposal, String user) {

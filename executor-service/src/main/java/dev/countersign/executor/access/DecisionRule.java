@@ -1,5 +1,7 @@
 package dev.countersign.executor.access;
 
+import java.util.Arrays;
+
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Tier;
 import dev.countersign.web.ProblemException;
@@ -79,24 +81,18 @@ public final class DecisionRule {
      * other {@link Operation#READ} cells, which list queries narrow to in SQL so that pages stay whole.
      */
     public static boolean readsWholeTenant(Principal who, Channel via) {
-        for (Tier tier : Tier.values()) {
-            if (decide(Operation.READ, tier, via, Relation.NEITHER, who.approver(), who.admin(),
-                    who.service()) == Verdict.DENY) {
-                return false;
-            }
-        }
-        return true;
+        return readsEveryTier(who, via, Relation.NEITHER);
     }
 
     /** Whether {@code who} may read no action at all through {@code via}, not even its own (a service principal). */
     public static boolean readsNothing(Principal who, Channel via) {
-        for (Tier tier : Tier.values()) {
-            if (decide(Operation.READ, tier, via, Relation.REQUESTER_AND_OWNER, who.approver(), who.admin(),
-                    who.service()) == Verdict.ALLOW) {
-                return false;
-            }
-        }
-        return true;
+        return Arrays.stream(Tier.values()).noneMatch(tier -> decide(Operation.READ, tier, via,
+                Relation.REQUESTER_AND_OWNER, who.approver(), who.admin(), who.service()) == Verdict.ALLOW);
+    }
+
+    private static boolean readsEveryTier(Principal who, Channel via, Relation relation) {
+        return Arrays.stream(Tier.values()).allMatch(tier -> decide(Operation.READ, tier, via, relation,
+                who.approver(), who.admin(), who.service()) == Verdict.ALLOW);
     }
 
     /** One cell of the table. */

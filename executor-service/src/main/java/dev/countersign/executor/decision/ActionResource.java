@@ -29,9 +29,7 @@ import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.executor.access.Caller;
 import dev.countersign.executor.access.Channel;
 import dev.countersign.executor.access.DecisionRule;
-import dev.countersign.executor.access.Operation;
 import dev.countersign.executor.access.Principal;
-import dev.countersign.executor.access.Verdict;
 import dev.countersign.executor.action.ActionFilter;
 import dev.countersign.executor.action.ActionReads;
 import dev.countersign.executor.action.ActionRow;
@@ -212,8 +210,8 @@ public class ActionResource {
      */
     private Uni<ActionRow> findReadable(UUID actionId, String tenantId, Principal who, Channel via) {
         return reads.find(actionId, tenantId).map(row -> {
-            if (row == null || DecisionRule.decide(who, Operation.READ, row.tier(), row.requestedBy(),
-                    row.targetOwner(), via) == Verdict.DENY) {
+            if (row == null
+                    || DecisionRule.hidesFrom(who, row.tier(), row.requestedBy(), row.targetOwner(), via)) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
             return row;

@@ -42,8 +42,8 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
  * that carries it binds it to its action and parameters hash, and any other is decided nothing and parked
  * ({@link SingleUseApprovals}); a token without a {@code jti} is refused. Without one, the decision still works as the
  * token holder's confirm or cancel, but for a tenant's k-of-n rule it counts as the one unverified approver
- * ({@link DecisionRequest#UNVERIFIED_APPROVER}) whatever user id it names. A decision whose approver token is refused
- * is parked.
+ * ({@link Principal#UNVERIFIED_INTEGRATION}) whatever user id it names. A decision whose approver token is refused is
+ * parked.
  * <p>
  * A decision with a wrong token or for an unknown action changes nothing and is only logged (without the token):
  * answering it on a topic would be an oracle for ids and tokens. Limit: that includes a decision that arrives before

@@ -36,9 +36,6 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
 
     /** The conversation channel: a decision relayed from the chat. */
     public static final String CHAT = "chat";
-    /** The one approver every decision without a verified approver identity counts as (see {@link Principal}). */
-    public static final String UNVERIFIED_APPROVER = Principal.UNVERIFIED_INTEGRATION;
-
     /** A decision by the signed-in person, over HTTP or the decision page. */
     public static DecisionRequest overHttp(UUID actionId, String tenantId, Principal decider, Channel via) {
         return new DecisionRequest(actionId, tenantId, decider.userId(), new DecisionAuthority.Person(),
@@ -56,9 +53,9 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
                 decider, via, approverToken);
     }
 
-    /** Who this approval counts as for k-of-n: the verified user, or {@link #UNVERIFIED_APPROVER}. */
+    /** Who this approval counts as for k-of-n: the verified user, or {@link Principal#UNVERIFIED_INTEGRATION}. */
     public String approver() {
-        return verifiedUser() ? userId : UNVERIFIED_APPROVER;
+        return verifiedUser() ? userId : Principal.UNVERIFIED_INTEGRATION;
     }
 
     /**

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Tier;
+import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
 import dev.countersign.executor.policy.ApprovalRepository;
@@ -21,7 +22,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * both see k - 1.
  * <p>
  * Approvers are verified identities (a bearer token over HTTP, an approver token on the decisions topic); every
- * decision relayed without one is recorded as the single approver {@link DecisionRequest#UNVERIFIED_APPROVER}, however
+ * decision relayed without one is recorded as the single approver {@link Principal#UNVERIFIED_INTEGRATION}, however
  * many user ids it names. Where k > 1 approvals are needed, k-of-n counts verified identities only: the unverified
  * approval is kept in the trail and never counted (so one person cannot count twice, once verified and once relayed).
  * Where one approval by another person is needed, an unverified decision naming someone other than the requester
@@ -73,7 +74,7 @@ public class SeparationOfDuties {
                         List<String> counted = approvers.stream()
                                 .filter(a -> !policy.highNeedsOtherApprover() || !a.equals(action.requestedBy()))
                                 .filter(a -> policy.highApprovals() == 1
-                                        || !a.equals(DecisionRequest.UNVERIFIED_APPROVER))
+                                        || !a.equals(Principal.UNVERIFIED_INTEGRATION))
                                 .toList();
                         return counted.size() >= policy.highApprovals()
                                 ? null
