@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -26,6 +27,7 @@ import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.executor.evidence.Evidence;
@@ -171,11 +173,41 @@ class EvidenceTest {
                 List.of(Groups.USER), now.minusSeconds(1200), now.minusSeconds(60));
 
         Evidence appended = verifier.verify(token, tenant.id(), "alice",
-                new RecordTime(now.minusSeconds(600), true, now));
-        Evidence producerStamped = verifier.verify(token, tenant.id(), "alice", new RecordTime(now, false, now));
+                new RecordTime(now.minusSeconds(600), true, now)).await().atMost(Duration.ofSeconds(10));
+        Evidence producerStamped = verifier.verify(token, tenant.id(), "alice", new RecordTime(now, false, now))
+                .await().atMost(Duration.ofSeconds(10));
 
         assertThat(appended).isInstanceOf(Evidence.Verified.class);
         assertThat(producerStamped).isEqualTo(new Evidence.Rejected(EvidenceVerifier.EXPIRED));
+    }
+
+    @Test
+    void evidenceIsVerifiedByTheSameIdentityProvidersRulesAsABearerToken() {
+        Instant now = Instant.now();
+        RecordTime appendedNow = new RecordTime(now, true, now);
+        Map<String, Object> claims = new HashMap<>(Map.of("iss", DevTokens.ISSUER, "aud", Audiences.AGENT,
+                "sub", "alice", "tenant", tenant.id(), "iat", now.getEpochSecond() - 10,
+                "exp", now.getEpochSecond() + 300));
+        assertThat(verify(TestProperties.tokens().sign(claims), appendedNow)).isInstanceOf(Evidence.Verified.class);
+
+        Map<String, Object> withoutIssuedAt = new HashMap<>(claims);
+        withoutIssuedAt.remove("iat");
+        Map<String, Object> otherIssuer = new HashMap<>(claims);
+        otherIssuer.put("iss", "https://elsewhere.example/realms/countersign");
+        Map<String, Object> integrationAudience = new HashMap<>(claims);
+        integrationAudience.put("aud", Audiences.INTEGRATION);
+        for (Map<String, Object> refused : List.of(withoutIssuedAt, otherIssuer, integrationAudience)) {
+            assertThat(verify(TestProperties.tokens().sign(refused), appendedNow))
+                    .isEqualTo(new Evidence.Rejected(EvidenceVerifier.INVALID));
+        }
+        // Expired longer ago than a record may queue: refused before its signature is even looked at.
+        Instant dayAndMore = now.minus(Duration.ofDays(1)).minusSeconds(60);
+        assertThat(verify(TestProperties.tokens().sign(claims), new RecordTime(dayAndMore, true, now)))
+                .isEqualTo(new Evidence.Rejected(EvidenceVerifier.QUEUED_TOO_LONG));
+    }
+
+    private Evidence verify(String token, RecordTime time) {
+        return verifier.verify(token, tenant.id(), "alice", time).await().atMost(Duration.ofSeconds(10));
     }
 
     @Test

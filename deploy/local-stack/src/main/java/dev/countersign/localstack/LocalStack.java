@@ -260,11 +260,9 @@ public final class LocalStack implements AutoCloseable {
      */
     private Map<String, String> bearerSignIn() {
         if (keycloak == null) {
-            return Map.of("OIDC_PUBLIC_KEY", tokens.publicKeyBase64(), "MP_JWT_VERIFY_PUBLICKEY",
-                    tokens.publicKeyBase64(), "JWT_ISSUER", DevTokens.ISSUER);
+            return Map.of("OIDC_PUBLIC_KEY", tokens.publicKeyBase64(), "JWT_ISSUER", DevTokens.ISSUER);
         }
-        return Map.of("OIDC_AUTH_SERVER_URL", keycloak.issuer(), "JWT_ISSUER", keycloak.issuer(),
-                "MP_JWT_VERIFY_PUBLICKEY_LOCATION", keycloak.issuer() + "/protocol/openid-connect/certs");
+        return Map.of("OIDC_AUTH_SERVER_URL", keycloak.issuer(), "JWT_ISSUER", keycloak.issuer());
     }
 
     /**

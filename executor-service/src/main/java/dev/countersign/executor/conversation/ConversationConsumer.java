@@ -68,16 +68,17 @@ public class ConversationConsumer {
     }
 
     /** Null if the evidence shows that this person signed in recently; otherwise the rejection to fail with. */
-    private EvidenceRejectedException verified(java.util.UUID eventId, String tenantId, String userId, String token,
-            RecordTime time) {
-        Evidence checked = evidence.check(CONSUMER, token, tenantId, userId, time);
-        if (checked instanceof Evidence.Rejected rejected) {
-            return new EvidenceRejectedException(rejected.reason(), eventId);
-        }
-        if (checked instanceof Evidence.Verified verified && verified.service()) {
-            return new EvidenceRejectedException("service_has_no_conversation", eventId);
-        }
-        return null;
+    private Uni<EvidenceRejectedException> verified(java.util.UUID eventId, String tenantId, String userId,
+            String token, RecordTime time) {
+        return evidence.check(CONSUMER, token, tenantId, userId, time).map(checked -> {
+            if (checked instanceof Evidence.Rejected rejected) {
+                return new EvidenceRejectedException(rejected.reason(), eventId);
+            }
+            if (checked instanceof Evidence.Verified verified && verified.service()) {
+                return new EvidenceRejectedException("service_has_no_conversation", eventId);
+            }
+            return null;
+        });
     }
 
     /**
@@ -85,7 +86,8 @@ public class ConversationConsumer {
      * otherwise it is appended, retried while the database failure is transient.
      */
     private <E> Uni<Void> consume(String payload, Class<E> type, String what, Function<E, String> envelopeProblem,
-            Function<E, UUID> eventId, Function<E, EvidenceRejectedException> unverified, Function<E, Uni<?>> append,
+            Function<E, UUID> eventId, Function<E, Uni<EvidenceRejectedException>> unverified,
+            Function<E, Uni<?>> append,
             Function<E, String> appending) {
         E event;
         try {
@@ -99,12 +101,14 @@ public class ConversationConsumer {
             LOG.warnf("Invalid %s %s sent to the dead-letter topic: %s", what, eventId.apply(event), problem);
             return Uni.createFrom().failure(new MalformedEventException(problem, null));
         }
-        EvidenceRejectedException rejected = unverified.apply(event);
-        if (rejected != null) {
-            LOG.warnf("%s %s sent to the dead-letter topic: %s", what, eventId.apply(event), rejected.getMessage());
-            return Uni.createFrom().failure(rejected);
-        }
-        return TransientFailures.retryWhileTransient(append.apply(event), LOG, appending.apply(event))
-                .replaceWithVoid();
+        return unverified.apply(event).flatMap(rejected -> {
+            if (rejected != null) {
+                LOG.warnf("%s %s sent to the dead-letter topic: %s", what, eventId.apply(event),
+                        rejected.getMessage());
+                return Uni.createFrom().failure(rejected);
+            }
+            return TransientFailures.retryWhileTransient(append.apply(event), LOG, appending.apply(event))
+                    .replaceWithVoid();
+        });
     }
 }

@@ -126,10 +126,10 @@ public class DecisionConsumer {
         if (problem != null) {
             return park(message, key, payload, problem);
         }
-        Principal decider = null;
-        DecisionRequest.ApproverToken usedUp = null;
-        if (approverToken != null) {
-            Evidence approver = approvers.verify(approverToken, decided.tenantId(), decided.userId());
+        if (approverToken == null) {
+            return decideAs(message, key, payload, decided, null, null);
+        }
+        return approvers.verify(approverToken, decided.tenantId(), decided.userId()).flatMap(approver -> {
             if (approver instanceof Evidence.Rejected rejected) {
                 return park(message, key, payload, "approver token refused: " + rejected.reason());
             }
@@ -138,9 +138,15 @@ public class DecisionConsumer {
             if (verified.tokenId() == null || verified.tokenId().isEmpty() || verified.tokenId().length() > 256) {
                 return park(message, key, payload, "approver token refused: no_token_id");
             }
-            decider = Principal.of(decided.userId(), verified.groups(), verified.service());
-            usedUp = new DecisionRequest.ApproverToken(verified.tokenId(), verified.expiresAt());
-        }
+            return decideAs(message, key, payload, decided,
+                    Principal.of(decided.userId(), verified.groups(), verified.service()),
+                    new DecisionRequest.ApproverToken(verified.tokenId(), verified.expiresAt()));
+        });
+    }
+
+    /** Decides {@code decided} as {@code decider} (null: no approver token came with it). */
+    private Uni<Void> decideAs(Message<String> message, String key, String payload, ActionDecided decided,
+            Principal decider, DecisionRequest.ApproverToken usedUp) {
         DecisionRequest request = new DecisionRequest(decided.actionId(), decided.tenantId(), decided.userId(),
                 new DecisionAuthority.Token(decided.token()), decided.channel(), decided.eventId(), decided.turnId(),
                 decided.paramsHash(), decider, Channel.TOPIC, usedUp);

@@ -11,16 +11,16 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.web.CurrentUser;
-import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
-import io.smallrye.jwt.auth.principal.JWTParser;
-import io.smallrye.jwt.auth.principal.ParseException;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.TenantIdentityProvider;
+import io.smallrye.mutiny.Uni;
 
 /**
- * Verifies the approver token a decision on the decisions topic may carry ({@code KafkaHeaders.APPROVER}) exactly as
- * the HTTP side verifies a bearer token: the same parser settings ({@code mp.jwt.verify.*}: key, issuer, the executor's
- * audience, token age), a token also valid for the refused audience (the agent's) is refused, and the tenant claim and
- * subject must be the decision's tenant and user. Then the subject is the approver. Its {@code jti} makes it single use
- * on the topic ({@code SingleUseApprovals}).
+ * Verifies the approver token a decision on the decisions topic may carry ({@code KafkaHeaders.APPROVER}) by the very
+ * verifier that takes bearer tokens over HTTP: quarkus-oidc's default tenant (its key source, issuer, the executor's
+ * audience, token age), through {@link TenantIdentityProvider}. As over HTTP, a token also valid for the refused
+ * audience (the agent's) is refused, and the tenant claim and subject must be the decision's tenant and user. Then the
+ * subject is the approver. Its {@code jti} makes it single use on the topic ({@code SingleUseApprovals}).
  * <p>
  * Limit: judged at the time of consumption, like an HTTP request; a decision that waited on the topic longer than the
  * approver token lives is refused, which is the safe way to fail (the decisions topic is kept one hour).
@@ -28,31 +28,32 @@ import io.smallrye.jwt.auth.principal.ParseException;
 @ApplicationScoped
 public class ApproverVerifier {
 
-    private final JWTParser parser;
-    private final JWTAuthContextInfo http;
+    private final TenantIdentityProvider oidc;
     private final Optional<String> refusedAudience;
     private final Set<String> integrationClients;
 
-    public ApproverVerifier(JWTParser parser, JWTAuthContextInfo http,
+    public ApproverVerifier(TenantIdentityProvider oidc,
             @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience,
             @ConfigProperty(name = CurrentUser.INTEGRATION_CLIENTS) Optional<Set<String>> integrationClients) {
-        this.parser = parser;
-        this.http = http;
+        this.oidc = oidc;
         this.refusedAudience = refusedAudience;
         this.integrationClients = integrationClients.orElse(Set.of());
     }
 
-    public Evidence verify(String token, String tenantId, String userId) {
+    public Uni<Evidence> verify(String token, String tenantId, String userId) {
         if (token == null || token.isBlank()) {
-            return Evidence.rejected(EvidenceVerifier.MISSING);
+            return Uni.createFrom().item(Evidence.rejected(EvidenceVerifier.MISSING));
         }
-        JsonWebToken jwt;
-        try {
-            jwt = parser.parse(token, http);
-        } catch (ParseException | RuntimeException e) {
-            // Not logged or passed on: the message may quote the token.
-            return Evidence.rejected(EvidenceVerifier.INVALID);
+        if (token.length() > EvidenceVerifier.MAX_TOKEN_LENGTH) {
+            return Uni.createFrom().item(Evidence.rejected(EvidenceVerifier.INVALID));
         }
+        return oidc.authenticate(new AccessTokenCredential(token))
+                .map(identity -> judge((JsonWebToken) identity.getPrincipal(), tenantId, userId))
+                // Not logged or passed on: the message may quote the token.
+                .onFailure().recoverWithItem(() -> Evidence.rejected(EvidenceVerifier.INVALID));
+    }
+
+    private Evidence judge(JsonWebToken jwt, String tenantId, String userId) {
         Set<String> audiences = jwt.getAudience();
         if (refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get())) {
             return Evidence.rejected(EvidenceVerifier.INVALID);

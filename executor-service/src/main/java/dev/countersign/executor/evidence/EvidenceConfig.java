@@ -6,14 +6,12 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * How the evidence on proposals and conversation events is verified ({@link EvidenceVerifier}). The verification key is
- * the HTTP side's ({@code mp.jwt.verify.publickey} or {@code mp.jwt.verify.publickey.location}): one identity provider.
+ * How the evidence on proposals and conversation events is judged ({@link EvidenceVerifier}). Its key source and issuer
+ * are the HTTP side's (the OIDC tenant {@value EvidenceVerifier#OIDC_TENANT}, configured from the default tenant's
+ * properties): one identity provider.
  */
 @ConfigMapping(prefix = "countersign.evidence")
 public interface EvidenceConfig {
-
-    /** The identity provider's issuer ({@code iss}). */
-    String issuer();
 
     /** The audience of a person's evidence: the token they gave agent-service. */
     @WithDefault("countersign-agent")

@@ -9,6 +9,7 @@ import org.apache.kafka.common.header.Headers;
 
 import dev.countersign.contracts.KafkaHeaders;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
 /**
@@ -44,11 +45,11 @@ public class EvidenceGate {
         return last == null || last.value() == null ? null : new String(last.value(), StandardCharsets.UTF_8);
     }
 
-    public Evidence check(String consumer, String token, String tenantId, String userId, RecordTime time) {
-        Evidence evidence = verifier.verify(token, tenantId, userId, time);
-        if (evidence instanceof Evidence.Rejected rejected) {
-            registry.counter(REJECTED, "consumer", consumer, "reason", rejected.reason()).increment();
-        }
-        return evidence;
+    public Uni<Evidence> check(String consumer, String token, String tenantId, String userId, RecordTime time) {
+        return verifier.verify(token, tenantId, userId, time).invoke(evidence -> {
+            if (evidence instanceof Evidence.Rejected rejected) {
+                registry.counter(REJECTED, "consumer", consumer, "reason", rejected.reason()).increment();
+            }
+        });
     }
 }

@@ -1,29 +1,34 @@
 package dev.countersign.executor.evidence;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.web.CurrentUser;
-import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
-import io.smallrye.jwt.auth.principal.JWTParser;
-import io.smallrye.jwt.auth.principal.ParseException;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.Tenant;
+import io.quarkus.oidc.TenantIdentityProvider;
+import io.smallrye.mutiny.Uni;
 
 /**
  * Verifies the evidence a proposal or conversation event carries ({@code KafkaHeaders.EVIDENCE}): a JWT of the identity
- * provider the HTTP side trusts (same key), with the configured issuer, for the agent's audience (a person: {@code sub}
- * is the event's user) or the integration audience (a service principal: the event's user is
+ * provider the HTTP side trusts, verified by quarkus-oidc like every token this service takes (the OIDC tenant
+ * {@value #OIDC_TENANT}: the HTTP tenant's key source and issuer), for the agent's audience (a person: {@code sub} is
+ * the event's user) or the integration audience (a service principal: the event's user is
  * {@code service:<client_id or azp>}), whose {@code tenant} claim is the event's tenant. Expiry and maximum age are
- * judged at the record's {@link RecordTime}, with a small clock skew.
+ * judged here at the record's {@link RecordTime}, with a small clock skew; quarkus-oidc's own check against the clock
+ * is widened by the tenant's lifespan grace, which must cover the longest queue time (checked at start).
  * <p>
- * This is a parser of its own ({@code JWTParser} with its own context), not an HTTP authentication mechanism: no
- * endpoint accepts an agent-audience or integration-audience token because of it.
+ * The OIDC tenant is never chosen for an HTTP request: no endpoint accepts an agent-audience or integration-audience
+ * token because of it.
  * <p>
  * Limit: valid evidence proves that the person signed in to agent-service recently (within the token's lifetime and
  * {@code max-age}), not that they asked for this proposal. Whoever holds the token (the agent process, by design, for
@@ -34,6 +39,9 @@ import io.smallrye.jwt.auth.principal.ParseException;
 @ApplicationScoped
 public class EvidenceVerifier {
 
+    /** The OIDC tenant ({@code quarkus.oidc.evidence.*}) whose key source and audiences verify evidence. */
+    public static final String OIDC_TENANT = "evidence";
+
     public static final String MISSING = "evidence_missing";
     public static final String INVALID = "evidence_invalid";
     public static final String EXPIRED = "evidence_expired";
@@ -42,64 +50,51 @@ public class EvidenceVerifier {
     public static final String WRONG_USER = "evidence_wrong_user";
     public static final String QUEUED_TOO_LONG = "record_queued_too_long";
 
-    private static final int MAX_TOKEN_LENGTH = 16_384;
+    static final int MAX_TOKEN_LENGTH = 16_384;
 
-    private final JWTParser parser;
-    private final JWTAuthContextInfo personContext;
-    private final JWTAuthContextInfo serviceContext;
+    private final TenantIdentityProvider oidc;
     private final EvidenceConfig config;
 
-    public EvidenceVerifier(JWTParser parser, JWTAuthContextInfo httpContext, EvidenceConfig config) {
-        this.parser = parser;
+    public EvidenceVerifier(@Tenant(OIDC_TENANT) TenantIdentityProvider oidc, EvidenceConfig config,
+            @ConfigProperty(name = "quarkus.oidc." + OIDC_TENANT + ".token.lifespan-grace") int lifespanGraceSeconds) {
+        this.oidc = oidc;
         this.config = config;
-        this.personContext = context(httpContext, config, config.audience());
-        this.serviceContext = context(httpContext, config, config.serviceAudience());
-    }
-
-    /**
-     * The HTTP side's key settings, with this verifier's issuer and audience. Expiry is checked here against the record
-     * time, so the parser only refuses tokens expired longer ago than the longest queue time; the HTTP side's token age
-     * (judged against the clock) does not apply.
-     */
-    private static JWTAuthContextInfo context(JWTAuthContextInfo http, EvidenceConfig config, String audience) {
-        JWTAuthContextInfo context = new JWTAuthContextInfo(http);
-        context.setIssuedBy(config.issuer());
-        context.setExpectedAudience(Set.of(audience));
-        int queueSeconds = (int) Math.min(Integer.MAX_VALUE,
-                config.maxQueueTime().plus(config.clockSkew()).toSeconds());
-        context.setExpGracePeriodSecs(queueSeconds);
-        context.setClockSkew(queueSeconds);
-        context.setTokenAge(null);
-        return context;
+        Duration needed = config.maxQueueTime().plus(config.clockSkew());
+        if (Duration.ofSeconds(lifespanGraceSeconds).compareTo(needed) < 0) {
+            // A token live at a record's append time would be refused by the clock check before it is judged here.
+            throw new IllegalStateException(("quarkus.oidc.%s.token.lifespan-grace (%d s) must be at least"
+                    + " countersign.evidence.max-queue-time plus clock-skew (%d s)")
+                    .formatted(OIDC_TENANT, lifespanGraceSeconds, needed.toSeconds()));
+        }
     }
 
     /** Whether {@code token} is evidence for {@code userId} of {@code tenantId} at {@code time}. */
-    public Evidence verify(String token, String tenantId, String userId, RecordTime time) {
+    public Uni<Evidence> verify(String token, String tenantId, String userId, RecordTime time) {
         if (token == null || token.isBlank()) {
-            return Evidence.rejected(MISSING);
+            return Uni.createFrom().item(Evidence.rejected(MISSING));
         }
         if (token.length() > MAX_TOKEN_LENGTH) {
-            return Evidence.rejected(INVALID);
+            return Uni.createFrom().item(Evidence.rejected(INVALID));
         }
         if (time.now().isAfter(time.reference().plus(config.maxQueueTime()))) {
-            return Evidence.rejected(QUEUED_TOO_LONG);
+            return Uni.createFrom().item(Evidence.rejected(QUEUED_TOO_LONG));
         }
+        return oidc.authenticate(new AccessTokenCredential(token))
+                .map(identity -> judge((JsonWebToken) identity.getPrincipal(), tenantId, userId, time))
+                // The failure is not logged or passed on: its message may quote the token's content.
+                .onFailure().recoverWithItem(() -> Evidence.rejected(INVALID));
+    }
+
+    private Evidence judge(JsonWebToken jwt, String tenantId, String userId, RecordTime time) {
         boolean service = Requesters.isService(userId);
-        JsonWebToken jwt;
-        try {
-            jwt = parser.parse(token, service ? serviceContext : personContext);
-        } catch (ParseException | RuntimeException e) {
-            // The exception is not logged or passed on: its message may quote the token's content.
+        Set<String> audiences = jwt.getAudience();
+        if (audiences == null || !audiences.contains(service ? config.serviceAudience() : config.audience())) {
             return Evidence.rejected(INVALID);
         }
         Instant reference = time.reference();
         Instant expiresAt = Instant.ofEpochSecond(jwt.getExpirationTime());
         if (!reference.isBefore(expiresAt.plus(config.clockSkew()))) {
             return Evidence.rejected(EXPIRED);
-        }
-        if (jwt.getClaim("iat") == null) {
-            // The parser does not require iat (token age is judged here): without it the age is unknown.
-            return Evidence.rejected(TOO_OLD);
         }
         Instant issuedAt = Instant.ofEpochSecond(jwt.getIssuedAtTime());
         if (issuedAt.isAfter(reference.plus(config.clockSkew()))

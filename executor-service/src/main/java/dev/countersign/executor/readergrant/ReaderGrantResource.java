@@ -68,8 +68,12 @@ public class ReaderGrantResource {
                             + " carries in 'evidence'; service principals get none.");
         }
         Instant now = Instant.now();
-        Evidence evidence = verifier.verify(request.evidence(), request.tenantId(), request.userId(),
-                new RecordTime(now, false, now));
+        return verifier
+                .verify(request.evidence(), request.tenantId(), request.userId(), new RecordTime(now, false, now))
+                .flatMap(evidence -> open(evidence, now));
+    }
+
+    private Uni<ReaderGrant> open(Evidence evidence, Instant now) {
         if (!(evidence instanceof Evidence.Verified verified)) {
             throw new ProblemException(ErrorCode.UNAUTHENTICATED,
                     "The evidence is not a live agent token of this person of this tenant (%s): sign in again."

@@ -98,12 +98,19 @@ public class ProposalConsumer {
             return Uni.createFrom().failure(read.failure());
         }
         ActionProposed proposal = read.event();
-        if (evidence.check(CONSUMER, token, proposal.tenantId(), proposal.userId(),
-                time) instanceof Evidence.Rejected rejected) {
-            LOG.warnf("Proposal %s (action %s) sent to the dead-letter topic: no valid evidence (%s)",
-                    proposal.eventId(), proposal.actionId(), rejected.reason());
-            return Uni.createFrom().failure(new EvidenceRejectedException(rejected.reason(), proposal.eventId()));
-        }
+        return evidence.check(CONSUMER, token, proposal.tenantId(), proposal.userId(), time)
+                .flatMap(checked -> {
+                    if (checked instanceof Evidence.Rejected rejected) {
+                        LOG.warnf("Proposal %s (action %s) sent to the dead-letter topic: no valid evidence (%s)",
+                                proposal.eventId(), proposal.actionId(), rejected.reason());
+                        return Uni.createFrom().failure(
+                                new EvidenceRejectedException(rejected.reason(), proposal.eventId()));
+                    }
+                    return stageVerified(proposal);
+                });
+    }
+
+    private Uni<Void> stageVerified(ActionProposed proposal) {
         return TransientFailures.retryWhileTransient(staging.stage(proposal), LOG, "Staging " + proposal.actionId())
                 .onFailure().recoverWithUni(failure -> {
                     LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),

@@ -92,7 +92,6 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.datasource.jdbc.url", postgres.jdbcUrl());
         config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
         config.put("quarkus.oidc.public-key", tokens.publicKeyBase64());
-        config.put("mp.jwt.verify.publickey", tokens.publicKeyBase64());
         config.put("quarkus.oidc.token.issuer", DevTokens.ISSUER);
         config.put("quarkus.langchain4j.openai.base-url",
                 "http://localhost:%s/v1/".formatted(System.getProperty(TestProperties.MODEL_PORT)));
