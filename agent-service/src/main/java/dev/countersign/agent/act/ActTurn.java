@@ -101,13 +101,19 @@ public class ActTurn {
             TurnListener listener) {
         Instant deadline = Instant.now().plus(budget.wallClock());
         UUID turnId = UUID.randomUUID();
-        TenantFacts facts = ledger.facts(conversation.tenantId(), conversation.userId())
-                .await().atMost(TenantReads.TIMEOUT);
+        TenantFacts facts;
+        List<TurnRecorded> earlier;
+        try {
+            facts = ledger.facts(conversation.tenantId(), conversation.userId()).await().atMost(TenantReads.TIMEOUT);
+            earlier = history.earlierTurns(conversation);
+        } catch (io.smallrye.mutiny.TimeoutException e) {
+            throw new ProblemException(ErrorCode.DATABASE_UNAVAILABLE, ("The ledger did not answer within %s."
+                    + " Nothing was staged or changed; try again in a moment.").formatted(TenantReads.TIMEOUT));
+        }
         TurnScope scope = new TurnScope(conversation, evidence, turnId, facts.wallets(), facts.categories());
 
         List<ChatMessage> messages = new ArrayList<>();
         messages.add(SystemMessage.from(SystemPrompt.text(LocalDate.now(), updates(conversation))));
-        List<TurnRecorded> earlier = history.earlierTurns(conversation);
         if (earlier.stream().anyMatch(TurnRecorded::tainted)) {
             scope.readUntrustedText("an earlier turn of this conversation");
         }
