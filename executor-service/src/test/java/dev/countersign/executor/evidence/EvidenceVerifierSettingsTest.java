@@ -15,6 +15,7 @@ class EvidenceVerifierSettingsTest {
 
     private static EvidenceConfig config(Duration maxQueueTime, Duration clockSkew) {
         return new EvidenceConfig() {
+
             @Override
             public String audience() {
                 return "countersign-agent";
