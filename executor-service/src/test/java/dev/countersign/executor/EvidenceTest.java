@@ -1,5 +1,6 @@
 package dev.countersign.executor;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -182,7 +183,7 @@ class EvidenceTest {
     }
 
     @Test
-    void evidenceIsVerifiedByTheSameIdentityProvidersRulesAsABearerToken() {
+    void evidenceNeedsTheIdentityProvidersKeyAndIssuerAnIssuedAtAndTheAgentsAudience() {
         Instant now = Instant.now();
         RecordTime appendedNow = new RecordTime(now, true, now);
         Map<String, Object> claims = new HashMap<>(Map.of("iss", DevTokens.ISSUER, "aud", Audiences.AGENT,
@@ -204,6 +205,22 @@ class EvidenceTest {
         Instant dayAndMore = now.minus(Duration.ofDays(1)).minusSeconds(60);
         assertThat(verify(TestProperties.tokens().sign(claims), new RecordTime(dayAndMore, true, now)))
                 .isEqualTo(new Evidence.Rejected(EvidenceVerifier.QUEUED_TOO_LONG));
+    }
+
+    /**
+     * The evidence tenant verifies no HTTP request, whatever its path: with the tenant resolver answering null,
+     * quarkus-oidc picked it for a path with a segment named like it, and an integration's token (expired a day ago,
+     * even) reached the API (404 for an unknown action rather than 401).
+     */
+    @Test
+    void noHttpRequestIsVerifiedAsEvidenceWhateverItsPath() {
+        Instant now = Instant.now();
+        String integration = TestProperties.tokens().mint(tenant.id(), "alice", List.of(Audiences.INTEGRATION),
+                List.of(Groups.USER), now.minusSeconds(60), now.plusSeconds(300));
+
+        given().header("Authorization", "Bearer " + integration).get("/api/actions/evidence").then().statusCode(401);
+        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
+                .get("/api/actions/evidence").then().statusCode(404);
     }
 
     private Evidence verify(String token, RecordTime time) {

@@ -31,8 +31,9 @@ public class TenantReads {
      * How long a caller waits for a read before it gives up. A read takes milliseconds; this bound is for a database
      * that stopped answering. It was 5 s until a turn's first read on a freshly started agent (its first reader grant,
      * minted by an equally cold executor, and its first queries) took longer on a 2-core machine under the test suite's
-     * load (load average 10 to 20), and the turn failed. A turn's wall clock (40 s by default) bounds the turn as a
-     * whole.
+     * load (load average 10 to 20), and the turn failed. Every read of the agent waits this long at most, the tools'
+     * too; a turn's wall clock (40 s by default) is checked between the model's rounds, so a turn with several slow
+     * reads can run past it.
      */
     public static final Duration TIMEOUT = Duration.ofSeconds(15);
 

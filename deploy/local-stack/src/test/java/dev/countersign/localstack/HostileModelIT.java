@@ -365,6 +365,9 @@ class HostileModelIT {
         executed(edit, "alice");
         assertThat(text("SELECT amount::text || ' ' || description FROM transactions WHERE id = ?", line))
                 .isEqualTo("9.50 " + INJECTION);
+        assertThat(text("SELECT coalesce(description_action_id::text, 'nobody') || ' '"
+                + " || coalesce(category_action_id::text, 'nobody') FROM transactions WHERE id = ?", line))
+                .as("the edit wrote neither text column, so it is the writer of neither").isEqualTo("nobody nobody");
 
         model(ModelReply.toolCall("find_transactions", "{}"), ModelReply.toolCalls(expense("Checking", "45.00")));
         JsonNode reply = chat("after-edit", "what did I spend?");

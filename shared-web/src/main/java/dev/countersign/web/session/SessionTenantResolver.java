@@ -7,7 +7,10 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Bearer requests go to the default tenant (type service); the page and requests carrying its session cookie go to the
- * {@value BrowserSessions#TENANT} tenant (Authorization Code with PKCE, session cookie).
+ * {@value BrowserSessions#TENANT} tenant (Authorization Code with PKCE, session cookie). No request goes to any other
+ * tenant: the resolver names the default one rather than answering null, since with null quarkus-oidc goes on to pick a
+ * static tenant whose id is a segment of the request's path (executor-service's tenant {@code evidence}, which takes
+ * the agent's and the integrations' tokens, would then have verified a bearer token sent to {@code .../evidence}).
  */
 @ApplicationScoped
 public class SessionTenantResolver implements TenantResolver {
@@ -18,8 +21,11 @@ public class SessionTenantResolver implements TenantResolver {
         this.sessions = sessions;
     }
 
+    /** quarkus-oidc's id of the tenant configured by the unnamed {@code quarkus.oidc.*} properties. */
+    public static final String DEFAULT_TENANT = "Default";
+
     @Override
     public String resolve(RoutingContext context) {
-        return sessions.isSession(context) ? BrowserSessions.TENANT : null;
+        return sessions.isSession(context) ? BrowserSessions.TENANT : DEFAULT_TENANT;
     }
 }
