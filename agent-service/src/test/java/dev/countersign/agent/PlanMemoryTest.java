@@ -2,8 +2,6 @@ package dev.countersign.agent;
 
 import static dev.countersign.agent.AgentFixtures.script;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.equalTo;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,16 +27,16 @@ import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * Issue 40: a plan statement is bounded in the database's memory. Over a tenant of 3,000 transactions (a small
- * business's year, analysed), each memory-shaped statement is either refused before it runs, by the estimate of what
- * its growing values take in, or runs with the plan role's backend growing by less than {@link #BOUND_MIB} MiB,
- * measured from the operating system ({@code VmHWM}, the backend process's peak resident memory, before and after).
+ * Issue 40, the measurement: a plan statement's cost in the database's memory, over a tenant of 3,000 transactions (a
+ * small business's year, analysed). The memory-shaped statements that stay bounded today (sorts and hashes under
+ * {@code work_mem}, spills under {@code temp_file_limit}, a value built per row from a few columns) run through the
+ * product (a plan turn drafts it, the person runs it) and, for the measurement, on a fresh backend of the plan role
+ * with a run's settings and the person's reader grant (the plan pool's backends carry earlier peaks): the backend's
+ * peak resident memory ({@code VmHWM}, from the operating system) grows by less than {@link #BOUND_MIB} MiB.
  * <p>
- * The statements that may run are run twice: through the product (a plan turn drafts it, the person runs it) for the
- * answer, and on a fresh backend of the plan role, with a run's settings and the person's reader grant, for the
- * measurement (the plan pool's backends carry earlier peaks). The instrument is checked to see what it is meant to see:
- * the issue's own statement, run there without the analysis, grows the backend by more than the bound within two
- * seconds (measured: 832 and 882 MiB in three).
+ * The instrument is checked to see what it is meant to see: the issue's own statement, a {@code string_agg} over a
+ * three-way cross join, grows the backend past the bound within two seconds. Plan mode does not refuse that statement
+ * yet (docs/plan-mode.md, Limits; ADR 6 records the bound that was tried and why it was not kept).
  */
 @QuarkusTest
 @AgentTestResources
@@ -82,28 +80,6 @@ class PlanMemoryTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            CROSS_JOINED,
-            "SELECT string_agg(t1.description, ',') AS s FROM transactions t1, transactions t2",
-            "SELECT array_agg(t1.description) AS a FROM transactions t1 CROSS JOIN transactions t2",
-            "SELECT string_agg(t1.description || t2.category, '') AS s FROM transactions t1 JOIN transactions t2"
-                    + " ON t1.amount > t2.amount",
-            // A sub-select that multiplies: one value of every row's text, repeated for every row.
-            "SELECT string_agg((SELECT string_agg(description, '') FROM transactions), '') AS s FROM transactions",
-            "SELECT (SELECT array_agg(t1.description) FROM transactions t1, transactions t2) AS a",
-            // Running values: each row carries the text of all rows before it.
-            "SELECT string_agg(x, '') AS s FROM (SELECT string_agg(description, '') OVER (ORDER BY id) AS x"
-                    + " FROM transactions) running"})
-    void aStatementThatWouldBuildAHugeValueIsRefusedBeforeItRuns(String statement) {
-        ScriptedModel.use(script(ModelReply.text("```postgresql\n" + statement + "\n```\nAs asked.")));
-
-        PlanModeTest.plan(fixtures, "c-huge", "as asked").statusCode(200)
-                .body("deliverable.guard.singleSelect", equalTo(false))
-                .body("deliverable.guard.reason", containsString("string_agg or array_agg would take in"))
-                .body("deliverable.guard.reason", containsString("Join the tables on a key or filter the rows"));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {
             "SELECT category, string_agg(description, ', ') AS notes FROM transactions GROUP BY category",
             "SELECT w.name, array_agg(t.amount ORDER BY t.amount) AS amounts FROM wallets w"
                     + " JOIN transactions t ON t.wallet_id = w.id GROUP BY w.name",
@@ -125,28 +101,18 @@ class PlanMemoryTest {
         assertThat(growth).as(statement).isLessThan(BOUND_MIB);
     }
 
-    /** ARRAY(sub-select) builds one value too, which the plan does not show as an aggregate: refused as such. */
+    /** The instrument sees what it is for: the issue's statement grows the backend past the bound. */
     @org.junit.jupiter.api.Test
-    void anArrayOfASubSelectIsRefusedWithItsAggregateForm() {
-        ScriptedModel.use(script(ModelReply.text("```postgresql\nSELECT ARRAY(SELECT description FROM transactions)"
-                + " AS a\n```\nAs asked.")));
-
-        PlanModeTest.plan(fixtures, "c-array", "as asked").statusCode(200)
-                .body("deliverable.guard.singleSelect", equalTo(false))
-                .body("deliverable.guard.reason", containsString("write (SELECT array_agg(...) FROM ...) instead"));
-    }
-
-    /** The instrument sees what it is for: the issue's statement, unguarded, grows the backend past the bound. */
-    @org.junit.jupiter.api.Test
-    void theMeasurementSeesTheGrowthTheAnalysisPrevents() throws Exception {
+    void theMeasurementSeesAGrowingAggregatesMemory() throws Exception {
         long growth = growthMib(CROSS_JOINED, "2s");
-        System.out.printf("PlanMemoryTest: %d MiB peak growth in 2 s, unguarded: %s%n", growth, CROSS_JOINED);
+        System.out.printf("PlanMemoryTest: %d MiB peak growth in 2 s: %s%n", growth, CROSS_JOINED);
         assertThat(growth).isGreaterThan(BOUND_MIB);
     }
 
     /**
      * Runs {@code statement} on a fresh backend of the plan role, in alice's tenant under her reader grant, with a
-     * run's work_mem and the statement timeout {@code timeout}; answers how far its peak resident memory rose, in MiB.
+     * run's work_mem (4 MB, the default) and the statement timeout {@code timeout}; answers how far its peak resident
+     * memory rose, in MiB.
      */
     private long growthMib(String statement, String timeout) throws Exception {
         String secret = grants.secretFor(alice).await().atMost(Duration.ofSeconds(10));

@@ -27,8 +27,7 @@ import java.util.regex.Pattern;
  * statement.
  */
 record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, boolean recursive, boolean locksRows,
-        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize, Set<Long> namedCalls,
-        boolean arraySubSelect) {
+        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize, Set<Long> namedCalls) {
 
     /**
      * The node types a plan statement may be built of: relations, joins, sub-selects, CTEs, set operations,
@@ -62,12 +61,6 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
     private static final Pattern NODE = Pattern.compile("\\{([A-Z_]+)");
     /** A type field naming xml (142) or xml[] (143). */
     private static final Pattern XML = Pattern.compile(":\\w*type 14[23] ");
-    /**
-     * A sub-select made an array ({@code ARRAY(SELECT ...)}, SubLinkType ARRAY_SUBLINK): one value of every row it
-     * reads, which the plan shows only as an InitPlan or SubPlan, so its size cannot be estimated as an aggregate's can
-     * ({@link GrowingValues}).
-     */
-    private static final Pattern ARRAY_SUBLINK = Pattern.compile("\\{SUBLINK :subLinkType 6 ");
     /** CmdType CMD_SELECT. */
     private static final String SELECT = "1";
 
@@ -88,8 +81,7 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
         boolean recursive = tree.contains(":hasRecursive true");
         return new QueryTree(ids(RELATION, tree), ids(FUNCTION, tree), operators, recursive,
                 tree.contains(":hasForUpdate true") || tree.contains(":rowMarks ({"), selectOnly, unknownNodes,
-                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree), namedCalls(tree),
-                ARRAY_SUBLINK.matcher(tree).find());
+                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree), namedCalls(tree));
     }
 
     private static Set<Long> namedCalls(String tree) {

@@ -9,12 +9,9 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.countersign.agent.evidence.Person;
 import dev.countersign.contracts.events.PlanStatementDrafted.Guard;
 import dev.countersign.contracts.events.PlanStatementDrafted.Validation;
-import dev.countersign.contracts.json.Json;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.PreparedStatement;
 import io.vertx.mutiny.sqlclient.Row;
@@ -140,13 +137,6 @@ public class StatementAnalysis {
     static final int MESSAGE_CHARS = 300;
     /** The largest expanded expression a run may evaluate ({@link ExpandedSize}). */
     static final long MAX_EXPANDED_SIZE = 20_000;
-    private static final long MB = 1024 * 1024;
-    /**
-     * The most the values a run builds from many rows may take in, by the planner's estimate ({@link GrowingValues}): a
-     * string or array built in memory needs up to about three times its size (the value grows by doubling, and is
-     * copied once it is complete), so this keeps one run's such values near 48 MB.
-     */
-    static final long MAX_GROWING_BYTES = 16 * MB;
     /** The longest statement analysed; longer is a shortfall. */
     static final int MAX_STATEMENT_CHARS = 10_000;
 
@@ -227,34 +217,13 @@ public class StatementAnalysis {
                     }
                     String wrapped = PlanStatementRunner.wrap(body, columns, config.maxCellChars(), 1, 0);
                     return failure(sql.prepare(wrapped).flatMap(PreparedStatement::close))
-                            .flatMap(unwrappable -> unwrappable == null
-                                    ? growing(sql, wrapped, judged)
-                                    : Uni.createFrom().item(new Result(new Guard(false, "Not run here: it does not"
-                                            + " run as a sub-select (" + cut(unwrappable.getErrorMessage()) + ")."
-                                            + " End it with the statement itself, without anything after a"
-                                            + " semicolon."), judged.validation(), List.of())));
+                            .map(unwrappable -> unwrappable == null
+                                    ? judged
+                                    : new Result(new Guard(false, "Not run here: it does not run as a sub-select ("
+                                            + cut(unwrappable.getErrorMessage()) + "). End it with the statement"
+                                            + " itself, without anything after a semicolon."),
+                                            judged.validation(), List.of()));
                 }));
-    }
-
-    /**
-     * {@code judged}, unless the values it would build from many rows ({@link GrowingValues}) take in more than
-     * {@link #MAX_GROWING_BYTES} by the planner's estimate: EXPLAIN of the statement as a run wraps it, which plans it
-     * and runs nothing.
-     */
-    private Uni<Result> growing(SqlConnection sql, String wrapped, Result judged) {
-        return sql.preparedQuery("EXPLAIN (VERBOSE, FORMAT JSON) " + wrapped).execute().map(plan -> {
-            GrowingValues.Estimate estimate = GrowingValues.of(
-                    Json.read(String.valueOf(plan.iterator().next().getValue(0)), JsonNode.class));
-            if (estimate.bytes() <= MAX_GROWING_BYTES) {
-                return judged;
-            }
-            return new Result(new Guard(false, ("Not run here: its string_agg or array_agg would take in"
-                    + " about %,.0f rows, %,.0f MB by PostgreSQL's estimate, and the database holds such a value whole"
-                    + " in memory; plan runs allow %d MB. Join the tables on a key or filter the rows first, aggregate"
-                    + " numbers (count, sum) rather than text, or list the rows themselves (a run returns them page"
-                    + " by page).").formatted(estimate.rows(), estimate.bytes() / MB, MAX_GROWING_BYTES / MB)),
-                    judged.validation(), List.of());
-        });
     }
 
     /** Not a query: the relations it names come from a rule holding it; it is never run here. */
@@ -352,10 +321,6 @@ public class StatementAnalysis {
         }
         if (tree.locksRows()) {
             refused.add("It locks rows (FOR UPDATE or FOR SHARE), which a read-only run cannot.");
-        }
-        if (tree.arraySubSelect()) {
-            refused.add("It makes an array of a sub-select (ARRAY(SELECT ...)), whose size plan runs cannot estimate;"
-                    + " write (SELECT array_agg(...) FROM ...) instead.");
         }
         if (tree.recursive()) {
             refused.add("It is recursive (WITH RECURSIVE), which plan runs refuse: its work and values have no bound.");
