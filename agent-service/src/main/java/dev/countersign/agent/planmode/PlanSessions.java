@@ -133,28 +133,14 @@ public class PlanSessions {
         return grants.secretFor(person).flatMap(secret -> inTransaction(secret, readOnly, work));
     }
 
-    /**
-     * What a plan transaction sets first, analysis and run alike: its statement timeout and work_mem; no NOTICE (one is
-     * sent to the client whole and is no error for plan_rows to cut: a text search cast quotes its whole input in one);
-     * {@value #SEARCH_PATH} as its search_path, so string_agg and array_agg resolve to the capped aggregates of
-     * {@code plan_functions} (executor migration R__plan_aggregates.sql); and no hashed aggregation, since a hashed set
-     * operation (INTERSECT, EXCEPT) builds its table in memory without spilling and is chosen on the planner's
-     * estimate, which a statement's own clauses can lower (ADR 6).
-     */
-    public static String settings(boolean readOnly, Duration timeout, String workMem) {
-        return (readOnly ? "SET TRANSACTION READ ONLY; " : "")
-                + "SET LOCAL statement_timeout = '" + timeout.toMillis() + "ms'; "
-                + "SET LOCAL work_mem = '" + workMem + "'; "
-                + "SET LOCAL client_min_messages = error; "
-                + "SET LOCAL search_path = " + SEARCH_PATH + "; "
-                + "SET LOCAL enable_hashagg = off";
-    }
-
-    /** The plan transactions' search_path: the capped aggregates first, then the built-ins, then the tables. */
-    public static final String SEARCH_PATH = "plan_functions, pg_catalog, public";
-
     private <T> Uni<T> inTransaction(String grantSecret, boolean readOnly, Function<SqlConnection, Uni<T>> work) {
-        String settings = settings(readOnly, config.runTimeout(), config.workMem());
+        Duration timeout = config.runTimeout();
+        String settings = (readOnly ? "SET TRANSACTION READ ONLY; " : "")
+                + "SET LOCAL statement_timeout = '" + timeout.toMillis() + "ms'; "
+                + "SET LOCAL work_mem = '" + config.workMem() + "'; "
+                // A NOTICE is sent to the client whole and is no error for plan_rows to cut (a text search cast
+                // quotes its whole input in one): none reaches the agent.
+                + "SET LOCAL client_min_messages = error";
         return pool.withConnection(sql -> sql.begin().flatMap(transaction -> sql.query(settings).execute()
                 // The grant as a parameter: its secret never appears in statement text (logs, statistics).
                 .flatMap(set -> sql.preparedQuery(NAME_GRANT).execute(Tuple.of(grantSecret)))

@@ -27,8 +27,7 @@ import java.util.regex.Pattern;
  * statement.
  */
 record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, boolean recursive, boolean locksRows,
-        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize, Set<Long> namedCalls,
-        boolean arraySubSelect, boolean comparedWithSubSelect, long longestConstant) {
+        boolean selectOnly, Set<String> unknownNodes, boolean xml, long expandedSize, Set<Long> namedCalls) {
 
     /**
      * The node types a plan statement may be built of: relations, joins, sub-selects, CTEs, set operations,
@@ -62,24 +61,6 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
     private static final Pattern NODE = Pattern.compile("\\{([A-Z_]+)");
     /** A type field naming xml (142) or xml[] (143). */
     private static final Pattern XML = Pattern.compile(":\\w*type 14[23] ");
-    /**
-     * A sub-select made an array ({@code ARRAY(SELECT ...)}, SubLinkType ARRAY_SUBLINK): one value of every row it
-     * reads, which the capped aggregates do not see.
-     */
-    private static final Pattern ARRAY_SUBLINK = Pattern.compile("\\{SUBLINK :subLinkType 6 ");
-    /**
-     * A value compared with a sub-select's rows ({@code IN}, {@code NOT IN}, {@code = ANY}, {@code < ALL}: SubLinkTypes
-     * ALL_SUBLINK and ANY_SUBLINK). Where PostgreSQL cannot make it a join (NOT IN, always) it hashes the sub-select's
-     * rows in memory without spilling, if the planner expects them to fit: an estimate the statement's own clauses can
-     * lower.
-     */
-    private static final Pattern COMPARED_SUBLINK = Pattern.compile("\\{SUBLINK :subLinkType [12] ");
-    /**
-     * A constant passed by reference (text, numeric...), with its length in bytes: folding copies such values; one
-     * passed by value (an integer) costs nothing to copy.
-     */
-    private static final Pattern CONSTANT = Pattern.compile(
-            ":constbyval false :constisnull false :location -?\\d+ :constvalue (\\d+) \\[");
     /** CmdType CMD_SELECT. */
     private static final String SELECT = "1";
 
@@ -100,10 +81,7 @@ record QueryTree(Set<Long> relations, Set<Long> functions, Set<Long> operators, 
         boolean recursive = tree.contains(":hasRecursive true");
         return new QueryTree(ids(RELATION, tree), ids(FUNCTION, tree), operators, recursive,
                 tree.contains(":hasForUpdate true") || tree.contains(":rowMarks ({"), selectOnly, unknownNodes,
-                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree), namedCalls(tree),
-                ARRAY_SUBLINK.matcher(tree).find(), COMPARED_SUBLINK.matcher(tree).find(),
-                CONSTANT.matcher(tree).results().mapToLong(constant -> Long.parseLong(constant.group(1))).max()
-                        .orElse(0));
+                XML.matcher(tree).find(), recursive ? 0 : ExpandedSize.of(tree), namedCalls(tree));
     }
 
     private static Set<Long> namedCalls(String tree) {

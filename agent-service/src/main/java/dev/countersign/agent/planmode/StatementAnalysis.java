@@ -72,14 +72,6 @@ public class StatementAnalysis {
             "date_trunc", "date_part", "extract", "age", "make_date", "to_char", "to_date", "to_number",
             "justify_days", "justify_interval", "now");
 
-    /**
-     * The aggregates that build one value from many rows: a run calls the capped ones of {@code plan_functions}
-     * (executor migration R__plan_aggregates.sql), which its search_path finds first
-     * ({@link PlanSessions#SEARCH_PATH}); pg_catalog's, named with their schema or of another signature (bytea, arrays
-     * of arrays), are refused.
-     */
-    static final Set<String> GROWING = Set.of("string_agg", "array_agg");
-
     /** The view a query becomes for its analysis; in the session's own temporary schema, rolled back. */
     private static final String VIEW = "pg_temp.countersign_plan_statement";
     /** The table whose rule holds a statement that cannot be a view; rolled back too. */
@@ -119,8 +111,7 @@ public class StatementAnalysis {
             WHERE c.oid::bigint = ANY ($1)
             UNION ALL
             SELECT 'function', p.oid::bigint, p.oid::regprocedure::text, NULL,
-                   p.pronamespace = 'plan_functions'::regnamespace AND p.prokind = 'a'
-                   OR p.pronamespace = 'pg_catalog'::regnamespace AND p.proname <> ALL ($7) AND (p.proname = ANY ($4)
+                   p.pronamespace = 'pg_catalog'::regnamespace AND (p.proname = ANY ($4)
                        OR NOT p.oid::bigint = ANY ($5) AND p.proname <> ALL ($6) AND (
                            EXISTS (SELECT 1 FROM pg_catalog.pg_cast k WHERE k.castfunc = p.oid
                                    AND 'xml'::regtype NOT IN (k.castsource, k.casttarget))
@@ -146,21 +137,6 @@ public class StatementAnalysis {
     static final int MESSAGE_CHARS = 300;
     /** The largest expanded expression a run may evaluate ({@link ExpandedSize}). */
     static final long MAX_EXPANDED_SIZE = 20_000;
-    /**
-     * The largest {@link #foldingBytes} a statement may have. Folding {@code a || a || ...} keeps each intermediate
-     * value until planning ends, so its memory grows with the number of copies times the value's size, itself the
-     * number of copies times the constant's length: about an eighth of expanded nodes squared times the longest
-     * constant (a chain of n/2 copies keeps values of 1 to n/2 copies), so this allows about 64 MB. Measured: a chain
-     * of 1,000 copies of a 1,000-character constant (2,002 nodes) took 846 MiB to plan; 250 copies, 57 MiB.
-     */
-    static final long MAX_FOLDING_BYTES = 512L * 1024 * 1024;
-
-    /** Expanded nodes squared times the longest constant passed by reference: what folding its copies can build. */
-    static long foldingBytes(QueryTree tree) {
-        double bytes = (double) tree.expandedSize() * tree.expandedSize() * tree.longestConstant();
-        return bytes > Long.MAX_VALUE ? Long.MAX_VALUE : (long) bytes;
-    }
-
     /** The longest statement analysed; longer is a shortfall. */
     static final int MAX_STATEMENT_CHARS = 10_000;
 
@@ -302,10 +278,9 @@ public class StatementAnalysis {
                 }
                 // Before PostgreSQL 16 a rule's tree also names its own relation (OLD and NEW).
                 relations.remove(self);
-                return sql.preparedQuery(OBJECTS)
-                        .execute(Tuple.from(new Object[]{ids(relations), ids(functions), ids(operators),
-                                FUNCTIONS.toArray(String[]::new), ids(tree.namedCalls()),
-                                REFUSED_OPERATOR_FUNCTIONS.toArray(String[]::new), GROWING.toArray(String[]::new)}))
+                return sql.preparedQuery(OBJECTS).execute(Tuple.of(ids(relations), ids(functions), ids(operators),
+                        FUNCTIONS.toArray(String[]::new), ids(tree.namedCalls()),
+                        REFUSED_OPERATOR_FUNCTIONS.toArray(String[]::new)))
                         .map(objects -> new Reading(tree, relations, functions, operators, refused, objects));
             });
         });
@@ -320,13 +295,8 @@ public class StatementAnalysis {
         for (Row object : reading.objects()) {
             String kind = object.getString("kind");
             if ("function".equals(kind) && !object.getBoolean("allowed")) {
-                String name = object.getString("name");
-                refused.add(GROWING.stream().anyMatch(growing -> name.startsWith("pg_catalog." + growing + "(")
-                        || name.startsWith(growing + "("))
-                                ? "It calls " + name
-                                        + ": plan runs call string_agg(text, text) and array_agg of a value that"
-                                        + " is not an array by their plain names, whose values are capped in size."
-                                : "It calls " + name + ", which is not a listed pure built-in function.");
+                refused.add("It calls " + object.getString("name") + ", which is not a listed pure built-in"
+                        + " function.");
             } else if ("operator".equals(kind) && !object.getBoolean("allowed")) {
                 refused.add("It uses the operator " + object.getString("name") + ", which is not built in.");
             }
@@ -351,21 +321,6 @@ public class StatementAnalysis {
         }
         if (tree.locksRows()) {
             refused.add("It locks rows (FOR UPDATE or FOR SHARE), which a read-only run cannot.");
-        }
-        if (tree.arraySubSelect()) {
-            refused.add("It makes an array of a sub-select (ARRAY(SELECT ...)), whose size plan runs cannot cap;"
-                    + " write (SELECT array_agg(...) FROM ...) instead.");
-        }
-        if (tree.comparedWithSubSelect()) {
-            refused.add("It compares a value with a sub-select's rows (IN, NOT IN, ANY or ALL over a SELECT), which"
-                    + " PostgreSQL may hold in memory whole; write EXISTS (SELECT 1 FROM ... WHERE ...) or"
-                    + " NOT EXISTS instead.");
-        }
-        if (foldingBytes(tree) > MAX_FOLDING_BYTES) {
-            refused.add(("Its constants are copied into about %d expression nodes, up to %d bytes each: planning"
-                    + " folds them into values PostgreSQL keeps until planning ends, which for this many copies can"
-                    + " take hundreds of megabytes. Use shorter constants or fewer copies.")
-                    .formatted(tree.expandedSize(), tree.longestConstant()));
         }
         if (tree.recursive()) {
             refused.add("It is recursive (WITH RECURSIVE), which plan runs refuse: its work and values have no bound.");
