@@ -109,9 +109,17 @@ public class CurrentUser {
     }
 
     private void checkAudience() {
-        Set<String> audiences = token.getAudience();
-        if (refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get())) {
+        if (alsoForRefusedAudience(token, refusedAudience)) {
             throw new UnauthorizedException("the bearer token is also valid for another service");
         }
+    }
+
+    /**
+     * Whether {@code jwt}'s audiences include {@code refusedAudience} ({@code countersign.security.refused-audience}):
+     * such a token is valid for another service too, and this one takes it from no channel.
+     */
+    public static boolean alsoForRefusedAudience(JsonWebToken jwt, Optional<String> refusedAudience) {
+        Set<String> audiences = jwt.getAudience();
+        return refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get());
     }
 }

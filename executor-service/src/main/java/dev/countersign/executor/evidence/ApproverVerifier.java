@@ -11,7 +11,6 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.web.CurrentUser;
-import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.smallrye.mutiny.Uni;
 
@@ -41,25 +40,18 @@ public class ApproverVerifier {
     }
 
     public Uni<Evidence> verify(String token, String tenantId, String userId) {
-        if (token == null || token.isBlank()) {
-            return Uni.createFrom().item(Evidence.rejected(EvidenceVerifier.MISSING));
+        Evidence.Rejected malformed = TokenChecks.shapeProblem(token);
+        if (malformed != null) {
+            return Uni.createFrom().item(malformed);
         }
-        if (token.length() > EvidenceVerifier.MAX_TOKEN_LENGTH) {
-            return Uni.createFrom().item(Evidence.rejected(EvidenceVerifier.INVALID));
-        }
-        return oidc.authenticate(new AccessTokenCredential(token))
-                .map(identity -> judge((JsonWebToken) identity.getPrincipal(), tenantId, userId))
-                // Not logged or passed on: the message may quote the token.
-                .onFailure().recoverWithItem(() -> Evidence.rejected(EvidenceVerifier.INVALID));
+        return TokenChecks.verifiedBy(oidc, token, jwt -> judge(jwt, tenantId, userId));
     }
 
     private Evidence judge(JsonWebToken jwt, String tenantId, String userId) {
-        Set<String> audiences = jwt.getAudience();
-        if (refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get())) {
+        if (CurrentUser.alsoForRefusedAudience(jwt, refusedAudience)) {
             return Evidence.rejected(EvidenceVerifier.INVALID);
         }
-        Object tenant = jwt.getClaim(CurrentUser.TENANT_CLAIM);
-        if (!(tenant instanceof String claimed) || !claimed.equals(tenantId)) {
+        if (!TokenChecks.namesTenant(jwt, tenantId)) {
             return Evidence.rejected(EvidenceVerifier.WRONG_TENANT);
         }
         if (jwt.getSubject() == null || !jwt.getSubject().equals(userId)) {

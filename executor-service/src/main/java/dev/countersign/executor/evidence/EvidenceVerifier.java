@@ -12,8 +12,6 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Requesters;
-import dev.countersign.web.CurrentUser;
-import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.Tenant;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.smallrye.mutiny.Uni;
@@ -50,8 +48,6 @@ public class EvidenceVerifier {
     public static final String WRONG_USER = "evidence_wrong_user";
     public static final String QUEUED_TOO_LONG = "record_queued_too_long";
 
-    static final int MAX_TOKEN_LENGTH = 16_384;
-
     private final TenantIdentityProvider oidc;
     private final EvidenceConfig config;
 
@@ -70,19 +66,14 @@ public class EvidenceVerifier {
 
     /** Whether {@code token} is evidence for {@code userId} of {@code tenantId} at {@code time}. */
     public Uni<Evidence> verify(String token, String tenantId, String userId, RecordTime time) {
-        if (token == null || token.isBlank()) {
-            return Uni.createFrom().item(Evidence.rejected(MISSING));
-        }
-        if (token.length() > MAX_TOKEN_LENGTH) {
-            return Uni.createFrom().item(Evidence.rejected(INVALID));
+        Evidence.Rejected malformed = TokenChecks.shapeProblem(token);
+        if (malformed != null) {
+            return Uni.createFrom().item(malformed);
         }
         if (time.now().isAfter(time.reference().plus(config.maxQueueTime()))) {
             return Uni.createFrom().item(Evidence.rejected(QUEUED_TOO_LONG));
         }
-        return oidc.authenticate(new AccessTokenCredential(token))
-                .map(identity -> judge((JsonWebToken) identity.getPrincipal(), tenantId, userId, time))
-                // The failure is not logged or passed on: its message may quote the token's content.
-                .onFailure().recoverWithItem(() -> Evidence.rejected(INVALID));
+        return TokenChecks.verifiedBy(oidc, token, jwt -> judge(jwt, tenantId, userId, time));
     }
 
     private Evidence judge(JsonWebToken jwt, String tenantId, String userId, RecordTime time) {
@@ -101,8 +92,7 @@ public class EvidenceVerifier {
                 || issuedAt.isBefore(reference.minus(config.maxAge()))) {
             return Evidence.rejected(TOO_OLD);
         }
-        Object tenant = jwt.getClaim(CurrentUser.TENANT_CLAIM);
-        if (!(tenant instanceof String claimed) || !claimed.equals(tenantId)) {
+        if (!TokenChecks.namesTenant(jwt, tenantId)) {
             return Evidence.rejected(WRONG_TENANT);
         }
         String requester = service ? serviceRequester(jwt) : jwt.getSubject();
