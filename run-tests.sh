@@ -26,14 +26,18 @@ mvn=(./mvnw -B -ntp)
 
 "${mvn[@]}" package -DskipTests
 
-# Each lane's lines also go to target/<lane>.log, from which a failed lane's failures are printed again at the end (the
-# lanes' lines interleave, and a CI record often keeps only the tail of the output).
+# Each lane's lines also go to target/<lane>.log, each with the time it was written (where a lane's minutes go), from
+# which a failed lane's failures are printed again at the end (the lanes' lines interleave, and a CI record often keeps
+# only the tail of the output).
 mkdir -p target
 lane() {
   local name=$1
   shift
-  # The lane's status is its Maven's, not sed's or tee's (pipefail, set above).
-  "$@" 2>&1 | sed -u "s/^/[$name] /" | tee "target/$name.log"
+  # The lane's status is its Maven's, not awk's (pipefail, set above).
+  "$@" 2>&1 | awk -v lane="[$name]" -v file="target/$name.log" '{
+    print lane " " $0; fflush()
+    print strftime("%H:%M:%S") " " lane " " $0 > file; fflush(file)
+  }'
 }
 
 # Each lane runs Maven's lifecycle (a goal alone cannot resolve the other modules without an install); what step 1 made
@@ -58,7 +62,7 @@ for lane_pid in "units:$units" "end-to-end:$end_to_end"; do
     status=1
     name=${lane_pid%%:*}
     echo "The $name lane failed (its lines are marked [$name]). Its failures, again:" >&2
-    grep -aE 'Tests run:.*(Failures: [1-9]|Errors: [1-9])|<<< (FAIL|ERROR)|^\[[a-z-]+\] \[ERROR\]' "target/$name.log" \
+    grep -aE 'Tests run:.*(Failures: [1-9]|Errors: [1-9])|<<< (FAIL|ERROR)|^[0-9:]+ \[[a-z-]+\] \[ERROR\]' "target/$name.log" \
       | grep -av 'Tests run:.*Failures: 0, Errors: 0' | head -60 >&2 || true
   fi
 done
