@@ -280,15 +280,6 @@ public class ActionRepository {
                 });
     }
 
-    /** proposed -> expired, if its time is up by the database's clock; null if it is not (or not proposed). */
-    public Uni<ActionRow> expire(SqlClient sql, UUID id) {
-        ActionTransitions.require(PROPOSED, EXPIRED);
-        return sql.preparedQuery("UPDATE actions SET status = 'expired', version = version + 1"
-                + " WHERE id = $1 AND status = 'proposed' AND expires_at <= now() RETURNING " + COLUMNS)
-                .execute(Tuple.of(id))
-                .map(ActionRepository::firstOrNull);
-    }
-
     /** confirmed -> executing: an external call is claimed; the caller commits before making it. */
     public Uni<ActionRow> claim(SqlClient sql, UUID id) {
         ActionTransitions.require(CONFIRMED, EXECUTING);

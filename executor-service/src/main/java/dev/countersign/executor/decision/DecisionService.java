@@ -31,11 +31,8 @@ import dev.countersign.executor.execution.ActionExecutor;
 import dev.countersign.executor.execution.ExecutionRefused;
 import dev.countersign.executor.execution.ExecutorRegistry;
 import dev.countersign.executor.execution.ExternalExecution;
-import dev.countersign.executor.expiry.ExpirySweeper;
+import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.outbox.OutboxRelay;
-import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.outbox.OutcomeEvents;
-import dev.countersign.executor.policy.EarnedTrust;
 import dev.countersign.executor.telemetry.ActionTelemetry;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Multi;
@@ -63,32 +60,30 @@ public class DecisionService {
 
     private final ActionRepository actions;
     private final ExecutorRegistry executors;
-    private final OutboxWriter outbox;
     private final OutboxRelay relay;
     private final TenantTransactions transactions;
     private final ProcessedEvents processed;
     private final SeparationOfDuties separationOfDuties;
     private final ActorMismatches actorMismatches;
     private final ActionExecution execution;
-    private final EarnedTrust trust;
+    private final ActionLifecycle lifecycle;
     private final ExternalExecution external;
     private final SingleUseApprovals approvals;
 
     public DecisionService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
-            OutboxWriter outbox, OutboxRelay relay, ProcessedEvents processed, SeparationOfDuties separationOfDuties,
-            ActorMismatches actorMismatches, ActionExecution execution, EarnedTrust trust,
+            ActionLifecycle lifecycle, OutboxRelay relay, ProcessedEvents processed,
+            SeparationOfDuties separationOfDuties, ActorMismatches actorMismatches, ActionExecution execution,
             ExternalExecution external, SingleUseApprovals approvals) {
         this.approvals = approvals;
         this.external = external;
         this.execution = execution;
-        this.trust = trust;
+        this.lifecycle = lifecycle;
         this.actorMismatches = actorMismatches;
         this.separationOfDuties = separationOfDuties;
         this.transactions = transactions;
         this.processed = processed;
         this.actions = actions;
         this.executors = executors;
-        this.outbox = outbox;
         this.relay = relay;
     }
 
@@ -274,12 +269,9 @@ public class DecisionService {
     }
 
     private Uni<DecisionOutcome> cancelLocked(SqlClient sql, DecisionRequest request, String tokenHash) {
-        return actions.cancel(sql, request.actionId(), request.tenantId(), tokenHash)
+        return lifecycle.cancel(sql, request.actionId(), request.tenantId(), tokenHash, request.userId())
                 .flatMap(cancelled -> cancelled != null
-                        ? trust.cancelled(sql, cancelled)
-                                .flatMap(ignored -> outbox.append(sql,
-                                        OutcomeEvents.cancelled(cancelled, request.userId()), cancelled))
-                                .replaceWith((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
+                        ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.Cancelled(cancelled))
                         : explainLoss(sql, request.actionId(), request.tenantId(), tokenHash));
     }
 
@@ -346,15 +338,15 @@ public class DecisionService {
                 return Uni.createFrom().item(new DecisionOutcome.NotFound());
             }
             if (current.status() == ActionStatus.PROPOSED) {
-                // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that.
-                return transactions.because(sql, ExpirySweeper.REASON)
-                        .flatMap(ignored -> actions.expire(sql, actionId))
-                        .flatMap(expired -> expired == null
-                                // Someone else moved it meanwhile (the sweep held the row): answer with what it is now.
+                // Still proposed with the right token, yet the compare-and-swap missed: its time is up. Record that,
+                // as the sweep would (this transaction holds the row's lock, so the expiry does not skip it).
+                return lifecycle.expire(sql, List.of(actionId))
+                        .flatMap(expired -> expired.isEmpty()
+                                // Someone else moved it meanwhile: answer with what it is now.
                                 ? actions.find(sql, actionId, tenantId)
                                         .map(now -> (DecisionOutcome) new DecisionOutcome.NotProposed(now))
-                                : outbox.append(sql, OutcomeEvents.expired(expired), expired).replaceWith(
-                                        (DecisionOutcome) new DecisionOutcome.NotProposed(expired)));
+                                : Uni.createFrom().item(
+                                        (DecisionOutcome) new DecisionOutcome.NotProposed(expired.get(0))));
             }
             return Uni.createFrom().item(new DecisionOutcome.NotProposed(current));
         });

@@ -1,15 +1,11 @@
 package dev.countersign.executor.execution;
 
-import java.util.Comparator;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
@@ -19,10 +15,8 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
 import dev.countersign.executor.action.LockedAction;
 import dev.countersign.executor.db.Pipelining;
-import dev.countersign.executor.db.TenantTransactions;
-import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.outbox.OutcomeEvents;
-import dev.countersign.executor.policy.EarnedTrust;
+import dev.countersign.executor.lifecycle.ActionLifecycle;
+import dev.countersign.executor.lifecycle.StoredRows;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
@@ -38,35 +32,25 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 @ApplicationScoped
 public class ActionExecution {
 
-    private static final Logger LOG = Logger.getLogger(ActionExecution.class);
     private static final String SAVEPOINT = "execute_action";
     /** What a refused write rolls back to; public for the confirm benchmark's baseline. */
     public static final String SET_SAVEPOINT = "SAVEPOINT " + SAVEPOINT;
-    /** JSON nodes equal as JSON: numbers by value (1 and 1.0, an int and a long), the rest as Jackson compares them. */
-    private static final Comparator<JsonNode> JSON_BY_VALUE = (a, b) -> a.equals(b)
-            || a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0 ? 0 : 1;
 
     private final ExecutorRegistry executors;
     private final ActionRepository actions;
-    private final OutboxWriter outbox;
-    private final TenantTransactions transactions;
-    private final EarnedTrust trust;
-
+    private final ActionLifecycle lifecycle;
     private final TenantPolicyRepository policies;
     private final Targets targets;
     private final ActionTelemetry telemetry;
 
-    public ActionExecution(ExecutorRegistry executors, ActionRepository actions, OutboxWriter outbox,
-            TenantTransactions transactions, EarnedTrust trust, TenantPolicyRepository policies,
-            Targets targets, ActionTelemetry telemetry) {
-        this.telemetry = telemetry;
-        this.policies = policies;
-        this.targets = targets;
+    public ActionExecution(ExecutorRegistry executors, ActionRepository actions, ActionLifecycle lifecycle,
+            TenantPolicyRepository policies, Targets targets, ActionTelemetry telemetry) {
         this.executors = executors;
         this.actions = actions;
-        this.outbox = outbox;
-        this.transactions = transactions;
-        this.trust = trust;
+        this.lifecycle = lifecycle;
+        this.policies = policies;
+        this.targets = targets;
+        this.telemetry = telemetry;
     }
 
     /** Executes {@code confirmed}; a refusal is recorded as the action's failure, not thrown. */
@@ -105,7 +89,7 @@ public class ActionExecution {
                         .map(WriteAttempt::written).onFailure().recoverWithItem(WriteAttempt::failed),
                 (confirmed, attempt) -> attempt.after(confirmedAsExpected(confirmed, row, confirmedBy)))
                 .flatMap(attempt -> attempt.failure() == null
-                        ? recordExecuted(sql, attempt.confirmed(), attempt.result())
+                        ? lifecycle.executed(sql, attempt.confirmed(), attempt.result())
                                 .map(executed -> (DecisionOutcome) new DecisionOutcome.Executed(executed))
                         : recordRefusal(sql, attempt.confirmed(), attempt.failure())));
     }
@@ -114,7 +98,8 @@ public class ActionExecution {
      * The swap's answer, if it is the locked row as confirmed by {@code confirmedBy}; otherwise the transaction fails.
      */
     static ActionRow confirmedAsExpected(ActionRow confirmed, ActionRow locked, String confirmedBy) {
-        if (confirmed == null || !sameRow(confirmed, locked.asConfirmedBy(confirmedBy, confirmed.confirmedAt()))) {
+        if (confirmed == null
+                || !StoredRows.sameRow(confirmed, locked.asConfirmedBy(confirmedBy, confirmed.confirmedAt()))) {
             throw new IllegalStateException("Action " + locked.id()
                     + " was not confirmed as its write, sent with the confirmation, was built for; nothing commits");
         }
@@ -198,56 +183,12 @@ public class ActionExecution {
 
     /**
      * The write path of a confirmed action ({@link #confirmThenRun} runs the same steps, its executor's first statement
-     * sent with the confirmation): its executor, then confirmed -> executed, the requester's trust, then the outbox
-     * event. An {@link ExecutionRefused} propagates (the caller decides whether the whole transaction or only this
-     * action fails).
+     * sent with the confirmation): its executor, then confirmed -> executed with the requester's trust and the outbox
+     * event ({@link ActionLifecycle#executed}). An {@link ExecutionRefused} propagates (the caller decides whether the
+     * whole transaction or only this action fails).
      */
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
-        return executor.execute(sql, confirmed).flatMap(result -> recordExecuted(sql, confirmed, result));
-    }
-
-    /**
-     * {@code confirmed -> executed} with the write's result, the trust count and the outcome event, sent together (one
-     * round trip): the count and the event are made from the row the update is expected to store, and the update's
-     * answer must be that row, or this fails (the caller's transaction rolls back, or in auto-apply its savepoint).
-     */
-    private Uni<ActionRow> recordExecuted(SqlClient sql, ActionRow confirmed, JsonNode result) {
-        ActionRow expected = confirmed.executedInSameTransaction(result);
-        return Pipelining.sendTogether(actions.markExecuted(sql, confirmed.id(), result),
-                () -> Pipelining.sendWithoutWaiting(trust.executed(sql, expected),
-                        () -> outbox.append(sql, OutcomeEvents.executed(expected), expected)),
-                (stored, ignored) -> storedAsExpected(stored, expected))
-                // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
-                .invoke(executed -> LOG.infof(
-                        "Action %s of tenant %s (%s) written, executed as its transaction commits",
-                        executed.id(), executed.tenantId(), executed.kind()));
-    }
-
-    /**
-     * The row {@code confirmed -> executed} stored, if it is the one the outcome event describes: the same columns, and
-     * the same result as JSON (jsonb keeps numbers by value, not as Java typed them). Otherwise the transaction must
-     * not commit: an {@link IllegalStateException}.
-     */
-    static ActionRow storedAsExpected(ActionRow stored, ActionRow expected) {
-        if (stored == null) {
-            throw new IllegalStateException(
-                    "Action " + expected.id() + " was no longer confirmed when its write ended");
-        }
-        if (!sameRow(stored, expected)) {
-            throw new IllegalStateException("Action " + expected.id()
-                    + " was stored as executed otherwise than its outcome event says; its transaction rolls back");
-        }
-        return stored;
-    }
-
-    /**
-     * Two rows equal as the database stores them: every column, and the result as JSON (jsonb keeps numbers by value,
-     * not as Java typed them; a null result is stored as JSON null, which reads back as a NullNode).
-     */
-    private static boolean sameRow(ActionRow a, ActionRow b) {
-        JsonNode resultA = a.result() == null ? NullNode.getInstance() : a.result();
-        JsonNode resultB = b.result() == null ? NullNode.getInstance() : b.result();
-        return resultA.equals(JSON_BY_VALUE, resultB) && a.withResult(null).equals(b.withResult(null));
+        return executor.execute(sql, confirmed).flatMap(result -> lifecycle.executed(sql, confirmed, result));
     }
 
     /** {@link #write} as an execution span of the action's trace, for a batch member (a batch runs no {@link #run}). */
@@ -256,11 +197,7 @@ public class ActionExecution {
     }
 
     Uni<DecisionOutcome> fail(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
-        LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
-        JsonNode result = ActionResults.error(code, reason);
-        return transactions.because(sql, code.code())
-                .flatMap(ignored -> actions.markFailed(sql, action.id(), result))
-                .flatMap(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason), failed)
-                        .replaceWith((DecisionOutcome) new DecisionOutcome.Failed(failed, code)));
+        return lifecycle.failed(sql, action, code, reason)
+                .map(failed -> (DecisionOutcome) new DecisionOutcome.Failed(failed, code));
     }
 }

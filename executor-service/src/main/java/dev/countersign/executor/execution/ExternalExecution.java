@@ -27,8 +27,9 @@ import dev.countersign.executor.external.CallRefused;
 import dev.countersign.executor.external.ExternalExecutor;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
+import dev.countersign.executor.lifecycle.ActionLifecycle;
+import dev.countersign.executor.lifecycle.ActionResults;
 import dev.countersign.executor.outbox.OutboxRelay;
-import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.outbox.OutcomeEvents;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -60,16 +61,16 @@ public class ExternalExecution {
     private final ExternalGate gate;
     private final TenantTransactions transactions;
     private final ActionRepository actions;
-    private final OutboxWriter outbox;
+    private final ActionLifecycle lifecycle;
     private final OutboxRelay relay;
 
     public ExternalExecution(ExecutorRegistry executors, ExternalGate gate, TenantTransactions transactions,
-            ActionRepository actions, OutboxWriter outbox, OutboxRelay relay) {
+            ActionRepository actions, ActionLifecycle lifecycle, OutboxRelay relay) {
         this.executors = executors;
         this.gate = gate;
         this.transactions = transactions;
         this.actions = actions;
-        this.outbox = outbox;
+        this.lifecycle = lifecycle;
         this.relay = relay;
     }
 
@@ -144,17 +145,16 @@ public class ExternalExecution {
                 to = ActionStatus.NEEDS_REVIEW;
                 result = ActionResults.error(ErrorCode.OUTCOME_UNKNOWN, ((CallOutcome.Unknown) outcome).reason());
             }
-            Uni<ActionRow> moved = from == ActionStatus.NEEDS_REVIEW
-                    ? actions.resolveReview(sql, action.id(), to, result)
-                    : actions.recordCall(sql, action.id(), to, result);
-            return moved.flatMap(recorded -> {
-                if (recorded == null) {
-                    LOG.warnf("Action %s was moved by another instance before this outcome was recorded", action.id());
-                    return actions.find(sql, action.id(), action.tenantId())
-                            .map(current -> (DecisionOutcome) new DecisionOutcome.NotProposed(current));
-                }
-                return outbox.append(sql, event(recorded, outcome), recorded).replaceWith(answer(recorded, outcome));
-            });
+            return lifecycle.callRecorded(sql, action, from, to, result, recorded -> event(recorded, outcome))
+                    .flatMap(recorded -> {
+                        if (recorded == null) {
+                            LOG.warnf("Action %s was moved by another instance before this outcome was recorded",
+                                    action.id());
+                            return actions.find(sql, action.id(), action.tenantId())
+                                    .map(current -> (DecisionOutcome) new DecisionOutcome.NotProposed(current));
+                        }
+                        return Uni.createFrom().item(answer(recorded, outcome));
+                    });
         }).invoke(relay::wakeUp);
     }
 

@@ -16,10 +16,8 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.ActionsConfig;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.outbox.OutboxRelay;
-import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.outbox.OutcomeEvents;
-import dev.countersign.executor.policy.EarnedTrust;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -44,21 +42,19 @@ public class UndoService {
     private final TenantTransactions transactions;
     private final ActionRepository actions;
     private final ExecutorRegistry executors;
-    private final EarnedTrust trust;
-    private final OutboxWriter outbox;
+    private final ActionLifecycle lifecycle;
     private final OutboxRelay relay;
     private final ActionsConfig config;
     private final UndoApprovals undoApprovals;
 
     public UndoService(TenantTransactions transactions, ActionRepository actions, ExecutorRegistry executors,
-            EarnedTrust trust, OutboxWriter outbox, OutboxRelay relay, ActionsConfig config,
+            ActionLifecycle lifecycle, OutboxRelay relay, ActionsConfig config,
             UndoApprovals undoApprovals) {
         this.undoApprovals = undoApprovals;
         this.transactions = transactions;
         this.actions = actions;
         this.executors = executors;
-        this.trust = trust;
-        this.outbox = outbox;
+        this.lifecycle = lifecycle;
         this.relay = relay;
         this.config = config;
     }
@@ -129,9 +125,6 @@ public class UndoService {
         return Uni.createFrom().deferred(() -> executors.undoerFor(action.kind()).orElseThrow().undo(sql, action))
                 .onFailure(ExecutionRefused.class).transform(refused -> new ProblemException(
                         ((ExecutionRefused) refused).code(), refused.getMessage() + ".", action.toView()))
-                .flatMap(ignored -> actions.markUndone(sql, action.id(), userId))
-                .flatMap(undone -> trust.undone(sql, undone)
-                        .flatMap(ignored -> outbox.append(sql, OutcomeEvents.undone(undone), undone))
-                        .replaceWith(undone));
+                .flatMap(ignored -> lifecycle.undone(sql, action, userId));
     }
 }

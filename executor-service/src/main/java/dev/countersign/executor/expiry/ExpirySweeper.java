@@ -10,13 +10,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionsConfig;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.outbox.OutboxRelay;
-import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.outbox.OutcomeEvents;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import io.smallrye.mutiny.Multi;
@@ -27,9 +25,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Expires undecided actions whose window has closed, on a schedule (quarkus-scheduler), and announces each with
- * {@code ActionExpired} through the outbox in the same transaction. Every instance may sweep: SKIP LOCKED keeps two
- * sweeps (or a sweep and a confirm) off the same row. Between sweeps an action is also expired lazily when someone
- * tries to decide it.
+ * {@code ActionExpired} through the outbox in the same transaction ({@link ActionLifecycle#expire}, the one expiry
+ * path). Every instance may sweep: SKIP LOCKED keeps two sweeps (or a sweep and a confirm) off the same row. Between
+ * sweeps an action is also expired, by the same call, when someone tries to decide it.
  * <p>
  * The search for due actions crosses tenants (the database function {@code actions_due_for_expiry} returns ids and
  * tenants only); each tenant's actions are then expired in a transaction of that tenant, under row-level security.
@@ -40,21 +38,18 @@ public class ExpirySweeper {
     private static final Logger LOG = Logger.getLogger(ExpirySweeper.class);
     public static final String ACTOR = "system";
     public static final String CHANNEL = "sweep";
-    public static final String REASON = "the decision window closed";
 
     private final Pool pool;
     private final TenantTransactions transactions;
-    private final ActionRepository actions;
-    private final OutboxWriter outbox;
+    private final ActionLifecycle lifecycle;
     private final OutboxRelay relay;
     private final ActionsConfig config;
 
-    public ExpirySweeper(Pool pool, TenantTransactions transactions, ActionRepository actions, OutboxWriter outbox,
-            OutboxRelay relay, ActionsConfig config) {
+    public ExpirySweeper(Pool pool, TenantTransactions transactions, ActionLifecycle lifecycle, OutboxRelay relay,
+            ActionsConfig config) {
         this.pool = pool;
         this.transactions = transactions;
-        this.actions = actions;
-        this.outbox = outbox;
+        this.lifecycle = lifecycle;
         this.relay = relay;
         this.config = config;
     }
@@ -91,11 +86,7 @@ public class ExpirySweeper {
     }
 
     private Uni<Integer> expire(String tenantId, List<UUID> ids) {
-        return transactions.run(new Actor(tenantId, ACTOR, CHANNEL, REASON), sql -> actions.expireDue(sql, ids)
-                .flatMap(expired -> Multi.createFrom().iterable(expired)
-                        .onItem()
-                        .transformToUniAndConcatenate(row -> outbox.append(sql, OutcomeEvents.expired(row), row))
-                        .collect().last()
-                        .replaceWith(expired.size())));
+        return transactions.run(new Actor(tenantId, ACTOR, CHANNEL), sql -> lifecycle.expire(sql, ids))
+                .map(List::size);
     }
 }

@@ -34,8 +34,8 @@ import dev.countersign.executor.db.TransientFailures;
 import dev.countersign.executor.execution.ActionExecution;
 import dev.countersign.executor.execution.ExecutorRegistry;
 import dev.countersign.executor.execution.Targets;
+import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.outbox.OutboxWriter;
-import dev.countersign.executor.outbox.OutcomeEvents;
 import dev.countersign.executor.policy.AutoApply;
 import dev.countersign.executor.policy.AutoApplyBudgets;
 import dev.countersign.executor.policy.StagingPolicies;
@@ -78,11 +78,13 @@ public class StagingService {
     private final ActionExecution execution;
     private final ActionTelemetry telemetry;
     private final AutoApplyBudgets budgets;
+    private final ActionLifecycle lifecycle;
 
     public StagingService(TenantTransactions transactions, ActionRepository actions, ProcessedEvents processed,
             OutboxWriter outbox, ActionsConfig config, TenantPolicyRepository policies, ExecutorRegistry executors,
             Targets targets, AutoApply autoApply, ActionExecution execution, ActionTelemetry telemetry,
-            AutoApplyBudgets budgets) {
+            AutoApplyBudgets budgets, ActionLifecycle lifecycle) {
+        this.lifecycle = lifecycle;
         this.budgets = budgets;
         this.telemetry = telemetry;
         this.autoApply = autoApply;
@@ -196,10 +198,10 @@ public class StagingService {
             }
             return autoApply.reason(sql, stored, agentWrites).flatMap(reason -> {
                 if (reason == null) {
-                    return announce(sql, stored);
+                    return lifecycle.staged(sql, stored);
                 }
                 if (!proposal.markedClean()) {
-                    return hold(sql, stored, TAINTED);
+                    return lifecycle.held(sql, stored, TAINTED);
                 }
                 return applyOnArrival(sql, stored, reason);
             }).replaceWith(true);
@@ -240,16 +242,6 @@ public class StagingService {
                 .map(stored -> Objects.equals(stored, proposal.tokenHash()));
     }
 
-    /** Writes {@code ActionStaged} for the action as it is now. */
-    private Uni<Void> announce(SqlClient sql, ActionRow stored) {
-        return outbox.append(sql, OutcomeEvents.staged(stored), stored).replaceWithVoid();
-    }
-
-    /** The action could have applied on arrival but waits for a person: recorded on it, and announced with it. */
-    private Uni<Void> hold(SqlClient sql, ActionRow stored, String reason) {
-        return actions.hold(sql, stored.id(), reason).flatMap(held -> announce(sql, held == null ? stored : held));
-    }
-
     /**
      * Spends the auto-apply budget, then confirms and executes in the staging transaction, recorded in the history as
      * the tier rules' move: the action is stored, confirmed and written together or not at all, like a person's
@@ -260,8 +252,8 @@ public class StagingService {
         return sql.query("SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
                 .flatMap(ignored -> budgets.spend(sql, stored, AutoApply.budgetAmount(stored)))
                 .flatMap(bound -> bound != null
-                        ? hold(sql, stored, bound.reason())
-                        : announce(sql, stored)
+                        ? lifecycle.held(sql, stored, bound.reason())
+                        : lifecycle.staged(sql, stored)
                                 .flatMap(ignored -> transactions.actAs(sql, ActionExecuted.AUTO_APPLIER,
                                         TenantTransactions.AUTO_APPLY, reason))
                                 .flatMap(ignored -> actions.autoConfirm(sql, stored.id()))
@@ -273,7 +265,7 @@ public class StagingService {
                     LOG.warnf("Applying action %s on arrival failed (%s); it waits for a person", stored.id(),
                             failure.getMessage());
                     return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
-                            .flatMap(ignored -> hold(sql, stored, APPLY_FAILED));
+                            .flatMap(ignored -> lifecycle.held(sql, stored, APPLY_FAILED));
                 });
     }
 

@@ -16,6 +16,7 @@ import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.lifecycle.StoredRows;
 
 /**
  * Statements sent before the answers they were built for: the write after the confirming compare-and-swap, built from
@@ -44,7 +45,7 @@ class StoredAsExpectedTest {
         ActionRow expected = confirmed.executedInSameTransaction(written);
         ActionRow stored = expected.withResult(json("{\"rate\": 1.5, \"version\": 1}"));
 
-        assertThat(ActionExecution.storedAsExpected(stored, expected)).isSameAs(stored);
+        assertThat(StoredRows.storedAsExpected(stored, expected)).isSameAs(stored);
         assertThat(expected.executedAt()).isEqualTo(CONFIRMED_AT);
         assertThat(expected.status()).isEqualTo(ActionStatus.EXECUTED);
     }
@@ -53,7 +54,7 @@ class StoredAsExpectedTest {
     void anUpdateThatMatchedNoRowFailsTheTransaction() {
         ActionRow expected = confirmed().executedInSameTransaction(json("{\"version\": 1}"));
 
-        assertThatThrownBy(() -> ActionExecution.storedAsExpected(null, expected))
+        assertThatThrownBy(() -> StoredRows.storedAsExpected(null, expected))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no longer confirmed");
     }
 
@@ -68,11 +69,11 @@ class StoredAsExpectedTest {
                 expected.targetBefore(), expected.autoApplied(), expected.undoneBy(), expected.undoneAt(),
                 expected.traceParent(), expected.heldReason(), expected.targetOwner());
 
-        assertThatThrownBy(() -> ActionExecution.storedAsExpected(laterClock, expected))
+        assertThatThrownBy(() -> StoredRows.storedAsExpected(laterClock, expected))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("otherwise than its outcome event");
-        assertThatThrownBy(() -> ActionExecution.storedAsExpected(expected.withResult(json("{\"version\": 2}")),
+        assertThatThrownBy(() -> StoredRows.storedAsExpected(expected.withResult(json("{\"version\": 2}")),
                 expected)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> ActionExecution.storedAsExpected(expected.withResult(null), expected))
+        assertThatThrownBy(() -> StoredRows.storedAsExpected(expected.withResult(null), expected))
                 .isInstanceOf(IllegalStateException.class);
     }
 
@@ -81,7 +82,7 @@ class StoredAsExpectedTest {
         ActionRow expected = confirmed().executedInSameTransaction(null);
         ActionRow stored = expected.withResult(json("null"));
 
-        assertThat(ActionExecution.storedAsExpected(stored, expected)).isSameAs(stored);
+        assertThat(StoredRows.storedAsExpected(stored, expected)).isSameAs(stored);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.countersign.executor.execution;
+package dev.countersign.executor.lifecycle;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -6,12 +6,12 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.json.Json;
 
 /** The result recorded for an action that did not (or may not) carry out: {@code {"error": code, "reason": ...}}. */
-final class ActionResults {
+public final class ActionResults {
 
     private ActionResults() {
     }
 
-    static ObjectNode error(ErrorCode code, String reason) {
+    public static ObjectNode error(ErrorCode code, String reason) {
         return Json.mapper().createObjectNode().put("error", code.code()).put("reason", reason);
     }
 }
