@@ -55,7 +55,7 @@ final class ConversationAppender {
 
     /** Waits until an event with this id, or an outcome of the action with this id, is in the ledger. */
     static void awaitAppended(String id) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> {
+        dev.countersign.devsupport.testing.Waits.await().atMost(Duration.ofSeconds(15)).until(() -> {
             try (Connection owner = TestProperties.ownerConnection();
                     PreparedStatement query = owner.prepareStatement(
                             "SELECT 1 FROM conversation_events WHERE event_id::text = ? OR payload ->> 'actionId' = ?")) {

@@ -79,7 +79,7 @@ class AutoApplyBudgetTest {
 
     /** The proposal's status once the executor has settled it (up to 20 s). */
     private static String settledStatus(ProposalMother proposal) throws SQLException {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+        dev.countersign.devsupport.testing.Waits.await().atMost(java.time.Duration.ofSeconds(20))
                 .until(() -> Db.status(proposal.actionId) != null);
         return Db.status(proposal.actionId);
     }

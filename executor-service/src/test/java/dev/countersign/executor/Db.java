@@ -1,8 +1,8 @@
 package dev.countersign.executor;
 
+import static dev.countersign.devsupport.testing.Waits.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -114,7 +114,7 @@ final class Db {
      * own lock, so what the test sends next comes behind it.
      */
     static void awaitALockWait() {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(15))
+        dev.countersign.devsupport.testing.Waits.await().atMost(java.time.Duration.ofSeconds(15))
                 .until(() -> count("SELECT count(*) FROM pg_locks WHERE NOT granted") > 0);
     }
 

@@ -53,7 +53,7 @@ class ExpiryTest {
         proposal.stage(kafka);
 
         // Longer than the sweep interval the test profile sets: the sweep ran and left it alone.
-        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(1_500))
+        dev.countersign.devsupport.testing.Waits.await().during(java.time.Duration.ofMillis(1_500))
                 .atMost(java.time.Duration.ofSeconds(3))
                 .until(() -> "proposed".equals(Db.status(proposal.actionId)));
     }

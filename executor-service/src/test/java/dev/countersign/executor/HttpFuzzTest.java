@@ -61,7 +61,7 @@ class HttpFuzzTest {
 
         // The relay stamps outbox rows on its own schedule: wait until the fuzz tenant's are stamped, so the checksum
         // sees only what the inputs could change.
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> Db.count(
+        dev.countersign.devsupport.testing.Waits.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> Db.count(
                 "SELECT count(*) FROM outbox WHERE tenant_id = ? AND published_at IS NULL", tenant.id()) == 0);
         DomainChecksum checksum;
         Map<String, String> before;

@@ -1,7 +1,7 @@
 package dev.countersign.executor;
 
+import static dev.countersign.devsupport.testing.Waits.await;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;

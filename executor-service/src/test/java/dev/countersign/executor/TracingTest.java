@@ -1,8 +1,8 @@
 package dev.countersign.executor;
 
+import static dev.countersign.devsupport.testing.Waits.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
