@@ -13,15 +13,17 @@
 #    lines are prefixed with its name; the run fails if either lane fails, after both have ended.
 #    (Three lanes, the executor's tests on their own, was measured slower: 14 min for the executor's tests alone.)
 #
-# Every JVM of the run (Maven's, the tests', the services', Keycloak's) compiles with C1 only and collects with the
-# serial collector: they live seconds to minutes on 2 busy cores, where C2's compile threads and G1's concurrent threads
-# cost more CPU than they pay back (measured: a third less CPU for the same end-to-end tests). Speed is not what these
-# tests check; the benchmarks (deploy/bench) never run with these options. C1 alone gets a code cache of 48 MB by
-# default (not tiered's 240), which Maven's build of every module filled once ("Out of space in CodeCache for method
-# handle intrinsic", the build failed); a full code cache also stops a long test JVM compiling. Hence its size here.
+# Every JVM of the run (Maven's, the tests', the services'; Keycloak's through its own options) compiles with C1 only
+# and collects with the serial collector: they live seconds to minutes on 2 busy cores, where C2's compile threads and
+# G1's concurrent threads cost more CPU than they pay back (measured: a third less CPU for the same end-to-end tests).
+# Speed is not what these tests check; the benchmarks (deploy/bench) never run with these options. C1 alone gets a code
+# cache of 48 MB by default (not tiered's 240), which Maven's build of every module filled once ("Out of space in
+# CodeCache for method handle intrinsic", the build failed); a full code cache also stops a long test JVM compiling.
+# Hence its size here.
 # A Quarkus JVM loads over 100 MB of class metadata while it starts, and the metaspace's first threshold (about 20 MB)
 # made the serial collector run five or six full collections on the way (1.3 to 2.2 s of one core per JVM, measured on
-# the executor's test JVM with -Xlog:gc); a first threshold of 256 MB skips them. It reserves nothing.
+# the executor's test JVM with -Xlog:gc); a first threshold of 256 MB skips them. It reserves nothing. Keycloak does not
+# read these options (LocalKeycloak passes its own).
 set -euo pipefail
 cd "$(dirname "$0")"
 export JDK_JAVA_OPTIONS="${JDK_JAVA_OPTIONS:+$JDK_JAVA_OPTIONS }-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC -XX:MetaspaceSize=256m"
@@ -36,13 +38,15 @@ mkdir -p target
 lane() {
   local name=$1
   shift
-  # The lane's status is its Maven's, not awk's (pipefail, set above).
-  "$@" 2>&1 | awk -v lane="[$name]" -v file="target/$name.log" '{
-    print lane " " $0; fflush()
-    print strftime("%H:%M:%S") " " lane " " $0 > file; fflush(file)
-  }'
+  # The lane's status is its Maven's, not the loop's (pipefail, set above). A shell loop, not awk: Debian's awk (mawk)
+  # reads a pipe in 4 KB blocks, which stamped a quiet stretch's lines with the time the block filled.
+  "$@" 2>&1 | {
+    while IFS= read -r line || [ -n "$line" ]; do
+      printf '[%s] %s\n' "$name" "$line"
+      printf '%(%H:%M:%S)T [%s] %s\n' -1 "$name" "$line" >&3
+    done
+  } 3> "target/$name.log"
 }
-
 # Each lane runs Maven's lifecycle (a goal alone cannot resolve the other modules without an install); what step 1 made
 # is up to date, so compiling and packaging find nothing to do, and the checks step 1 made are not repeated.
 checked=(-Dformat.skip -Denforcer.skip)

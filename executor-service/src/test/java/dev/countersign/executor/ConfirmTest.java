@@ -446,6 +446,9 @@ class ConfirmTest {
         assertThat(ledgerRows(proposal)).isZero();
         assertThat(Db.status(proposal.actionId)).isEqualTo("expired");
         assertThat(Db.expiryChannel(proposal.actionId)).as("expired by the confirm, not the sweep").isEqualTo("http");
+        // The same expiry as the sweep's (ActionLifecycle.expire), announced as ActionExpired.
+        assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(proposal.actionId.toString())
+                && value.contains("ActionExpired"))).hasSize(1);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,8 @@ class ExpiryTest {
                 .then().statusCode(200)
                 .body("to", contains("proposed", "expired"))
                 .body("actor", contains("alice", "system"))
-                .body("channel", contains("agent", "sweep"));
+                .body("channel", contains("agent", "sweep"))
+                .body("reason[1]", equalTo("the decision window closed"));
     }
 
     @Test

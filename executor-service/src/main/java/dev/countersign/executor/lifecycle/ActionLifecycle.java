@@ -25,17 +25,20 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
- * The one place that moves an action from one state to another after it was stored: each move is one call that makes
- * the compare-and-swap (with its history reason where the move has one), counts it towards or against the requester's
- * earned trust, and appends its outcome event to the outbox (which counts the metrics once the transaction commits,
- * {@link OutboxWriter}). Every call runs in the caller's transaction: the move, the trust count and the event commit
- * together or not at all.
+ * Moves an action from one state to another after it was stored, each move one call that makes the compare-and-swap
+ * (setting its history reason where the move has one of its own), counts it towards or against the requester's earned
+ * trust, and appends its outcome event to the outbox (which counts the metrics once the transaction commits,
+ * {@link OutboxWriter}). Staged and held are announcements of the stored action, not status changes. Every call runs in
+ * the caller's transaction: the move, the trust count and the event commit together or not at all.
  * <p>
- * What stays with the callers: who may make the move (the decision rule) and the locks they take first, and the
- * confirmation {@code proposed -> confirmed}, which carries its own evidence (the token hash, the person) and is
- * followed by one of these moves in the same transaction. The database's state machine (R__actions_state_machine.sql)
- * refuses any move not listed there, whoever asks; this class only makes sure no move forgets its history, trust or
- * event.
+ * What stays with the callers: who may make the move (the decision rule) and the locks they take first; the
+ * confirmation {@code proposed -> confirmed} (a person's, {@code DecisionService}, or the tier rules',
+ * {@code StagingService}), which carries its own evidence and is followed by one of these moves in the same
+ * transaction; the claim of an external call {@code confirmed -> executing} ({@code ActionExecution}), which commits
+ * before the call and announces nothing; and, for an external call's outcome ({@link #callRecorded}), the choice of the
+ * new state, the result and the event, which the caller makes from the call's outcome and whose reason it sets with its
+ * actor. The database's state machine (R__actions_state_machine.sql) refuses any move not listed there, whoever asks;
+ * this class only makes sure the moves it makes do not forget their history, trust or event.
  */
 @ApplicationScoped
 public class ActionLifecycle {
