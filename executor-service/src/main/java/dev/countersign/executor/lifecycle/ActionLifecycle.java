@@ -3,6 +3,7 @@ package dev.countersign.executor.lifecycle;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -95,8 +96,7 @@ public class ActionLifecycle {
     /** {@code confirmed -> failed}, with {@code code} as the history's reason and the action's result. */
     public Uni<ActionRow> failed(SqlClient sql, ActionRow action, ErrorCode code, String reason) {
         LOG.warnf("Action %s of tenant %s failed: %s", action.id(), action.tenantId(), code.code());
-        return transactions.because(sql, code.code())
-                .flatMap(ignored -> actions.markFailed(sql, action.id(), ActionResults.error(code, reason)))
+        return because(sql, code.code(), () -> actions.markFailed(sql, action.id(), ActionResults.error(code, reason)))
                 .call(failed -> outbox.append(sql, OutcomeEvents.failed(failed, code, reason), failed));
     }
 
@@ -119,8 +119,7 @@ public class ActionLifecycle {
      * for that action.
      */
     public Uni<List<ActionRow>> expire(SqlClient sql, List<UUID> ids) {
-        return transactions.because(sql, EXPIRED_REASON)
-                .flatMap(ignored -> actions.expireDue(sql, ids))
+        return because(sql, EXPIRED_REASON, () -> actions.expireDue(sql, ids))
                 .call(expired -> Multi.createFrom().iterable(expired)
                         .onItem().transformToUniAndConcatenate(
                                 row -> outbox.append(sql, OutcomeEvents.expired(row), row))
@@ -150,5 +149,13 @@ public class ActionLifecycle {
         return moved.call(recorded -> recorded == null
                 ? Uni.createFrom().voidItem()
                 : outbox.append(sql, event.apply(recorded), recorded));
+    }
+
+    /**
+     * The history's reason for the next move, sent together with the move (one round trip): the move's statement does
+     * not depend on the setting's answer, and a failed setting fails the transaction.
+     */
+    private <T> Uni<T> because(SqlClient sql, String reason, Supplier<Uni<T>> move) {
+        return Pipelining.sendWithoutWaiting(transactions.because(sql, reason), move::get);
     }
 }
