@@ -14,6 +14,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 
 import dev.countersign.devsupport.testing.ArchitectureRules;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.kinds.PlantedKindReadingTheGate;
 import dev.countersign.executor.training.TrainingPlan;
 import dev.countersign.executor.training.TrainingPlanRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -36,6 +38,26 @@ class ArchitectureTest {
     @Test
     void theExecutorsPackagesFormNoCycle() {
         ArchitectureRules.packagesFormNoCycle("dev.countersign.executor").check(EXECUTOR);
+    }
+
+    /**
+     * A kind's folder depends on the interface package only (and the contracts and libraries), the interface package on
+     * nothing else of the gate, and nothing of the gate on a kind: a kind is added or removed without touching the
+     * gate.
+     */
+    @Test
+    void theKindsAndTheGateMeetOnlyInTheInterfacePackage() {
+        KindBoundary.kindsUseOnlyTheInterface().check(EXECUTOR);
+        KindBoundary.interfaceUsesNothingOfTheGate().check(EXECUTOR);
+        KindBoundary.gateUsesNoKind().check(EXECUTOR);
+    }
+
+    @Test
+    void theKindBoundaryRulesFailOnAPlantedKindReadingTheGate() {
+        JavaClasses planted = new ClassFileImporter().importClasses(PlantedKindReadingTheGate.class,
+                ActionRow.class);
+        assertThat(KindBoundary.kindsUseOnlyTheInterface().evaluate(planted).hasViolation()).isTrue();
+        assertThat(KindBoundary.gateUsesNoKind().evaluate(planted).hasViolation()).isFalse();
     }
 
     @Test

@@ -18,7 +18,7 @@ import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.execution.ActionExecution;
-import dev.countersign.executor.ledger.CreateTransactionExecutor;
+import dev.countersign.executor.kinds.ledger.transaction.create.CreateTransactionKind;
 import dev.countersign.executor.outbox.OutboxWriter;
 
 /**
@@ -31,8 +31,8 @@ import dev.countersign.executor.outbox.OutboxWriter;
  * and one PL/pgSQL function {@code bench_confirm} doing the same work in one round trip: the database's best case for
  * the same work. In the function the savepoint is a block with an exception handler (PL/pgSQL's subtransaction; a
  * {@code SAVEPOINT} statement is not allowed there), the ledger parameters come out of the stored {@code params}
- * (CreateTransactionExecutor reads the same keys) and the event is built with {@code jsonb_build_object} under the
- * names of {@link ActionExecuted}'s fields (OutcomeEvents.executed fills the same ones).
+ * (CreateTransactionKind reads the same keys) and the event is built with {@code jsonb_build_object} under the names of
+ * {@link ActionExecuted}'s fields (OutcomeEvents.executed fills the same ones).
  * <p>
  * Not in it, as they do not run for this confirm: ProcessedEvents (an HTTP confirm has no event id), SeparationOfDuties
  * (only HIGH reads the approval policy), EarnedTrust (only MEDIUM counts), the refusal paths.
@@ -46,7 +46,7 @@ final class ConfirmBaseline {
         statements.put("lock_for_person", ActionRepository.LOCK_FOR_PERSON);
         statements.put("confirm", ActionRepository.CONFIRM);
         statements.put("savepoint", ActionExecution.SET_SAVEPOINT);
-        statements.put("insert_transaction", CreateTransactionExecutor.INSERT);
+        statements.put("insert_transaction", CreateTransactionKind.INSERT);
         statements.put("mark_executed", ActionRepository.MARK_EXECUTED);
         statements.put("append_outbox", OutboxWriter.APPEND);
         return statements;
@@ -76,7 +76,7 @@ final class ConfirmBaseline {
         body.add(perform(bind(TenantTransactions.SETTINGS, "p_tenant", "p_user", "'http'", "''")));
         body.add(into(bind(ActionRepository.LOCK_FOR_PERSON, "p_action", "p_tenant"), "v_action"));
         body.add(into(bind(ActionRepository.CONFIRM, "p_action", "p_tenant", "v_token", "p_user"), "v_action"));
-        String insert = into(bind(CreateTransactionExecutor.INSERT, "p_transaction", "p_tenant", "v_wallet",
+        String insert = into(bind(CreateTransactionKind.INSERT, "p_transaction", "p_tenant", "v_wallet",
                 "v_amount", "v_category", "v_description", "v_occurred_on", "p_action"), "v_written");
         String markExecuted = into(bind(ActionRepository.MARK_EXECUTED, "p_action", "v_result"), "v_action");
         String append = bind(OutboxWriter.APPEND, "p_event", "p_tenant", literal(Topics.ACTIONS_OUTCOMES),

@@ -34,6 +34,7 @@ import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.execution.ExecutorRegistry;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
 import dev.countersign.executor.external.egress.GatedHttp;
@@ -65,6 +66,9 @@ class ExternalWritesTest {
 
     @Inject
     ExternalGate gate;
+
+    @Inject
+    ExecutorRegistry kinds;
 
     @Inject
     TenantTransactions transactions;
@@ -297,7 +301,8 @@ class ExternalWritesTest {
         assertThatThrownBy(() -> mailer.send(null, Mail.withText("someone@example.org", "hi", "there")).await()
                 .atMost(Duration.ofSeconds(5))).isInstanceOf(UngatedCallException.class);
         // A scope for an action that is not claimed (still proposed) is not opened.
-        assertThatThrownBy(() -> gate.open(staged).await().atMost(Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> gate.open(staged, kinds.externalFor(staged.kind()).orElseThrow()).await()
+                .atMost(Duration.ofSeconds(5)))
                 .isInstanceOf(UngatedCallException.class).hasMessageContaining("not claimed");
 
         assertThat(ungatedCalls()).isEqualTo(before + 2);
@@ -309,12 +314,14 @@ class ExternalWritesTest {
         var proposal = ticket("Scoped");
         claimedAMinuteAgo(proposal); // executing: a scope may be opened
         ActionRow executing = row(proposal);
-        GateScope scope = gate.open(executing).await().atMost(Duration.ofSeconds(5));
+        GateScope scope = gate.open(executing, kinds.externalFor(executing.kind()).orElseThrow()).await()
+                .atMost(Duration.ofSeconds(5));
         try {
             var elsewhere = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:1/steal"))
                     .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
             assertThatThrownBy(() -> http.send(scope, elsewhere).await().atMost(Duration.ofSeconds(5)))
-                    .isInstanceOf(UngatedCallException.class).hasMessageContaining("not the configured ticket system");
+                    .isInstanceOf(UngatedCallException.class)
+                    .hasMessageContaining("not the origin the action's kind declares");
         } finally {
             scope.close();
         }

@@ -23,9 +23,9 @@ import java.util.UUID;
  * else still proposed);</li>
  * <li>executed: one ledger row ({@code transactions.source_action_id}), live; one {@code executed} history entry; one
  * {@code ActionExecuted} in the outbox;</li>
- * <li>undone (UndoService and {@code CreateTransactionExecutor.undo}: the row is kept and marked deleted by the
- * action): the same one row, now with {@code deleted_at} and {@code deleted_by_action} the action; one {@code executed}
- * and one {@code undone} history entry; one {@code ActionExecuted} and one {@code ActionUndone};</li>
+ * <li>undone (UndoService and {@code CreateTransactionKind.undo}: the row is kept and marked deleted by the action):
+ * the same one row, now with {@code deleted_at} and {@code deleted_by_action} the action; one {@code executed} and one
+ * {@code undone} history entry; one {@code ActionExecuted} and one {@code ActionUndone};</li>
  * <li>cancelled: no ledger row, no {@code executed} entry or event, one {@code ActionCancelled};</li>
  * <li>still proposed: nothing written, nothing executed;</li>
  * <li>the wallet's balance (its live rows) is the sum of the amounts of the actions executed and not undone, as the

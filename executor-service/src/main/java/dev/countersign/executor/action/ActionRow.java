@@ -10,9 +10,11 @@ import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ActionView;
 import dev.countersign.contracts.api.FieldChange;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.executor.kind.KindAction;
 
 /**
- * One row of {@code actions}, without its token hash (which never leaves the SQL that checks it).
+ * One row of {@code actions}, without its token hash (which never leaves the SQL that checks it); what a kind's part
+ * sees of it is {@link KindAction}.
  *
  * @param targetVersion
  *            the version of the row it changes, read when it was staged (null: the kind changes no existing row, or it
@@ -50,7 +52,7 @@ public record ActionRow(
         Instant undoneAt,
         String traceParent,
         String heldReason,
-        String targetOwner) {
+        String targetOwner) implements KindAction {
 
     /**
      * This confirmed action as {@code confirmed -> executed} stores it in the transaction that confirmed it: status
@@ -78,17 +80,6 @@ public record ActionRow(
                 paramsHash, summary, proposedAt, expiresAt, newConfirmedBy, newConfirmedAt, newExecutedAt, newResult,
                 idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason,
                 targetOwner);
-    }
-
-    /** A parameter's normalised text (the catalogue's normal form), or null when the proposal left it out. */
-    public String param(String name) {
-        return params.hasNonNull(name) ? params.get(name).asText() : null;
-    }
-
-    /** A parameter mapped by {@code parse}, or null when the proposal left it out. */
-    public <T> T param(String name, java.util.function.Function<String, T> parse) {
-        String value = param(name);
-        return value == null ? null : parse.apply(value);
     }
 
     /** The view, its headline naming rows by id. */

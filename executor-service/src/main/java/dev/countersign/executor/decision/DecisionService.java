@@ -27,10 +27,10 @@ import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.db.TransientFailures;
 import dev.countersign.executor.execution.ActionExecution;
-import dev.countersign.executor.execution.ActionExecutor;
-import dev.countersign.executor.execution.ExecutionRefused;
 import dev.countersign.executor.execution.ExecutorRegistry;
 import dev.countersign.executor.execution.ExternalExecution;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.ExecutionRefused;
 import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.executor.telemetry.ActionTelemetry;
@@ -53,7 +53,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * and a swap that missed all the same fails the transaction, so a write commits only with a confirmation that won. The
  * unique {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database
  * (an e-mail, a ticket) cannot join the transaction; such executors send the action's idempotency key (see
- * {@link ActionExecutor}).
+ * {@link DatabaseKind}).
  */
 @ApplicationScoped
 public class DecisionService {

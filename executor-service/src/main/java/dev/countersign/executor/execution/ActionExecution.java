@@ -15,6 +15,9 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
 import dev.countersign.executor.action.LockedAction;
 import dev.countersign.executor.db.Pipelining;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.kind.TargetMoved;
 import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.lifecycle.StoredRows;
 import dev.countersign.executor.policy.TenantPolicyRepository;
@@ -75,7 +78,7 @@ public class ActionExecution {
     public Uni<DecisionOutcome> confirmThenRun(SqlClient sql, LockedAction locked, String confirmedBy,
             Uni<ActionRow> confirm, Supplier<Uni<DecisionOutcome>> lost) {
         ActionRow row = locked.row();
-        ActionExecutor executor = row != null && locked.open() && row.status() == ActionStatus.PROPOSED
+        DatabaseKind executor = row != null && locked.open() && row.status() == ActionStatus.PROPOSED
                 && paramsStillMatch(row) && executors.externalFor(row.kind()).isEmpty()
                         ? executors.forKind(row.kind()).orElse(null)
                         : null;
@@ -85,7 +88,7 @@ public class ActionExecution {
         ActionRow expected = row.asConfirmedBy(confirmedBy, null);
         // The execution's span starts with the confirmation its write goes out with.
         return telemetry.execution(expected, () -> Pipelining.sendTogether(confirm,
-                () -> savepointThenWrite(sql, expected, action -> executor.execute(sql, action))
+                () -> savepointThenWrite(sql, expected, action -> executeKind(sql, action, executor))
                         .map(WriteAttempt::written).onFailure().recoverWithItem(WriteAttempt::failed),
                 (confirmed, attempt) -> attempt.after(confirmedAsExpected(confirmed, row, confirmedBy)))
                 .flatMap(attempt -> attempt.failure() == null
@@ -136,7 +139,7 @@ public class ActionExecution {
         if (executors.externalFor(confirmed.kind()).isPresent()) {
             return claim(sql, confirmed);
         }
-        ActionExecutor executor = executors.forKind(confirmed.kind()).orElse(null);
+        DatabaseKind executor = executors.forKind(confirmed.kind()).orElse(null);
         if (executor == null) {
             // Staging rejects such kinds; this is reached only by an action staged by a build that could run it.
             return fail(sql, confirmed, ErrorCode.KIND_NOT_SUPPORTED, "this executor cannot run " + confirmed.kind());
@@ -187,12 +190,18 @@ public class ActionExecution {
      * event ({@link ActionLifecycle#executed}). An {@link ExecutionRefused} propagates (the caller decides whether the
      * whole transaction or only this action fails).
      */
-    public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
-        return executor.execute(sql, confirmed).flatMap(result -> lifecycle.executed(sql, confirmed, result));
+    public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, DatabaseKind executor) {
+        return executeKind(sql, confirmed, executor).flatMap(result -> lifecycle.executed(sql, confirmed, result));
+    }
+
+    /** The kind's write; a guarded statement that matched no row is explained ({@link Targets#explainMoved}). */
+    private Uni<JsonNode> executeKind(SqlClient sql, ActionRow confirmed, DatabaseKind executor) {
+        return executor.execute(sql, confirmed).onFailure(TargetMoved.class)
+                .recoverWithUni(moved -> targets.explainMoved(sql, confirmed, (TargetMoved) moved));
     }
 
     /** {@link #write} as an execution span of the action's trace, for a batch member (a batch runs no {@link #run}). */
-    public Uni<ActionRow> writeTraced(SqlClient sql, ActionRow confirmed, ActionExecutor executor) {
+    public Uni<ActionRow> writeTraced(SqlClient sql, ActionRow confirmed, DatabaseKind executor) {
         return telemetry.execution(confirmed, () -> write(sql, confirmed, executor));
     }
 

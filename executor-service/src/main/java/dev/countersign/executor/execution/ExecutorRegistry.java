@@ -13,46 +13,47 @@ import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ActionDefinition;
-import dev.countersign.executor.external.ExternalExecutor;
+import dev.countersign.executor.kind.ActionKind;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.ExternalKind;
+import dev.countersign.executor.kind.Undoable;
 
 /**
- * Finds the executor of an action kind: one that writes inside the confirming transaction ({@link ActionExecutor}) or
- * one that calls outside ({@link ExternalExecutor}, only when its vendor is configured). Start-up fails if two
- * executors claim one kind or one claims a kind the catalogue does not list. A catalogue kind without an executor here
- * (an external kind whose vendor is not configured) is rejected at staging with {@code kind_not_supported}, so nobody
- * is asked to confirm what cannot run.
+ * Finds the executor part of an action kind (its folder under {@code dev.countersign.executor.kinds}, found as a CDI
+ * bean): one that writes inside the confirming transaction ({@link DatabaseKind}) or one that calls outside
+ * ({@link ExternalKind}, executable only when its vendor is configured). Start-up fails if two parts claim one kind,
+ * one claims a kind the catalogue does not list, or a database kind declares no owner of the row it writes (the
+ * decision rule would read it as the requester's own). A catalogue kind without a part here (an external kind whose
+ * vendor is not configured) is rejected at staging with {@code kind_not_supported}, so nobody is asked to confirm what
+ * cannot run.
  */
 @ApplicationScoped
 public class ExecutorRegistry {
 
     private static final Logger LOG = Logger.getLogger(ExecutorRegistry.class);
 
-    private final Map<String, ActionExecutor> byKind = new HashMap<>();
-    private final Map<String, ExternalExecutor> externalByKind = new HashMap<>();
+    private final Map<String, ActionKind> all = new HashMap<>();
+    private final Map<String, DatabaseKind> databaseKinds = new HashMap<>();
+    private final Map<String, ExternalKind> externalKinds = new HashMap<>();
 
     @Inject
-    public ExecutorRegistry(Instance<ActionExecutor> executors, Instance<ExternalExecutor> externalExecutors) {
-        this((Iterable<ActionExecutor>) executors, externalExecutors);
+    public ExecutorRegistry(Instance<DatabaseKind> databaseKinds, Instance<ExternalKind> externalKinds) {
+        this((Iterable<DatabaseKind>) databaseKinds, externalKinds);
     }
 
-    ExecutorRegistry(Iterable<ActionExecutor> executors, Iterable<ExternalExecutor> externalExecutors) {
-        for (ActionExecutor executor : executors) {
-            if (byKind.put(executor.kind(), executor) != null) {
-                throw new IllegalStateException("Two executors for " + executor.kind());
+    ExecutorRegistry(Iterable<DatabaseKind> databaseParts, Iterable<ExternalKind> externalParts) {
+        for (DatabaseKind part : databaseParts) {
+            register(part);
+            if (!part.owner().isOwned()) {
+                throw new IllegalStateException("The database kind " + part.kind() + " writes a row nobody owns;"
+                        + " declare whose it is (a row's owner, or the requester)");
             }
+            databaseKinds.put(part.kind(), part);
         }
-        for (ExternalExecutor executor : externalExecutors) {
-            if (byKind.containsKey(executor.kind()) || externalByKind.containsKey(executor.kind())) {
-                throw new IllegalStateException("Two executors for " + executor.kind());
-            }
-            if (executor.isConfigured()) {
-                externalByKind.put(executor.kind(), executor);
-            }
-        }
-        for (String kind : java.util.stream.Stream.concat(byKind.keySet().stream(), externalByKind.keySet().stream())
-                .toList()) {
-            if (ActionCatalogue.find(kind).isEmpty()) {
-                throw new IllegalStateException("An executor for " + kind + ", which the catalogue does not list");
+        for (ExternalKind part : externalParts) {
+            register(part);
+            if (part.isConfigured()) {
+                externalKinds.put(part.kind(), part);
             }
         }
         List<String> unsupported = ActionCatalogue.all().stream().map(ActionDefinition::kind)
@@ -62,22 +63,41 @@ public class ExecutorRegistry {
         }
     }
 
+    private void register(ActionKind part) {
+        if (ActionCatalogue.find(part.kind()).isEmpty()) {
+            throw new IllegalStateException("An executor for " + part.kind() + ", which the catalogue does not list");
+        }
+        if (all.put(part.kind(), part) != null) {
+            throw new IllegalStateException("Two executors for " + part.kind());
+        }
+    }
+
     /** Whether this executor can carry out {@code kind} (an external kind only when its vendor is configured). */
     public boolean isExecutable(String kind) {
-        return byKind.containsKey(kind) || externalByKind.containsKey(kind);
+        return databaseKinds.containsKey(kind) || externalKinds.containsKey(kind);
     }
 
-    /** The executor of an external kind (claim, call, record), if configured here. */
-    public Optional<ExternalExecutor> externalFor(String kind) {
-        return Optional.ofNullable(externalByKind.get(kind));
+    /** The part of {@code kind} (its target and owner), configured here or not. */
+    public Optional<ActionKind> find(String kind) {
+        return Optional.ofNullable(all.get(kind));
     }
 
-    /** The executor of a kind written inside the confirming transaction. */
-    public Optional<ActionExecutor> forKind(String kind) {
-        return Optional.ofNullable(byKind.get(kind));
+    /** Every external kind's part, configured here or not. */
+    public List<ExternalKind> externalKinds() {
+        return all.values().stream().filter(ExternalKind.class::isInstance).map(ExternalKind.class::cast).toList();
     }
 
-    /** The inverse of {@code kind}'s write, if its executor has one. */
+    /** The part of an external kind (claim, call, record), if configured here. */
+    public Optional<ExternalKind> externalFor(String kind) {
+        return Optional.ofNullable(externalKinds.get(kind));
+    }
+
+    /** The part of a kind written inside the confirming transaction. */
+    public Optional<DatabaseKind> forKind(String kind) {
+        return Optional.ofNullable(databaseKinds.get(kind));
+    }
+
+    /** The inverse of {@code kind}'s write, if its part has one. */
     public Optional<Undoable> undoerFor(String kind) {
         return forKind(kind).filter(Undoable.class::isInstance).map(Undoable.class::cast);
     }

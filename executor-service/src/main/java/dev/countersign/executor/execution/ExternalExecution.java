@@ -23,10 +23,10 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
-import dev.countersign.executor.external.CallRefused;
-import dev.countersign.executor.external.ExternalExecutor;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
+import dev.countersign.executor.kind.CallRefused;
+import dev.countersign.executor.kind.ExternalKind;
 import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.lifecycle.ActionResults;
 import dev.countersign.executor.outbox.OutboxRelay;
@@ -42,8 +42,8 @@ import io.smallrye.mutiny.Uni;
  * <li>an answer: {@code executed} with the vendor's result;</li>
  * <li>a refusal, or a call that never left ({@link CallRefused}): {@code failed};</li>
  * <li>no answer (a timeout, a broken connection, a 5xx): the call is repeated with the same idempotency key while the
- * executor allows ({@link ExternalExecutor#attempts()}, more than one only where the vendor deduplicates); still no
- * answer: {@code needs_review}, and a person checks the vendor.</li>
+ * executor allows ({@link ExternalKind#attempts()}, more than one only where the vendor deduplicates); still no answer:
+ * {@code needs_review}, and a person checks the vendor.</li>
  * </ul>
  * If this instance dies between the call and the record, the action stays {@code executing} and
  * {@link ExternalRecovery} finds it. Limit: exactly once holds for this database's record; at the vendor it is at most
@@ -92,8 +92,8 @@ public class ExternalExecution {
      * recovery, and the answer says so ({@link DecisionOutcome.Claimed}).
      */
     public Uni<DecisionOutcome> callAndRecord(ActionRow executing) {
-        ExternalExecutor executor = executors.externalFor(executing.kind()).orElseThrow();
-        return gate.open(executing)
+        ExternalKind executor = executors.externalFor(executing.kind()).orElseThrow();
+        return gate.open(executing, executor)
                 .flatMap(scope -> call(executor, executing, scope).eventually(scope::close))
                 .flatMap(outcome -> record(executing, ActionStatus.EXECUTING, outcome, executing.confirmedBy(),
                         CHANNEL))
@@ -104,7 +104,7 @@ public class ExternalExecution {
                 });
     }
 
-    private static Uni<CallOutcome> call(ExternalExecutor executor, ActionRow action, GateScope scope) {
+    private static Uni<CallOutcome> call(ExternalKind executor, ActionRow action, GateScope scope) {
         Uni<JsonNode> call = Uni.createFrom().deferred(() -> executor.call(action, scope));
         if (executor.attempts() > 1) {
             call = call.onFailure(failure -> !(failure instanceof CallRefused)).retry()

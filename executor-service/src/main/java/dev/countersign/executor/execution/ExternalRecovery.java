@@ -1,6 +1,7 @@
 package dev.countersign.executor.execution;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -16,7 +17,7 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.external.ExternalConfig;
-import dev.countersign.executor.external.ExternalExecutor;
+import dev.countersign.executor.kind.ExternalKind;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -77,20 +78,20 @@ public class ExternalRecovery {
     }
 
     void onStart(@Observes StartupEvent event) {
-        requireStaleAfterLongerThanAnyCall(config);
+        requireStaleAfterLongerThanAnyCall(config, executors.externalKinds());
     }
 
     /**
      * A call still running when the recovery judges it lost would be repeated (a ticket) or handed to a person while it
      * may still succeed (an e-mail): refuse to start with a stale time not comfortably above the longest call.
      */
-    static void requireStaleAfterLongerThanAnyCall(ExternalConfig config) {
-        int attempts = Math.max(1, config.ticket().attempts());
-        Duration longestTicket = config.ticket().timeout().multipliedBy(attempts)
-                .plus(ExternalExecution.MAX_BACK_OFF.multipliedBy(attempts - 1L));
-        Duration longest = longestTicket.compareTo(config.mail().timeout()) > 0
-                ? longestTicket
-                : config.mail().timeout();
+    static void requireStaleAfterLongerThanAnyCall(ExternalConfig config, List<ExternalKind> kinds) {
+        Duration longest = Duration.ZERO;
+        for (ExternalKind kind : kinds) {
+            Duration call = kind.longestCall()
+                    .plus(ExternalExecution.MAX_BACK_OFF.multipliedBy(Math.max(1, kind.attempts()) - 1L));
+            longest = call.compareTo(longest) > 0 ? call : longest;
+        }
         if (config.staleAfter().compareTo(longest.plus(STALE_MARGIN)) < 0) {
             throw new IllegalStateException(("countersign.external.stale-after (%s) must exceed the longest external"
                     + " call (%s) by at least %s").formatted(config.staleAfter(), longest, STALE_MARGIN));
@@ -141,7 +142,7 @@ public class ExternalRecovery {
                         return Uni.createFrom().voidItem();
                     }
                     ActionRow action = lease.get().action();
-                    ExternalExecutor executor = executors.externalFor(action.kind()).orElse(null);
+                    ExternalKind executor = executors.externalFor(action.kind()).orElse(null);
                     if (executor != null && executor.attempts() > 1 && lease.get().sendsAllowed()) {
                         LOG.infof("Calling again for unrecorded action %s with its idempotency key", id);
                         return execution.callAndRecord(action).replaceWithVoid();

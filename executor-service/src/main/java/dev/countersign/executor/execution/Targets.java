@@ -1,6 +1,5 @@
 package dev.countersign.executor.execution;
 
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -9,75 +8,42 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.TargetSnapshot;
+import dev.countersign.executor.kind.ActionKind;
+import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.RowTarget;
+import dev.countersign.executor.kind.TargetMoved;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The existing row an action of a kind changes, and how to read its version and the fields a person is shown, named as
- * the catalogue names the parameters (so the diff pairs them). Staging reads it into the action; execution writes only
- * while the row still has that version, and {@link #written} says why it did not.
+ * The existing row an action of a kind changes and whose it is, as the kind declares them ({@link RowTarget},
+ * {@link RowOwner}): staging reads the target's version and the fields a person is shown into the action; execution
+ * writes only while the row still has that version, and {@link #explainMoved} says why it did not.
  */
 @ApplicationScoped
 public class Targets {
 
-    private static final String TRANSACTION = """
-            SELECT version, jsonb_build_object('amount', amount::text, 'category', category, 'description', description,
-                                               'occurredOn', occurred_on::text)::text AS fields
-            FROM transactions WHERE id = $1 AND current_tenant() = $2 AND deleted_at IS NULL AND NOT unconfirmed""";
+    private final ExecutorRegistry kinds;
 
-    private static final Map<String, Target> BY_KIND = Map.of(
-            ActionCatalogue.EDIT_TRANSACTION, new Target("transactionId", "transaction", false, TRANSACTION),
-            ActionCatalogue.DELETE_TRANSACTION, new Target("transactionId", "transaction", false, TRANSACTION),
-            ActionCatalogue.RENAME_WALLET, new Target("walletId", "wallet", false, """
-                    SELECT version, jsonb_build_object('name', name)::text AS fields
-                    FROM wallets WHERE id = $1 AND current_tenant() = $2"""),
-            ActionCatalogue.SEND_MAIL,
-            new Target("caseId", "support case", false,
-                    """
-                            SELECT version, jsonb_build_object('requestorEmail', requestor_email, 'title', title)::text AS fields
-                            FROM support_cases WHERE id = $1 AND current_tenant() = $2"""),
-            ActionCatalogue.REVISE_PLAN, new Target("planId", "draft plan", true, """
-                    SELECT version, jsonb_build_object('name', name, 'goal', goal, 'startsOn', starts_on::text,
-                                                       'schedule', schedule)::text AS fields
-                    FROM training_plans
-                    WHERE id = $1 AND current_tenant() = $2 AND user_id = $3 AND status = 'draft'"""));
-
-    /** Whose wallet a row of the ledger is in ($1 the wallet's or the transaction's id, $2 the tenant). */
-    private static final String WALLET_OWNER = """
-            SELECT owner_id AS owner FROM wallets WHERE id = $1 AND current_tenant() = $2""";
-    private static final String TRANSACTION_OWNER = """
-            SELECT w.owner_id AS owner FROM transactions t JOIN wallets w ON w.tenant_id = t.tenant_id AND w.id = t.wallet_id
-            WHERE t.id = $1 AND current_tenant() = $2""";
-
-    /**
-     * Whose row an action of a kind writes, read from the row it names (a null query: always the requester's own, as a
-     * training plan is). A kind not listed writes a row nobody owns (a support case, a ticket).
-     */
-    private static final Map<String, Owner> OWNERS = Map.of(
-            ActionCatalogue.CREATE_TRANSACTION, new Owner("walletId", WALLET_OWNER),
-            ActionCatalogue.RENAME_WALLET, new Owner("walletId", WALLET_OWNER),
-            ActionCatalogue.EDIT_TRANSACTION, new Owner("transactionId", TRANSACTION_OWNER),
-            ActionCatalogue.DELETE_TRANSACTION, new Owner("transactionId", TRANSACTION_OWNER),
-            ActionCatalogue.DRAFT_PLAN, new Owner(null, null),
-            ActionCatalogue.REVISE_PLAN, new Owner(null, null));
+    public Targets(ExecutorRegistry kinds) {
+        this.kinds = kinds;
+    }
 
     /**
      * The person whose row an action of {@code kind} writes, as it is now: null for a row nobody owns, or one that does
      * not exist (staging refuses a missing target anyway).
      */
     public Uni<String> owner(SqlClient sql, String kind, JsonNode params, String tenantId, String requestedBy) {
-        Owner owner = OWNERS.get(kind);
-        if (owner == null) {
+        RowOwner owner = kinds.find(kind).map(ActionKind::owner).orElse(RowOwner.nobody());
+        if (!owner.isOwned()) {
             return Uni.createFrom().nullItem();
         }
-        if (owner.query() == null) {
+        if (owner.requesters()) {
             return Uni.createFrom().item(requestedBy);
         }
         UUID id = UUID.fromString(params.get(owner.idParam()).asText());
@@ -85,14 +51,9 @@ public class Targets {
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString("owner"));
     }
 
-    /** Whether {@code kind}'s row owner is declared here (else its rows are nobody's, the tenant's: external sends). */
-    public boolean declaresOwner(String kind) {
-        return OWNERS.containsKey(kind);
-    }
-
     /** Whether actions of {@code kind} change an existing row. */
     public boolean hasTarget(String kind) {
-        return BY_KIND.containsKey(kind);
+        return target(kind).isPresent();
     }
 
     /**
@@ -101,7 +62,7 @@ public class Targets {
      */
     public Uni<Optional<TargetSnapshot>> read(SqlClient sql, String kind, JsonNode params, String tenantId,
             String requestedBy) {
-        Target target = BY_KIND.get(kind);
+        RowTarget target = target(kind).orElse(null);
         if (target == null) {
             return Uni.createFrom().item(Optional.empty());
         }
@@ -129,16 +90,17 @@ public class Targets {
 
     /** Why the target was not found for staging, in words. */
     public String missing(String kind, JsonNode params) {
-        Target target = BY_KIND.get(kind);
+        RowTarget target = target(kind).orElseThrow();
         return "%s %s does not exist in this tenant".formatted(target.noun(), params.get(target.idParam()).asText());
     }
 
     /**
-     * The rows of a write guarded by the staged version; if it matched none, a failure saying why:
-     * {@code target_not_found} if the row is gone, {@code target_changed} if it moved on since the action was staged.
+     * Why a write guarded by the staged version matched no row ({@link TargetMoved}): a failure with
+     * {@code target_not_found} if the row is gone, {@code target_changed} if it moved on since the action was staged
+     * ({@code moved} itself for a kind that declares no target).
      */
-    public Uni<RowSet<Row>> written(SqlClient sql, ActionRow action, RowSet<Row> rows) {
-        return rows.rowCount() == 0 ? refuse(sql, action) : Uni.createFrom().item(rows);
+    public <T> Uni<T> explainMoved(SqlClient sql, ActionRow action, TargetMoved moved) {
+        return hasTarget(action.kind()) ? refuse(sql, action) : Uni.createFrom().failure(moved);
     }
 
     private <T> Uni<T> refuse(SqlClient sql, ActionRow action) {
@@ -147,18 +109,11 @@ public class Targets {
                         ? new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND, missing(action.kind(), action.params()))
                         : new ExecutionRefused(ErrorCode.TARGET_CHANGED, ("the %s changed since it was staged"
                                 + " (version %d then, %d now); propose it again")
-                                .formatted(BY_KIND.get(action.kind()).noun(), action.targetVersion(),
+                                .formatted(target(action.kind()).orElseThrow().noun(), action.targetVersion(),
                                         now.get().version()))));
     }
 
-    /**
-     * @param requestersOwn
-     *            the row belongs to the requester, not just the tenant: the query takes the requester as {@code $3}
-     */
-    private record Target(String idParam, String noun, boolean requestersOwn, String query) {
-    }
-
-    /** Where an action's row owner is read: the parameter naming the row and the query; both null: the requester. */
-    private record Owner(String idParam, String query) {
+    private Optional<RowTarget> target(String kind) {
+        return kinds.find(kind).flatMap(ActionKind::target);
     }
 }

@@ -16,6 +16,8 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.ActionsConfig;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.kind.Undoable;
 import dev.countersign.executor.lifecycle.ActionLifecycle;
 import dev.countersign.executor.outbox.OutboxRelay;
 import dev.countersign.web.ProblemException;

@@ -3,6 +3,7 @@ package dev.countersign.executor.execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -10,20 +11,31 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.external.ExternalExecutor;
-import dev.countersign.executor.external.egress.GateScope;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.Egress;
+import dev.countersign.executor.kind.ExternalKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
 
-/** Which kinds can run here: an external kind only when its vendor is configured (staging rejects the rest). */
+/**
+ * Which kinds can run here: an external kind only when its vendor is configured (staging rejects the rest); which parts
+ * stop the start.
+ */
 class ExecutorRegistryTest {
 
-    private static ExternalExecutor external(String kind, boolean configured) {
-        return new ExternalExecutor() {
+    static ExternalKind external(String kind, boolean configured, Duration longestCall, int attempts) {
+        return new ExternalKind() {
 
             @Override
             public String kind() {
                 return kind;
+            }
+
+            @Override
+            public RowOwner owner() {
+                return RowOwner.nobody();
             }
 
             @Override
@@ -33,11 +45,40 @@ class ExecutorRegistryTest {
 
             @Override
             public int attempts() {
-                return 1;
+                return attempts;
             }
 
             @Override
-            public Uni<JsonNode> call(ActionRow action, GateScope scope) {
+            public Duration longestCall() {
+                return longestCall;
+            }
+
+            @Override
+            public Uni<JsonNode> call(KindAction action, Egress egress) {
+                throw new AssertionError("never called");
+            }
+        };
+    }
+
+    private static ExternalKind external(String kind, boolean configured) {
+        return external(kind, configured, Duration.ofSeconds(1), 1);
+    }
+
+    private static DatabaseKind database(String kind, RowOwner owner) {
+        return new DatabaseKind() {
+
+            @Override
+            public String kind() {
+                return kind;
+            }
+
+            @Override
+            public RowOwner owner() {
+                return owner;
+            }
+
+            @Override
+            public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
                 throw new AssertionError("never called");
             }
         };
@@ -50,6 +91,7 @@ class ExecutorRegistryTest {
 
         assertThat(registry.isExecutable(ActionCatalogue.SEND_MAIL)).isFalse();
         assertThat(registry.externalFor(ActionCatalogue.SEND_MAIL)).isEmpty();
+        assertThat(registry.find(ActionCatalogue.SEND_MAIL)).isPresent();
         assertThat(registry.isExecutable(ActionCatalogue.CREATE_TICKET)).isTrue();
         assertThat(registry.isExecutable(ActionCatalogue.CREATE_TRANSACTION)).isFalse();
     }
@@ -58,7 +100,21 @@ class ExecutorRegistryTest {
     void twoExecutorsForOneKindOrAKindOutsideTheCatalogueStopTheStart() {
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external(ActionCatalogue.SEND_MAIL, true),
                 external(ActionCatalogue.SEND_MAIL, false)))).hasMessageContaining("Two executors");
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ActionCatalogue.SEND_MAIL,
+                RowOwner.requester())), List.of(external(ActionCatalogue.SEND_MAIL, false))))
+                .hasMessageContaining("Two executors");
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external("mail.blast", true))))
                 .hasMessageContaining("does not list");
+    }
+
+    /** The decision rule reads a missing owner as the requester's own: a database kind must say whose row it writes. */
+    @Test
+    void aDatabaseKindWritingARowNobodyOwnsStopsTheStart() {
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ActionCatalogue.RENAME_WALLET,
+                RowOwner.nobody())), List.of())).hasMessageContaining("writes a row nobody owns");
+
+        var registry = new ExecutorRegistry(List.of(database(ActionCatalogue.DRAFT_PLAN, RowOwner.requester())),
+                List.of());
+        assertThat(registry.forKind(ActionCatalogue.DRAFT_PLAN)).isPresent();
     }
 }

@@ -5,11 +5,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.executor.external.ExternalConfig;
 import io.smallrye.mutiny.Uni;
 
 /** The only holder of the outbound HTTP client: sends only inside an open {@link GateScope}. */
@@ -18,24 +16,22 @@ public class GatedHttp {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).build();
-    private final ExternalGate gate;
-    private final Optional<URI> ticketSystem;
+    private final UngatedCalls ungated;
 
-    public GatedHttp(ExternalGate gate, ExternalConfig config) {
-        this.gate = gate;
-        this.ticketSystem = config.ticket().url().filter(url -> !url.isBlank()).map(URI::create);
+    public GatedHttp(UngatedCalls ungated) {
+        this.ungated = ungated;
     }
 
     /**
-     * Sends {@code request} (which carries its own timeout) and answers its body as text. Only to the configured ticket
-     * system's origin (scheme, host, port): the gate's client is no general way out.
+     * Sends {@code request} (which carries its own timeout) and answers its body as text. Only to the origin (scheme,
+     * host, port) the scope's kind declared: the gate's client is no general way out.
      */
     public Uni<HttpResponse<String>> send(GateScope scope, HttpRequest request) {
         return Uni.createFrom().deferred(() -> {
-            gate.check(scope, "HTTP");
-            if (ticketSystem.isEmpty() || !sameOrigin(ticketSystem.get(), request.uri())) {
+            ungated.check(scope, "HTTP");
+            if (scope.httpOrigin().isEmpty() || !sameOrigin(scope.httpOrigin().get(), request.uri())) {
                 throw new UngatedCallException("HTTP call refused: " + request.uri().getHost()
-                        + " is not the configured ticket system");
+                        + " is not the origin the action's kind declares");
             }
             return Uni.createFrom().completionStage(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
         });

@@ -11,16 +11,16 @@ import io.smallrye.mutiny.Uni;
 public class GatedMailer {
 
     private final ReactiveMailer mailer;
-    private final ExternalGate gate;
+    private final UngatedCalls ungated;
 
-    public GatedMailer(ReactiveMailer mailer, ExternalGate gate) {
+    public GatedMailer(ReactiveMailer mailer, UngatedCalls ungated) {
         this.mailer = mailer;
-        this.gate = gate;
+        this.ungated = ungated;
     }
 
     public Uni<Void> send(GateScope scope, Mail mail) {
         return Uni.createFrom().deferred(() -> {
-            gate.check(scope, "SMTP");
+            ungated.check(scope, "SMTP");
             return mailer.send(mail);
         });
     }

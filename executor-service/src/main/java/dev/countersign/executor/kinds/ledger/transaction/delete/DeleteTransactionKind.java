@@ -1,5 +1,6 @@
-package dev.countersign.executor.ledger;
+package dev.countersign.executor.kinds.ledger.transaction.delete;
 
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,10 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.execution.ActionExecutor;
-import dev.countersign.executor.execution.Targets;
-import dev.countersign.executor.execution.Undoable;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.RowTarget;
+import dev.countersign.executor.kind.TargetMoved;
+import dev.countersign.executor.kind.Undoable;
+import dev.countersign.executor.kinds.ledger.LedgerRows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -21,13 +25,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * and every ledger read leaves it out. The executor role has no DELETE privilege at all.
  */
 @ApplicationScoped
-public class DeleteTransactionExecutor implements ActionExecutor, Undoable {
-
-    private final Targets targets;
-
-    public DeleteTransactionExecutor(Targets targets) {
-        this.targets = targets;
-    }
+public class DeleteTransactionKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
@@ -35,7 +33,17 @@ public class DeleteTransactionExecutor implements ActionExecutor, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+    public Optional<RowTarget> target() {
+        return Optional.of(LedgerRows.TRANSACTION);
+    }
+
+    @Override
+    public RowOwner owner() {
+        return LedgerRows.TRANSACTION_OWNER;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
         String transactionId = action.params().get("transactionId").asText();
         return sql
                 .preparedQuery(
@@ -45,7 +53,7 @@ public class DeleteTransactionExecutor implements ActionExecutor, Undoable {
                                 RETURNING amount::text AS amount, category, occurred_on, version""")
                 .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id(),
                         action.targetVersion()))
-                .flatMap(rows -> targets.written(sql, action, rows))
+                .map(TargetMoved::unlessNoneMatched)
                 .map(rows -> {
                     var row = rows.iterator().next();
                     return (JsonNode) Json.mapper().createObjectNode().put("transactionId", transactionId)
@@ -58,7 +66,7 @@ public class DeleteTransactionExecutor implements ActionExecutor, Undoable {
 
     /** Brings the transaction back, if it is still deleted by this action and nothing changed it since. */
     @Override
-    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+    public Uni<Void> undo(SqlClient sql, KindAction executed) {
         return sql.preparedQuery("""
                 UPDATE transactions SET deleted_at = NULL, deleted_by_action = NULL
                 WHERE id = $1 AND current_tenant() = $2 AND version = $3 AND deleted_by_action = $4""")

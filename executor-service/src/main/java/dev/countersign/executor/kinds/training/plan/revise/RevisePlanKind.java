@@ -1,6 +1,7 @@
-package dev.countersign.executor.training;
+package dev.countersign.executor.kinds.training.plan.revise;
 
 import java.time.LocalDate;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,9 +10,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.execution.ActionExecutor;
-import dev.countersign.executor.execution.Targets;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.RowTarget;
+import dev.countersign.executor.kind.TargetMoved;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -21,13 +24,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * or another user's, is not a draft of theirs and is refused as not found.
  */
 @ApplicationScoped
-public class RevisePlanExecutor implements ActionExecutor {
-
-    private final Targets targets;
-
-    public RevisePlanExecutor(Targets targets) {
-        this.targets = targets;
-    }
+public class RevisePlanKind implements DatabaseKind {
 
     @Override
     public String kind() {
@@ -35,7 +32,20 @@ public class RevisePlanExecutor implements ActionExecutor {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+    public Optional<RowTarget> target() {
+        return Optional.of(new RowTarget("planId", "draft plan", true, """
+                SELECT version, jsonb_build_object('name', name, 'goal', goal, 'startsOn', starts_on::text,
+                                                   'schedule', schedule)::text AS fields
+                FROM training_plans WHERE id = $1 AND current_tenant() = $2 AND user_id = $3 AND status = 'draft'"""));
+    }
+
+    @Override
+    public RowOwner owner() {
+        return RowOwner.requester();
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
         JsonNode params = action.params();
         String planId = params.get("planId").asText();
         return sql.preparedQuery("""
@@ -51,7 +61,7 @@ public class RevisePlanExecutor implements ActionExecutor {
                 .execute(Tuple.from(new Object[]{UUID.fromString(planId), action.tenantId(), action.requestedBy(),
                         action.param("name"), action.param("goal"), action.param("startsOn", LocalDate::parse),
                         action.param("schedule"), action.targetVersion(), action.id()}))
-                .flatMap(rows -> targets.written(sql, action, rows))
+                .map(TargetMoved::unlessNoneMatched)
                 .map(rows -> {
                     return (JsonNode) Json.mapper().createObjectNode().put("planId", planId)
                             .put("version", rows.iterator().next().getLong("version"));

@@ -1,4 +1,4 @@
-package dev.countersign.executor.training;
+package dev.countersign.executor.kinds.training.plan.draft;
 
 import java.time.LocalDate;
 
@@ -8,15 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.execution.ActionExecutor;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** {@code training.plan.draft}: a new plan of the requester, always a draft; its id is the action's id. */
 @ApplicationScoped
-public class DraftPlanExecutor implements ActionExecutor {
+public class DraftPlanKind implements DatabaseKind {
 
     @Override
     public String kind() {
@@ -24,7 +25,12 @@ public class DraftPlanExecutor implements ActionExecutor {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+    public RowOwner owner() {
+        return RowOwner.requester();
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
         JsonNode params = action.params();
         return sql.preparedQuery("""
                 INSERT INTO training_plans (id, tenant_id, user_id, name, goal, starts_on, schedule, status,

@@ -1,4 +1,4 @@
-package dev.countersign.executor.execution;
+package dev.countersign.executor.kind;
 
 import java.util.UUID;
 
@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.executor.action.ActionRow;
 import io.vertx.mutiny.sqlclient.Row;
 
 /**
@@ -39,7 +38,7 @@ public final class TextWriters {
      * The writer of {@code column} before {@code executed} wrote; refuses to undo an action that ran before writers
      * were recorded (putting its text back under its own name would launder it).
      */
-    public static UUID previous(ActionRow executed, String column) {
+    public static UUID previous(KindAction executed, String column) {
         JsonNode writers = executed.result() == null ? null : executed.result().get(FIELD);
         if (writers == null || !writers.has(column)) {
             throw new ExecutionRefused(ErrorCode.NOT_UNDOABLE,

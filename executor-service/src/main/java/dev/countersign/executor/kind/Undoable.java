@@ -1,14 +1,13 @@
-package dev.countersign.executor.execution;
+package dev.countersign.executor.kind;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.executor.action.ActionRow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
- * An executor whose write can be put back. The inverse lives next to the write, in the same class, so the two change
- * together. Each executor records the target row's version after its write in the result ({@code version}); undo writes
- * only while the row still has that version, so nothing that happened to the row since is overwritten.
+ * A database kind whose write can be put back. The inverse lives next to the write, in the same class, so the two
+ * change together. Each such kind records the target row's version after its write in the result ({@code version});
+ * undo writes only while the row still has that version, so nothing that happened to the row since is overwritten.
  */
 public interface Undoable {
 
@@ -18,10 +17,10 @@ public interface Undoable {
      * @throws ExecutionRefused
      *             ({@code target_changed}) if the row moved on since the action wrote it, or is gone
      */
-    Uni<Void> undo(SqlClient sql, ActionRow executed);
+    Uni<Void> undo(SqlClient sql, KindAction executed);
 
     /** The target's version right after the action wrote it; refuses actions that ran before versions were recorded. */
-    static long writtenVersion(ActionRow executed) {
+    static long writtenVersion(KindAction executed) {
         if (executed.result() == null || !executed.result().hasNonNull("version")) {
             throw new ExecutionRefused(ErrorCode.NOT_UNDOABLE,
                     "this action ran before undo was possible (no version recorded)");

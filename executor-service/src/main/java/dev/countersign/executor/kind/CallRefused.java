@@ -1,4 +1,4 @@
-package dev.countersign.executor.external;
+package dev.countersign.executor.kind;
 
 import dev.countersign.contracts.ErrorCode;
 

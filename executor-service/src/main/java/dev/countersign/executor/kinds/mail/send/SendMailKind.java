@@ -1,5 +1,7 @@
-package dev.countersign.executor.external.mail;
+package dev.countersign.executor.kinds.mail.send;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,12 +11,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.external.CallRefused;
-import dev.countersign.executor.external.ExternalConfig;
-import dev.countersign.executor.external.ExternalExecutor;
-import dev.countersign.executor.external.egress.GateScope;
-import dev.countersign.executor.external.egress.GatedMailer;
+import dev.countersign.executor.kind.CallRefused;
+import dev.countersign.executor.kind.Egress;
+import dev.countersign.executor.kind.ExternalKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.RowTarget;
 import io.quarkus.mailer.Mail;
 import io.smallrye.mutiny.Uni;
 
@@ -25,17 +27,15 @@ import io.smallrye.mutiny.Uni;
  * sends once and a call whose answer never came is not repeated (the action goes to {@code needs_review}).
  */
 @ApplicationScoped
-public class SendMailExecutor implements ExternalExecutor {
+public class SendMailKind implements ExternalKind {
 
     private static final Pattern PLAIN_ADDRESS = Pattern.compile("[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
             + "(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
             + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+");
 
-    private final GatedMailer mailer;
-    private final ExternalConfig config;
+    private final MailConfig config;
 
-    public SendMailExecutor(GatedMailer mailer, ExternalConfig config) {
-        this.mailer = mailer;
+    public SendMailKind(MailConfig config) {
         this.config = config;
     }
 
@@ -45,8 +45,21 @@ public class SendMailExecutor implements ExternalExecutor {
     }
 
     @Override
+    public Optional<RowTarget> target() {
+        return Optional.of(new RowTarget("caseId", "support case", false, """
+                SELECT version, jsonb_build_object('requestorEmail', requestor_email, 'title', title)::text AS fields
+                FROM support_cases WHERE id = $1 AND current_tenant() = $2"""));
+    }
+
+    /** A support case, a ticket: the tenant's, nobody's own. */
+    @Override
+    public RowOwner owner() {
+        return RowOwner.nobody();
+    }
+
+    @Override
     public boolean isConfigured() {
-        return config.mail().enabled();
+        return config.enabled();
     }
 
     @Override
@@ -54,24 +67,29 @@ public class SendMailExecutor implements ExternalExecutor {
         return 1;
     }
 
+    @Override
+    public Duration longestCall() {
+        return config.timeout();
+    }
+
     /** The Message-ID header of the action's e-mail: its idempotency key, the same on every instance. */
-    public static String messageId(ActionRow action) {
+    public static String messageId(KindAction action) {
         return "<" + action.idempotencyKey() + "@countersign>";
     }
 
     @Override
-    public Uni<JsonNode> call(ActionRow action, GateScope scope) {
+    public Uni<JsonNode> call(KindAction action, Egress egress) {
         String to = action.targetBefore().get("requestorEmail").asText();
         if (!isSingleAddress(to)) {
             return Uni.createFrom().failure(new CallRefused(ErrorCode.VALIDATION_FAILED,
                     "the case's requestor address is not one plain e-mail address; nothing was sent"));
         }
         Mail mail = Mail.withText(to, action.params().get("subject").asText(), action.params().get("body").asText())
-                .setFrom(config.mail().from())
+                .setFrom(config.from())
                 .addHeader("Message-ID", messageId(action))
                 .addHeader("X-Countersign-Action", action.id().toString());
-        return mailer.send(scope, mail)
-                .ifNoItem().after(config.mail().timeout()).fail()
+        return egress.send(mail)
+                .ifNoItem().after(config.timeout()).fail()
                 .onFailure(CallRefused::isConnectionRefused).transform(
                         failure -> new CallRefused(ErrorCode.UPSTREAM_UNAVAILABLE,
                                 "the SMTP server refused the connection; nothing was sent"))

@@ -1,4 +1,4 @@
-package dev.countersign.executor.ledger;
+package dev.countersign.executor.kinds.ledger.transaction.create;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -11,17 +11,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.execution.ActionExecutor;
-import dev.countersign.executor.execution.ExecutionRefused;
-import dev.countersign.executor.execution.Undoable;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.Undoable;
+import dev.countersign.executor.kinds.ledger.LedgerRows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** {@code ledger.transaction.create}: one ledger row, in a wallet of the action's own tenant. */
 @ApplicationScoped
-public class CreateTransactionExecutor implements ActionExecutor, Undoable {
+public class CreateTransactionKind implements DatabaseKind, Undoable {
 
     /**
      * The ledger row ($1 its id, $2 tenant, $3 wallet, $4 amount, $5 category, $6 description, $7 day, $8 the action);
@@ -40,7 +42,12 @@ public class CreateTransactionExecutor implements ActionExecutor, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+    public RowOwner owner() {
+        return LedgerRows.WALLET_OWNER;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
         JsonNode params = action.params();
         UUID transactionId = UUID.randomUUID();
         // The wallet is looked up in the action's tenant inside the INSERT: a wallet of another tenant is not found.
@@ -66,7 +73,7 @@ public class CreateTransactionExecutor implements ActionExecutor, Undoable {
 
     /** Marks the created transaction deleted (by this action), if nothing changed it since. */
     @Override
-    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+    public Uni<Void> undo(SqlClient sql, KindAction executed) {
         return sql.preparedQuery("""
                 UPDATE transactions SET deleted_at = now(), deleted_by_action = $3
                 WHERE id = $1 AND current_tenant() = $2 AND version = $4 AND deleted_at IS NULL""")

@@ -1,7 +1,8 @@
-package dev.countersign.executor.ledger;
+package dev.countersign.executor.kinds.ledger.transaction.edit;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,11 +12,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.execution.ActionExecutor;
-import dev.countersign.executor.execution.Targets;
-import dev.countersign.executor.execution.TextWriters;
-import dev.countersign.executor.execution.Undoable;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.RowTarget;
+import dev.countersign.executor.kind.TargetMoved;
+import dev.countersign.executor.kind.TextWriters;
+import dev.countersign.executor.kind.Undoable;
+import dev.countersign.executor.kinds.ledger.LedgerRows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -29,13 +33,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * else the action fails with {@code target_changed}; imported rows not yet confirmed are not edited.
  */
 @ApplicationScoped
-public class EditTransactionExecutor implements ActionExecutor, Undoable {
-
-    private final Targets targets;
-
-    public EditTransactionExecutor(Targets targets) {
-        this.targets = targets;
-    }
+public class EditTransactionKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
@@ -43,7 +41,17 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+    public Optional<RowTarget> target() {
+        return Optional.of(LedgerRows.TRANSACTION);
+    }
+
+    @Override
+    public RowOwner owner() {
+        return LedgerRows.TRANSACTION_OWNER;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
         JsonNode params = action.params();
         String transactionId = params.get("transactionId").asText();
         return sql.preparedQuery("""
@@ -66,7 +74,7 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
                         action.param("amount", BigDecimal::new), action.param("category"),
                         action.param("description"), action.param("occurredOn", LocalDate::parse),
                         action.targetVersion(), action.id()}))
-                .flatMap(rows -> targets.written(sql, action, rows))
+                .map(TargetMoved::unlessNoneMatched)
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     ObjectNode result = Json.mapper().createObjectNode().put("transactionId", transactionId)
@@ -89,7 +97,7 @@ public class EditTransactionExecutor implements ActionExecutor, Undoable {
      * nothing changed the row since.
      */
     @Override
-    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+    public Uni<Void> undo(SqlClient sql, KindAction executed) {
         JsonNode before = executed.targetBefore();
         return sql.preparedQuery("""
                 UPDATE transactions SET amount = $3, category = $4, description = $5, occurred_on = $6,

@@ -1,5 +1,6 @@
-package dev.countersign.executor.ledger;
+package dev.countersign.executor.kinds.ledger.wallet.rename;
 
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,24 +10,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.execution.ActionExecutor;
-import dev.countersign.executor.execution.Targets;
-import dev.countersign.executor.execution.TextWriters;
-import dev.countersign.executor.execution.Undoable;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.RowTarget;
+import dev.countersign.executor.kind.TargetMoved;
+import dev.countersign.executor.kind.TextWriters;
+import dev.countersign.executor.kind.Undoable;
+import dev.countersign.executor.kinds.ledger.LedgerRows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** {@code ledger.wallet.rename}: changes the name and nothing else (the currency is never editable). */
 @ApplicationScoped
-public class RenameWalletExecutor implements ActionExecutor, Undoable {
-
-    private final Targets targets;
-
-    public RenameWalletExecutor(Targets targets) {
-        this.targets = targets;
-    }
+public class RenameWalletKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
@@ -34,7 +32,19 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, ActionRow action) {
+    public Optional<RowTarget> target() {
+        return Optional.of(new RowTarget("walletId", "wallet", false, """
+                SELECT version, jsonb_build_object('name', name)::text AS fields
+                FROM wallets WHERE id = $1 AND current_tenant() = $2"""));
+    }
+
+    @Override
+    public RowOwner owner() {
+        return LedgerRows.WALLET_OWNER;
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
         String walletId = action.params().get("walletId").asText();
         String name = action.params().get("name").asText();
         return sql.preparedQuery("""
@@ -45,7 +55,7 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
                 RETURNING previous.name AS previous_name, previous.name_action_id AS previous_name_writer, w.version""")
                 .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name, action.targetVersion(),
                         action.id()))
-                .flatMap(rows -> targets.written(sql, action, rows))
+                .map(TargetMoved::unlessNoneMatched)
                 .map(rows -> {
                     var row = rows.iterator().next();
                     ObjectNode result = Json.mapper().createObjectNode()
@@ -63,7 +73,7 @@ public class RenameWalletExecutor implements ActionExecutor, Undoable {
      * since.
      */
     @Override
-    public Uni<Void> undo(SqlClient sql, ActionRow executed) {
+    public Uni<Void> undo(SqlClient sql, KindAction executed) {
         return sql.preparedQuery("UPDATE wallets SET name = $3, name_action_id = $5"
                 + " WHERE id = $1 AND current_tenant() = $2 AND version = $4")
                 .execute(Tuple.of(UUID.fromString(executed.params().get("walletId").asText()), executed.tenantId(),

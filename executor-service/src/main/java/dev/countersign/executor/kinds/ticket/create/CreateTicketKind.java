@@ -1,7 +1,9 @@
-package dev.countersign.executor.external.ticket;
+package dev.countersign.executor.kinds.ticket.create;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -10,12 +12,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.external.CallRefused;
-import dev.countersign.executor.external.ExternalConfig;
-import dev.countersign.executor.external.ExternalExecutor;
-import dev.countersign.executor.external.egress.GateScope;
-import dev.countersign.executor.external.egress.GatedHttp;
+import dev.countersign.executor.kind.CallRefused;
+import dev.countersign.executor.kind.Egress;
+import dev.countersign.executor.kind.ExternalKind;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -25,16 +26,16 @@ import io.smallrye.mutiny.Uni;
  * again ({@link #attempts()}, and once more by the recovery) without creating a second ticket.
  */
 @ApplicationScoped
-public class CreateTicketExecutor implements ExternalExecutor {
+public class CreateTicketKind implements ExternalKind {
 
     private static final java.util.Set<Integer> UNKNOWN_4XX = java.util.Set.of(408, 409, 425, 429);
 
-    private final GatedHttp http;
-    private final ExternalConfig config;
+    private final TicketConfig config;
+    private final Optional<URI> endpoint;
 
-    public CreateTicketExecutor(GatedHttp http, ExternalConfig config) {
-        this.http = http;
+    public CreateTicketKind(TicketConfig config) {
         this.config = config;
+        this.endpoint = config.url().filter(url -> !url.isBlank()).map(URI::create);
     }
 
     @Override
@@ -42,29 +43,45 @@ public class CreateTicketExecutor implements ExternalExecutor {
         return ActionCatalogue.CREATE_TICKET;
     }
 
+    /** A support case, a ticket: the tenant's, nobody's own. */
+    @Override
+    public RowOwner owner() {
+        return RowOwner.nobody();
+    }
+
     @Override
     public boolean isConfigured() {
-        return config.ticket().url().isPresent();
+        return endpoint.isPresent();
     }
 
     @Override
     public int attempts() {
-        return config.ticket().attempts();
+        return config.attempts();
     }
 
     @Override
-    public Uni<JsonNode> call(ActionRow action, GateScope scope) {
+    public Duration longestCall() {
+        return config.timeout().multipliedBy(Math.max(1, attempts()));
+    }
+
+    @Override
+    public Optional<URI> httpOrigin() {
+        return endpoint;
+    }
+
+    @Override
+    public Uni<JsonNode> call(KindAction action, Egress egress) {
         String body = Json.write(Json.mapper().createObjectNode()
                 .put("title", action.params().get("title").asText())
                 .put("description", action.params().get("description").asText()));
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(config.ticket().url().orElseThrow()))
-                .timeout(config.ticket().timeout())
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.orElseThrow())
+                .timeout(config.timeout())
                 .header("Content-Type", "application/json")
                 .header("Idempotency-Key", action.idempotencyKey())
                 .POST(HttpRequest.BodyPublishers.ofString(body));
-        config.ticket().apiToken().filter(token -> !token.isBlank())
+        config.apiToken().filter(token -> !token.isBlank())
                 .ifPresent(token -> request.header("Authorization", "Bearer " + token));
-        return http.send(scope, request.build())
+        return egress.send(request.build())
                 .onFailure(CallRefused::isConnectionRefused)
                 .transform(failure -> new CallRefused(ErrorCode.UPSTREAM_UNAVAILABLE,
                         "the ticket system refused the connection; nothing was sent"))

@@ -1,4 +1,4 @@
-package dev.countersign.executor.external;
+package dev.countersign.executor.kinds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,21 +8,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.executor.external.mail.SendMailExecutor;
-import dev.countersign.executor.external.ticket.CreateTicketExecutor;
+import dev.countersign.executor.kind.CallRefused;
+import dev.countersign.executor.kinds.mail.send.SendMailKind;
+import dev.countersign.executor.kinds.ticket.create.CreateTicketKind;
 
 /** How the external executors read their vendors' answers and the addresses they send to. */
 class ExternalCallRulesTest {
 
     @Test
     void aTicketAnswerWithAnIdIsTheTicket() {
-        assertThat(CreateTicketExecutor.ticketOf(201, "{\"id\":\"T-7\"}").get("ticketId").asText()).isEqualTo("T-7");
+        assertThat(CreateTicketKind.ticketOf(201, "{\"id\":\"T-7\"}").get("ticketId").asText()).isEqualTo("T-7");
     }
 
     @ParameterizedTest
     @ValueSource(ints = {400, 403, 404, 422})
     void aTicketRefusalFailsTheAction(int status) {
-        assertThatThrownBy(() -> CreateTicketExecutor.ticketOf(status, "{}"))
+        assertThatThrownBy(() -> CreateTicketKind.ticketOf(status, "{}"))
                 .isInstanceOfSatisfying(CallRefused.class, refused -> assertThat(refused.code())
                         .isEqualTo(ErrorCode.VENDOR_REFUSED));
     }
@@ -30,26 +31,26 @@ class ExternalCallRulesTest {
     @ParameterizedTest
     @ValueSource(ints = {408, 409, 425, 429, 500, 503})
     void busyInFlightOrBrokenLeavesTheOutcomeUnknown(int status) {
-        assertThatThrownBy(() -> CreateTicketExecutor.ticketOf(status, "{}"))
+        assertThatThrownBy(() -> CreateTicketKind.ticketOf(status, "{}"))
                 .isNotInstanceOf(CallRefused.class).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void aSuccessWithoutATicketIdIsNoProofOfATicket() {
-        assertThatThrownBy(() -> CreateTicketExecutor.ticketOf(200, "{\"id\":\"\"}"))
+        assertThatThrownBy(() -> CreateTicketKind.ticketOf(200, "{\"id\":\"\"}"))
                 .isInstanceOf(IllegalStateException.class);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"requestor@example.org", "first.last+tag@mail.example.co.uk"})
     void plainAddressesAreSent(String address) {
-        assertThat(SendMailExecutor.isSingleAddress(address)).isTrue();
+        assertThat(SendMailKind.isSingleAddress(address)).isTrue();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"a@example.org, b@example.org", "Boss <boss@example.org>", "a@example.org\r\nBcc: x@y.z",
             "\"x\"@example.org", "a@localhost", "a(comment)@example.org", "a@@example.org"})
     void anythingThatCouldCarryAnotherRecipientOrHeaderIsNot(String address) {
-        assertThat(SendMailExecutor.isSingleAddress(address)).isFalse();
+        assertThat(SendMailKind.isSingleAddress(address)).isFalse();
     }
 }
