@@ -2,19 +2,9 @@
 // as agent-service reads it. Deciding happens on the decision page, on its own origin; each card links there ("Review
 // and decide"). Nothing on this page can confirm, cancel or undo.
 
-import { agent, decisionPageUrl, sessionSignal, isSignedOut } from './api.js';
+import { agent, decisionPageUrl, sessionSignal, isSignedOut, uiSettings } from './api.js';
 import { h, announce, uniqueId, formatTime } from './dom.js';
 
-const KINDS = {
-  'ledger.transaction.create': 'Add a transaction',
-  'ledger.transaction.edit': 'Edit a transaction',
-  'ledger.transaction.delete': 'Delete a transaction',
-  'ledger.wallet.rename': 'Rename a wallet',
-  'training.plan.draft': 'Draft a training plan',
-  'training.plan.revise': 'Revise a training plan draft',
-  'mail.send': 'Send an e-mail (leaves the system)',
-  'ticket.create': 'Open a ticket (leaves the system)',
-};
 // While a card is in one of these, the conversation's statuses are asked for again.
 const WAITING = new Set(['staging', 'proposed', 'confirmed', 'executing']);
 const POLL_MS = 3000;
@@ -31,8 +21,10 @@ export function setWalletNames(wallets) {
   }
 }
 
+// A kind's label, from the catalogue's declarations (GET /api/ui/config): the page names no kind itself.
 export function kindLabel(kind) {
-  return KINDS[kind] || kind;
+  const known = ((uiSettings() || {}).kinds || []).find((entry) => entry.kind === kind);
+  return known ? known.label : kind;
 }
 
 function valueText(value) {

@@ -23,6 +23,7 @@ import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.agent.tools.propose.ProposalIds;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
@@ -86,7 +87,7 @@ class ToolsTest {
         // An edit tool takes the transaction and exactly the catalogue's editable fields.
         List<String> editArguments = new ArrayList<>();
         offeredTool("propose_transaction_edit").path("properties").fieldNames().forEachRemaining(editArguments::add);
-        List<String> expected = new ArrayList<>(ActionCatalogue.find(ActionCatalogue.EDIT_TRANSACTION).orElseThrow()
+        List<String> expected = new ArrayList<>(ActionCatalogue.find(ShippedKinds.EDIT_TRANSACTION).orElseThrow()
                 .editableFields());
         expected.add("transactionId");
         assertThat(editArguments).containsExactlyInAnyOrderElementsOf(expected);
@@ -233,7 +234,7 @@ class ToolsTest {
             JsonNode event = Json.mapper().readTree(record);
             publishedIds.add(event.path("actionId").asText());
             assertThat(event.path("actionId").asText()).isEqualTo(ProposalIds.actionId(
-                    UUID.fromString(event.path("turnId").asText()), ActionCatalogue.CREATE_TRANSACTION,
+                    UUID.fromString(event.path("turnId").asText()), ShippedKinds.CREATE_TRANSACTION,
                     event.path("paramsHash").asText()).toString());
         }
         assertThat(publishedIds).containsExactlyInAnyOrderElementsOf(ids);
@@ -260,21 +261,21 @@ class ToolsTest {
                 .body("ending", equalTo("ANSWERED")).extract().jsonPath();
 
         assertThat(reply.getList("proposals.kind", String.class)).containsExactly(
-                ActionCatalogue.CREATE_TRANSACTION, ActionCatalogue.EDIT_TRANSACTION,
-                ActionCatalogue.DELETE_TRANSACTION, ActionCatalogue.RENAME_WALLET, ActionCatalogue.DRAFT_PLAN,
-                ActionCatalogue.REVISE_PLAN, ActionCatalogue.SEND_MAIL, ActionCatalogue.CREATE_TICKET);
+                ShippedKinds.CREATE_TRANSACTION, ShippedKinds.EDIT_TRANSACTION,
+                ShippedKinds.DELETE_TRANSACTION, ShippedKinds.RENAME_WALLET, ShippedKinds.DRAFT_PLAN,
+                ShippedKinds.REVISE_PLAN, ShippedKinds.SEND_MAIL, ShippedKinds.CREATE_TICKET);
         assertThat(lastToolResults()).hasSize(8).allSatisfy(result -> assertThat(result)
                 .contains("NOT applied").contains("never say it is done"));
         List<String> published = kafka.read(Topics.ACTIONS_PROPOSED, value -> value.contains(fixtures.tenant),
                 found -> found.size() == 8, java.time.Duration.ofSeconds(15));
         assertThat(published).hasSize(8);
         JsonNode expense = Json.mapper().readTree(published.stream()
-                .filter(p -> p.contains(ActionCatalogue.CREATE_TRANSACTION)).findFirst().orElseThrow());
+                .filter(p -> p.contains(ShippedKinds.CREATE_TRANSACTION)).findFirst().orElseThrow());
         assertThat(expense.path("params").path("walletId").asText()).isEqualTo(fixtures.savings.toString());
         assertThat(expense.path("params").path("amount").asText()).isEqualTo("12.50");
         assertThat(expense.path("params").path("occurredOn").asText()).isEqualTo(TODAY.toString());
         JsonNode edit = Json.mapper().readTree(published.stream()
-                .filter(p -> p.contains(ActionCatalogue.EDIT_TRANSACTION)).findFirst().orElseThrow());
+                .filter(p -> p.contains(ShippedKinds.EDIT_TRANSACTION)).findFirst().orElseThrow());
         assertThat(edit.path("params").toString()).isEqualTo(
                 "{\"transactionId\":\"" + coffee + "\",\"amount\":\"4.00\"}");
     }

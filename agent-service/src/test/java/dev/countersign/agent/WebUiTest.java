@@ -1,6 +1,7 @@
 package dev.countersign.agent;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -8,6 +9,8 @@ import static org.hamcrest.Matchers.nullValue;
 
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -49,5 +52,17 @@ class WebUiTest {
         given().get("/api/ui/config").then().statusCode(200)
                 .body("executorUrl", equalTo(""))
                 .body("devTokenUrl", nullValue()).body("session", equalTo(false));
+    }
+
+    /** The chat's cards name no kind: their labels come from the declarations, with the settings. */
+    @Test
+    void theSettingsCarryEveryDeclaredKindsLabel() {
+        var kinds = given().get("/api/ui/config").then().statusCode(200).extract().jsonPath();
+
+        assertThat(kinds.getList("kinds.kind", String.class)).containsExactlyElementsOf(
+                ActionCatalogue.all().stream()
+                        .map(ActionDefinition::kind).toList());
+        assertThat(kinds.getString("kinds.find { it.kind == 'mail.send' }.label"))
+                .isEqualTo("Send an e-mail (leaves the system)");
     }
 }

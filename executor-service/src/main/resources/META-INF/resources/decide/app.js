@@ -7,7 +7,7 @@ import {
   loadSession, currentSession, inGroup, get, put, explain, whenSessionEnded, sessionSignal, isSessionEnded,
 } from './api.js';
 import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
-import { actionCard, historyTable, kindLabel, setApprovalPolicy } from './cards.js';
+import { actionCard, historyTable, kindLabel, setApprovalPolicy, setKinds } from './cards.js';
 import { showImports } from './imports.js';
 import { showPlans } from './plans.js';
 import { showPolicyChanges } from './policy-changes.js';
@@ -271,6 +271,12 @@ async function start() {
       $('loading').textContent = `The page could not load your session. ${explain(problem)}`;
     }
     return;
+  }
+  try {
+    // The kinds' labels and which can be undone; without them a card shows the kind's id and no Undo.
+    setKinds(await get('/api/kinds'));
+  } catch (problem) {
+    // Cards then name kinds by their ids.
   }
   try {
     // The number of approvers a HIGH action needs, for "1 of 2 approvals" on its card.

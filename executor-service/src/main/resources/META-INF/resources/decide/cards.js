@@ -5,18 +5,12 @@
 import { get, post, explain, currentSession, sessionSignal, isSessionEnded } from './api.js';
 import { h, announce, uniqueId, formatTime } from './dom.js';
 
-const KINDS = {
-  'ledger.transaction.create': 'Add a transaction',
-  'ledger.transaction.edit': 'Edit a transaction',
-  'ledger.transaction.delete': 'Delete a transaction',
-  'ledger.wallet.rename': 'Rename a wallet',
-  'training.plan.draft': 'Draft a training plan',
-  'training.plan.revise': 'Revise a training plan draft',
-  'mail.send': 'Send an e-mail (leaves the system)',
-  'ticket.create': 'Open a ticket (leaves the system)',
-};
-const UNDOABLE = new Set(['ledger.transaction.create', 'ledger.transaction.edit', 'ledger.transaction.delete',
-  'ledger.wallet.rename']);
+// Every declared kind (GET /api/kinds): its label, and whether this executor can undo it. The page names no kind.
+let kinds = new Map();
+
+export function setKinds(list) {
+  kinds = new Map((list || []).map((entry) => [entry.kind, entry]));
+}
 const WAITING = new Set(['proposed', 'confirmed', 'executing']);
 const POLL_MS = 1500;
 // A link followed from the chat can arrive before the executor has staged the proposal (it comes through Kafka): a
@@ -32,7 +26,7 @@ export function setApprovalPolicy(policy) {
 }
 
 export function kindLabel(kind) {
-  return KINDS[kind] || kind;
+  return kinds.has(kind) ? kinds.get(kind).label : kind;
 }
 
 function tierText(tier) {
@@ -229,7 +223,8 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     approvedHint.hidden = !(mayConfirm && approvedAlready);
     confirmButton.disabled = busy || !windowLeft;
     cancelButton.disabled = busy || !windowLeft;
-    undoButton.hidden = !(view && view.status === 'executed' && UNDOABLE.has(view.kind) && allows('undo'));
+    const undoable = view && kinds.has(view.kind) && kinds.get(view.kind).undoable;
+    undoButton.hidden = !(undoable && view.status === 'executed' && allows('undo'));
     undoButton.disabled = busy;
     resolveForm.hidden = !(view && view.status === 'needs_review' && allows('resolve'));
     resolveForm.querySelectorAll('input, textarea, button').forEach((control) => { control.disabled = busy; });

@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -473,7 +473,7 @@ class ConfirmTest {
     @Test
     void aConfirmedRenameChangesTheNameAndNothingElse() throws Exception {
         var proposal = new ProposalMother(tenant, "1.00");
-        proposal.event.put("kind", ActionCatalogue.RENAME_WALLET);
+        proposal.event.put("kind", ShippedKinds.RENAME_WALLET);
         proposal.event.set("params",
                 Json.mapper().createObjectNode().put("walletId", tenant.wallet().toString()).put("name", "Everyday"));
         proposal.rehash();

@@ -10,6 +10,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.executor.action.ActionTransitions;
 import io.quarkus.test.junit.QuarkusTest;
@@ -20,14 +23,19 @@ import io.quarkus.test.junit.QuarkusTest;
 class DatabaseInvariantsTest {
 
     private static UUID insertAction(Connection sql, String tenant) throws SQLException {
+        return insertAction(sql, tenant, ShippedKinds.CREATE_TRANSACTION);
+    }
+
+    private static UUID insertAction(Connection sql, String tenant, String kind) throws SQLException {
         UUID id = UUID.randomUUID();
         try (var insert = sql.prepareStatement("""
                 INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
                                      summary, proposed_at, expires_at)
-                VALUES (?, ?, 'alice', 'ledger.transaction.create', 'low', 'proposed', '{"amount":"1.00"}',
+                VALUES (?, ?, 'alice', ?, 'low', 'proposed', '{"amount":"1.00"}',
                         repeat('a', 64), repeat('b', 64), 'test', now(), now() + interval '1 hour')""")) {
             insert.setObject(1, id);
             insert.setString(2, tenant);
+            insert.setString(3, kind);
             insert.executeUpdate();
         }
         return id;
@@ -175,6 +183,32 @@ class DatabaseInvariantsTest {
             assertThatThrownBy(() -> sql.createStatement().executeUpdate("TRUNCATE actions CASCADE"))
                     .isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(e.getMessage()).containsAnyOf("never deleted", "append-only"));
+        }
+    }
+
+    /**
+     * The external kinds, as the declarations say and the executor recorded at start, are claimed before they are
+     * called: none goes confirmed -> executed in one step, and no role can clear a kind's external flag.
+     */
+    @Test
+    void anExternalKindIsNeverExecutedWithoutAClaimAndStaysExternal() throws Exception {
+        try (var sql = Db.owner()) {
+            assertThat(Db.text(sql, "SELECT string_agg(kind, ',' ORDER BY kind) FROM action_kinds WHERE external"))
+                    .isEqualTo(ActionCatalogue.all().stream().filter(ActionDefinition::isExternal)
+                            .map(ActionDefinition::kind).sorted().collect(java.util.stream.Collectors.joining(",")));
+            UUID mail = insertAction(sql, "t-" + UUID.randomUUID(), ShippedKinds.SEND_MAIL);
+            setStatus(sql, mail, "confirmed");
+
+            assertThatThrownBy(() -> setStatus(sql, mail, "executed"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("claimed (executing) before it is called");
+            setStatus(sql, actionIn(sql, ActionStatus.CONFIRMED), "executed"); // a database kind may
+        }
+        try (var app = Db.application()) {
+            assertThatThrownBy(() -> app.createStatement()
+                    .executeUpdate("UPDATE action_kinds SET external = false WHERE kind = 'ticket.create'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("stays so");
+            assertThatThrownBy(() -> app.createStatement().executeUpdate("DELETE FROM action_kinds"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("permission denied");
         }
     }
 

@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -54,13 +56,28 @@ class DomainKindsTest {
         return proposal.decide("confirm", tenant.executorBearer("alice")).then();
     }
 
+    /** The decision page names no kind: it reads the labels and which kinds can be undone here from the executor. */
+    @Test
+    void theKindsArePublishedWithTheirLabelsAndWhetherTheyCanBeUndone() {
+        var kinds = given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).get("/api/kinds")
+                .then().statusCode(200).extract().jsonPath();
+
+        assertThat(kinds.getList("kind", String.class)).containsExactlyElementsOf(
+                ActionCatalogue.all().stream().map(ActionDefinition::kind).toList());
+        assertThat(kinds.getString("find { it.kind == 'ledger.wallet.rename' }.label")).isEqualTo("Rename a wallet");
+        assertThat(kinds.getList("findAll { it.undoable }.kind", String.class)).containsExactlyInAnyOrder(
+                ShippedKinds.CREATE_TRANSACTION, ShippedKinds.EDIT_TRANSACTION, ShippedKinds.DELETE_TRANSACTION,
+                ShippedKinds.RENAME_WALLET);
+        given().get("/api/kinds").then().statusCode(401);
+    }
+
     @Test
     void aPersonsViewNamesWalletsAndTransactionsWhileTheStoredSummaryKeepsIds() throws Exception {
         UUID coffee = transaction("3.50", "coffee", "flat white");
         var expense = new ProposalMother(tenant, "12.50").stage(kafka);
-        var rename = staged(ActionCatalogue.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
+        var rename = staged(ShippedKinds.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
                 .put("name", "Everyday"));
-        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+        var edit = staged(ShippedKinds.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
                 .put("amount", "4.00"));
         String alice = tenant.executorBearer("alice");
 
@@ -70,7 +87,7 @@ class DomainKindsTest {
         given().header("Authorization", "Bearer " + alice).get("/api/actions/{id}", rename.actionId).then()
                 .body("headline", equalTo("Rename \"Checking\" to \"Everyday\""))
                 .body("summary", equalTo("Rename wallet " + tenant.wallet() + " to \"Everyday\""));
-        given().header("Authorization", "Bearer " + alice).queryParam("kind", ActionCatalogue.EDIT_TRANSACTION)
+        given().header("Authorization", "Bearer " + alice).queryParam("kind", ShippedKinds.EDIT_TRANSACTION)
                 .get("/api/actions").then()
                 .body("items[0].headline", equalTo("Change the 3.50 coffee expense of 2026-11-01: amount to \"4.00\""))
                 .body("items[0].summary", equalTo("Change transaction " + coffee + ": amount to \"4.00\""));
@@ -80,7 +97,7 @@ class DomainKindsTest {
     @Test
     void anEditChangesOnlyTheFieldsItNamesAndRecordsBeforeAndAfter() throws Exception {
         UUID coffee = transaction("3.50", "coffee", "flat white");
-        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+        var edit = staged(ShippedKinds.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
                 .put("amount", "4.00").put("category", "tea"));
 
         confirm(edit).statusCode(200).body("status", equalTo("executed")).body("tier", equalTo("medium"))
@@ -94,8 +111,8 @@ class DomainKindsTest {
     @Test
     void aDeleteMarksTheRowAndASecondDeleteFindsNothing() throws Exception {
         UUID coffee = transaction("3.50", "coffee", "flat white");
-        var first = staged(ActionCatalogue.DELETE_TRANSACTION, params().put("transactionId", coffee.toString()));
-        var second = staged(ActionCatalogue.DELETE_TRANSACTION, params().put("transactionId", coffee.toString()));
+        var first = staged(ShippedKinds.DELETE_TRANSACTION, params().put("transactionId", coffee.toString()));
+        var second = staged(ShippedKinds.DELETE_TRANSACTION, params().put("transactionId", coffee.toString()));
 
         confirm(first).statusCode(200).body("status", equalTo("executed")).body("tier", equalTo("high"));
         confirm(second).statusCode(409).body("code", equalTo("target_not_found"));
@@ -107,20 +124,20 @@ class DomainKindsTest {
 
     @Test
     void aDraftPlanIsCreatedAsADraftOfTheRequesterAndOnlyDraftsCanBeRevised() throws Exception {
-        var draft = staged(ActionCatalogue.DRAFT_PLAN, params().put("name", "Base building")
+        var draft = staged(ShippedKinds.DRAFT_PLAN, params().put("name", "Base building")
                 .put("startsOn", "2026-12-01").put("schedule", "Mon: 5 km easy"));
         confirm(draft).statusCode(200).body("status", equalTo("executed")).body("tier", equalTo("low"));
         assertThat(Db.text("SELECT status || ' ' || user_id FROM training_plans WHERE id = ?", draft.actionId))
                 .isEqualTo("draft alice");
 
-        var revise = staged(ActionCatalogue.REVISE_PLAN, params().put("planId", draft.actionId.toString())
+        var revise = staged(ShippedKinds.REVISE_PLAN, params().put("planId", draft.actionId.toString())
                 .put("schedule", "Mon: 6 km easy"));
         confirm(revise).statusCode(200).body("status", equalTo("executed"));
         assertThat(Db.text("SELECT schedule FROM training_plans WHERE id = ?", draft.actionId))
                 .isEqualTo("Mon: 6 km easy");
 
         UUID active = tenant.plan("alice", "active");
-        var reviseActive = new ProposalMother(tenant, ActionCatalogue.REVISE_PLAN, params()
+        var reviseActive = new ProposalMother(tenant, ShippedKinds.REVISE_PLAN, params()
                 .put("planId", active.toString()).put("name", "Sneaky"));
         reviseActive.send(kafka);
         assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(reviseActive.actionId.toString())))
@@ -132,7 +149,7 @@ class DomainKindsTest {
     @Test
     void thePersonApprovesADiffFromTheRowAsStagedAndAChangedRowIsNotWritten() throws Exception {
         UUID coffee = transaction("3.50", "coffee", "flat white");
-        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+        var edit = staged(ShippedKinds.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
                 .put("amount", "4.00").put("category", "tea"));
         String bearer = tenant.executorBearer("alice");
         io.restassured.RestAssured.given().header("Authorization", "Bearer " + bearer)
@@ -157,9 +174,9 @@ class DomainKindsTest {
 
     @Test
     void aRenameOfAWalletRenamedSinceStagingFailsClosed() throws Exception {
-        var rename = staged(ActionCatalogue.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
+        var rename = staged(ShippedKinds.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
                 .put("name", "Everyday"));
-        var other = staged(ActionCatalogue.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
+        var other = staged(ShippedKinds.RENAME_WALLET, params().put("walletId", tenant.wallet().toString())
                 .put("name", "Daily"));
 
         confirm(other).statusCode(200).body("status", equalTo("executed"));
@@ -170,7 +187,7 @@ class DomainKindsTest {
 
     @Test
     void anEditOfATransactionThatDoesNotExistIsRejectedAtStaging() throws Exception {
-        var edit = new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION, params()
+        var edit = new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION, params()
                 .put("transactionId", UUID.randomUUID().toString()).put("amount", "1.00"));
         edit.send(kafka);
 
@@ -182,7 +199,7 @@ class DomainKindsTest {
     @Test
     void theSnapshotAnActionWasStagedAgainstCannotBeRewrittenEvenByTheServicesRole() throws Exception {
         UUID coffee = transaction("3.50", "coffee", "flat white");
-        var edit = staged(ActionCatalogue.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
+        var edit = staged(ShippedKinds.EDIT_TRANSACTION, params().put("transactionId", coffee.toString())
                 .put("amount", "4.00"));
 
         Db.refusedAsApplication(tenant.id(), "23514",
@@ -207,7 +224,7 @@ class DomainKindsTest {
 
     @Test
     void anEmailToACaseThatDoesNotExistIsRejectedAtStaging() throws Exception {
-        var mail = new ProposalMother(tenant, ActionCatalogue.SEND_MAIL, params()
+        var mail = new ProposalMother(tenant, ShippedKinds.SEND_MAIL, params()
                 .put("caseId", UUID.randomUUID().toString()).put("subject", "Hi").put("body", "Hello"));
         mail.send(kafka);
 

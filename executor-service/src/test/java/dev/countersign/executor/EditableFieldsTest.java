@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ActionDefinition;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -56,9 +57,9 @@ class EditableFieldsTest {
     @Test
     void theDiffAndTheSnapshotCoverExactlyTheCataloguesEditableFields() throws Exception {
         var cases = List.of(
-                List.of(ActionCatalogue.EDIT_TRANSACTION, "transactionId", transaction()),
-                List.of(ActionCatalogue.RENAME_WALLET, "walletId", tenant.wallet()),
-                List.of(ActionCatalogue.REVISE_PLAN, "planId", tenant.plan("alice", "draft")));
+                List.of(ShippedKinds.EDIT_TRANSACTION, "transactionId", transaction()),
+                List.of(ShippedKinds.RENAME_WALLET, "walletId", tenant.wallet()),
+                List.of(ShippedKinds.REVISE_PLAN, "planId", tenant.plan("alice", "draft")));
         for (var each : cases) {
             String kind = (String) each.get(0);
             var proposal = new ProposalMother(tenant, kind, everyEditableField(kind, (String) each.get(1),
@@ -78,9 +79,9 @@ class EditableFieldsTest {
 
     @Test
     void theExecutorRefusesAFieldTheCatalogueDoesNotListAsEditable() throws Exception {
-        var currency = new ProposalMother(tenant, ActionCatalogue.RENAME_WALLET, Json.mapper().createObjectNode()
+        var currency = new ProposalMother(tenant, ShippedKinds.RENAME_WALLET, Json.mapper().createObjectNode()
                 .put("walletId", tenant.wallet().toString()).put("name", "X").put("currency", "USD"));
-        var wallet = new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION, Json.mapper().createObjectNode()
+        var wallet = new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION, Json.mapper().createObjectNode()
                 .put("transactionId", transaction().toString()).put("walletId", tenant.wallet().toString()));
         for (var proposal : List.of(currency, wallet)) {
             proposal.send(kafka);
@@ -88,9 +89,9 @@ class EditableFieldsTest {
                     .singleElement().asString().contains("ActionRejected").contains("validation_failed")
                     .contains("is not a parameter of");
         }
-        assertThat(ActionCatalogue.find(ActionCatalogue.RENAME_WALLET).orElseThrow().editableFields())
+        assertThat(ActionCatalogue.find(ShippedKinds.RENAME_WALLET).orElseThrow().editableFields())
                 .containsExactly("name");
         assertThat(ActionCatalogue.all()).extracting(ActionDefinition::kind)
-                .noneMatch(kind -> kind.startsWith("ledger.wallet.") && !kind.equals(ActionCatalogue.RENAME_WALLET));
+                .noneMatch(kind -> kind.startsWith("ledger.wallet.") && !kind.equals(ShippedKinds.RENAME_WALLET));
     }
 }

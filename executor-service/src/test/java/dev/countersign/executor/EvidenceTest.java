@@ -26,7 +26,7 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -263,7 +263,7 @@ class EvidenceTest {
     @Test
     void aServicePrincipalProposesAsItselfAndIsNeverAppliedAutomatically() throws Exception {
         TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
-        var draft = new ProposalMother(tenant, ActionCatalogue.DRAFT_PLAN, Json.mapper().createObjectNode()
+        var draft = new ProposalMother(tenant, ShippedKinds.DRAFT_PLAN, Json.mapper().createObjectNode()
                 .put("name", "Base").put("startsOn", "2026-12-01").put("schedule", "Mon: run"));
         draft.event.put("userId", "service:ticket-bridge");
         draft.withEvidence(TestProperties.tokens().mintService(tenant.id(), "ticket-bridge", Audiences.INTEGRATION,

@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.external.LocalSmtp;
 import dev.countersign.devsupport.external.TicketStub;
@@ -115,12 +115,12 @@ class ExternalWritesTest {
     private ProposalMother mail(UUID supportCase) throws Exception {
         ObjectNode params = Json.mapper().createObjectNode().put("caseId", supportCase.toString())
                 .put("subject", "Your refund").put("body", "Hello,\nyour refund is on its way.");
-        return new ProposalMother(tenant, ActionCatalogue.SEND_MAIL, params).stage(kafka);
+        return new ProposalMother(tenant, ShippedKinds.SEND_MAIL, params).stage(kafka);
     }
 
     private ProposalMother ticket(String title) throws Exception {
         ObjectNode params = Json.mapper().createObjectNode().put("title", title).put("description", "Printer on fire");
-        return new ProposalMother(tenant, ActionCatalogue.CREATE_TICKET, params).stage(kafka);
+        return new ProposalMother(tenant, ShippedKinds.CREATE_TICKET, params).stage(kafka);
     }
 
     private Response confirm(ProposalMother proposal) {
@@ -283,7 +283,7 @@ class ExternalWritesTest {
         confirm(staged).then().statusCode(409).body("code", equalTo("external_sends_disabled"));
         assertThat(smtp.withMessageId(messageIdOf(staged))).isEmpty();
 
-        var refused = new ProposalMother(tenant, ActionCatalogue.CREATE_TICKET,
+        var refused = new ProposalMother(tenant, ShippedKinds.CREATE_TICKET,
                 Json.mapper().createObjectNode().put("title", "x").put("description", "y"));
         refused.send(kafka);
         assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(refused.actionId.toString())))

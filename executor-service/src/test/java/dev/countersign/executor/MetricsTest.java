@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.MetricsText;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,7 +23,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class MetricsTest {
 
-    private static final String EXPENSE = "kind=\"" + ActionCatalogue.CREATE_TRANSACTION + "\"";
+    private static final String EXPENSE = "kind=\"" + ShippedKinds.CREATE_TRANSACTION + "\"";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
     private TestTenant tenant;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Groups;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -51,12 +51,12 @@ class ProvenanceTest {
     }
 
     private ProposalMother edit(UUID transaction, ObjectNode changes) {
-        return new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+        return new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION,
                 changes.put("transactionId", transaction.toString()));
     }
 
     private ProposalMother rename(String name) {
-        return new ProposalMother(tenant, ActionCatalogue.RENAME_WALLET,
+        return new ProposalMother(tenant, ShippedKinds.RENAME_WALLET,
                 Json.mapper().createObjectNode().put("walletId", tenant.wallet().toString()).put("name", name));
     }
 

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.CapturedLogs;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -73,7 +73,7 @@ class TracingTest {
 
         SpanData execution = spans.await(executionOf(proposal.actionId));
         assertThat(execution.getTraceId()).isEqualTo(traceId);
-        assertThat(execution.getName()).isEqualTo("countersign execute " + ActionCatalogue.CREATE_TRANSACTION);
+        assertThat(execution.getName()).isEqualTo("countersign execute " + ShippedKinds.CREATE_TRANSACTION);
         assertThat(execution.getLinks()).extracting(LinkData::getSpanContext)
                 .as("linked to the confirming request's own trace")
                 .anySatisfy(link -> assertThat(link.getTraceId()).isNotEqualTo(traceId));

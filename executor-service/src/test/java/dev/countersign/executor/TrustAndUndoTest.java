@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -68,7 +68,7 @@ class TrustAndUndoTest {
     }
 
     private ProposalMother rename(String name) {
-        return new ProposalMother(tenant, ActionCatalogue.RENAME_WALLET,
+        return new ProposalMother(tenant, ShippedKinds.RENAME_WALLET,
                 params().put("walletId", tenant.wallet().toString()).put("name", name));
     }
 
@@ -133,7 +133,7 @@ class TrustAndUndoTest {
 
         // Trust or not, a delete never applies on arrival.
         UUID coffee = transaction("3.50");
-        arrive(new ProposalMother(tenant, ActionCatalogue.DELETE_TRANSACTION,
+        arrive(new ProposalMother(tenant, ShippedKinds.DELETE_TRANSACTION,
                 params().put("transactionId", coffee.toString())), "proposed");
 
         undo(trusted).statusCode(200).body("status", equalTo("undone")).body("undoneBy", equalTo("alice"));
@@ -162,11 +162,11 @@ class TrustAndUndoTest {
     void anEditOfALargeTransactionIsHighEvenWhenItMakesTheAmountSmall() throws Exception {
         UUID large = transaction("750.00");
         UUID small = transaction("20.00");
-        var down = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+        var down = arrive(new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION,
                 params().put("transactionId", large.toString()).put("amount", "1.00")), "proposed");
-        var up = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+        var up = arrive(new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION,
                 params().put("transactionId", small.toString()).put("amount", "900.00")), "proposed");
-        var within = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+        var within = arrive(new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION,
                 params().put("transactionId", small.toString()).put("amount", "25.00")), "proposed");
 
         get("/api/actions/" + down.actionId).body("tier", equalTo("high"));
@@ -188,7 +188,7 @@ class TrustAndUndoTest {
     @Test
     void undoOfAnEditPutsBackWhatThePersonSawAndIsAudited() throws Exception {
         UUID coffee = transaction("3.50");
-        var edit = arrive(new ProposalMother(tenant, ActionCatalogue.EDIT_TRANSACTION,
+        var edit = arrive(new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION,
                 params().put("transactionId", coffee.toString()).put("amount", "4.00").put("description", "tea")),
                 "proposed");
         edit.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
@@ -219,7 +219,7 @@ class TrustAndUndoTest {
                 expense.actionId)).isZero();
 
         UUID coffee = transaction("3.50");
-        var delete = arrive(new ProposalMother(tenant, ActionCatalogue.DELETE_TRANSACTION,
+        var delete = arrive(new ProposalMother(tenant, ShippedKinds.DELETE_TRANSACTION,
                 params().put("transactionId", coffee.toString())), "proposed");
         delete.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         undo(delete).statusCode(200);
@@ -251,7 +251,7 @@ class TrustAndUndoTest {
                 .body("code", equalTo("action_not_found"));
         undo(expense, tenant.executorBearer("carol")).statusCode(200); // an administrator
 
-        var plan = arrive(new ProposalMother(tenant, ActionCatalogue.DRAFT_PLAN, params().put("name", "Base")
+        var plan = arrive(new ProposalMother(tenant, ShippedKinds.DRAFT_PLAN, params().put("name", "Base")
                 .put("startsOn", "2026-12-01").put("schedule", "Mon: run")), "executed");
         undo(plan).statusCode(409).body("code", equalTo("not_undoable"));
 
@@ -259,7 +259,7 @@ class TrustAndUndoTest {
         String plainAlice = TestProperties.executorBearerWithoutApproval(tenant.id(), "alice");
         undo(arrive(new ProposalMother(tenant, "9.00"), "executed"), plainAlice).statusCode(200);
         UUID coffee = transaction("3.50");
-        var delete = arrive(new ProposalMother(tenant, ActionCatalogue.DELETE_TRANSACTION,
+        var delete = arrive(new ProposalMother(tenant, ShippedKinds.DELETE_TRANSACTION,
                 params().put("transactionId", coffee.toString())), "proposed");
         delete.decide("confirm", tenant.executorBearer("alice")).then().statusCode(200);
         undo(delete, plainAlice).statusCode(403).body("code", equalTo("forbidden"));

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
@@ -21,14 +22,14 @@ class ActionCatalogueTest {
     }
 
     private static ValidatedParams createWith(String members) throws Exception {
-        return ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION,
+        return ActionCatalogue.validate(ShippedKinds.CREATE_TRANSACTION,
                 json("{\"walletId\":\"" + WALLET + "\",\"category\":\"coffee\",\"occurredOn\":\"2026-11-29\"" + members
                         + "}"));
     }
 
     @Test
     void normalisesMoneyToTwoPlacesAndTrimsText() throws Exception {
-        var result = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, json(
+        var result = ActionCatalogue.validate(ShippedKinds.CREATE_TRANSACTION, json(
                 "{\"walletId\":\"" + WALLET
                         + "\",\"amount\":\"12.5\",\"category\":\"  coffee \",\"occurredOn\":\"2026-11-29\"}"));
 
@@ -60,7 +61,7 @@ class ActionCatalogueTest {
 
     @Test
     void refusesMissingRequiredAndMalformedIdentifiers() throws Exception {
-        var result = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION,
+        var result = ActionCatalogue.validate(ShippedKinds.CREATE_TRANSACTION,
                 json("{\"walletId\":\"Checking\",\"amount\":\"3.00\"}"));
 
         assertThat(result.violations()).extracting(Violation::field)
@@ -81,12 +82,12 @@ class ActionCatalogueTest {
         var result = ActionCatalogue.validate("ledger.wallet.delete", json("{}"));
 
         assertThat(result.isValid()).isFalse();
-        assertThat(result.violations().get(0).message()).contains(ActionCatalogue.CREATE_TRANSACTION);
+        assertThat(result.violations().get(0).message()).contains(ShippedKinds.CREATE_TRANSACTION);
     }
 
     @Test
     void createsAtOrAboveTheThresholdAreHigh() throws Exception {
-        var definition = ActionCatalogue.find(ActionCatalogue.CREATE_TRANSACTION).orElseThrow();
+        var definition = ActionCatalogue.find(ShippedKinds.CREATE_TRANSACTION).orElseThrow();
 
         assertThat(definition.tierFor(createWith(",\"amount\":\"499.99\"").normalised(), TierPolicy.DEFAULT))
                 .isEqualTo(Tier.LOW);
@@ -96,11 +97,11 @@ class ActionCatalogueTest {
 
     @Test
     void aScheduleKeepsItsLinesButNoOtherControlCharacters() throws Exception {
-        var ok = ActionCatalogue.validate(ActionCatalogue.DRAFT_PLAN, Json.mapper().readTree(
+        var ok = ActionCatalogue.validate(ShippedKinds.DRAFT_PLAN, Json.mapper().readTree(
                 "{\"name\":\"Base\",\"startsOn\":\"2026-12-01\",\"schedule\":\"Mon: run\\r\\nWed: swim\"}"));
-        var bell = ActionCatalogue.validate(ActionCatalogue.DRAFT_PLAN, Json.mapper().readTree(
+        var bell = ActionCatalogue.validate(ShippedKinds.DRAFT_PLAN, Json.mapper().readTree(
                 "{\"name\":\"Base\",\"startsOn\":\"2026-12-01\",\"schedule\":\"Mon: run\\u0007\"}"));
-        var nameWithLines = ActionCatalogue.validate(ActionCatalogue.DRAFT_PLAN, Json.mapper().readTree(
+        var nameWithLines = ActionCatalogue.validate(ShippedKinds.DRAFT_PLAN, Json.mapper().readTree(
                 "{\"name\":\"Ba\\nse\",\"startsOn\":\"2026-12-01\",\"schedule\":\"Mon: run\"}"));
 
         assertThat(ok.normalised().get("schedule").asText()).isEqualTo("Mon: run\nWed: swim");
@@ -110,7 +111,7 @@ class ActionCatalogueTest {
 
     @Test
     void anEditMustChangeSomething() throws Exception {
-        var nothing = ActionCatalogue.validate(ActionCatalogue.EDIT_TRANSACTION, Json.mapper().readTree(
+        var nothing = ActionCatalogue.validate(ShippedKinds.EDIT_TRANSACTION, Json.mapper().readTree(
                 "{\"transactionId\":\"123e4567-e89b-12d3-a456-426614174000\"}"));
 
         assertThat(nothing.violationsText()).contains("change at least one of [amount, category, description,"
@@ -119,7 +120,7 @@ class ActionCatalogueTest {
 
     @Test
     void onlyTheNameOfAWalletIsEditable() {
-        var rename = ActionCatalogue.find(ActionCatalogue.RENAME_WALLET).orElseThrow();
+        var rename = ActionCatalogue.find(ShippedKinds.RENAME_WALLET).orElseThrow();
 
         assertThat(rename.editableFields()).containsExactly("name");
         assertThat(rename.param("currency")).isEmpty();

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
 
@@ -25,16 +26,16 @@ class InvisibleCharactersTest {
     private static ValidatedParams expense(String description) {
         ObjectNode params = JsonNodeFactory.instance.objectNode().put("walletId", WALLET).put("amount", "4.20")
                 .put("category", "coffee").put("description", description).put("occurredOn", "2026-11-29");
-        return ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, params);
+        return ActionCatalogue.validate(ShippedKinds.CREATE_TRANSACTION, params);
     }
 
     private static ValidatedParams rename(String name) {
-        return ActionCatalogue.validate(ActionCatalogue.RENAME_WALLET,
+        return ActionCatalogue.validate(ShippedKinds.RENAME_WALLET,
                 JsonNodeFactory.instance.objectNode().put("walletId", WALLET).put("name", name));
     }
 
     private static ValidatedParams mail(String body) {
-        return ActionCatalogue.validate(ActionCatalogue.SEND_MAIL, JsonNodeFactory.instance.objectNode()
+        return ActionCatalogue.validate(ShippedKinds.SEND_MAIL, JsonNodeFactory.instance.objectNode()
                 .put("caseId", CASE).put("subject", "Your refund").put("body", body));
     }
 

@@ -109,15 +109,16 @@ public class ActionReader {
                      AND a.params ->> 'transactionId' = t.id::text
                 WHERE t.tenant_id = $1 AND a.requested_by = $2 AND a.conversation_id = $3""",
                 Tuple.of(tenantId, userId, conversationId), row -> {
+                    // Quoted: a name is text someone typed (a model, through a rename, too), never part of the sentence.
                     switch (row.getString("type")) {
-                        case "wallet" -> wallets.put(row.getString("id"), row.getString("text"));
-                        case "plan" -> plans.put(row.getString("id"), row.getString("text"));
+                        case "wallet" -> wallets.put(row.getString("id"), "\"%s\"".formatted(row.getString("text")));
+                        case "plan" -> plans.put(row.getString("id"), "plan \"%s\"".formatted(row.getString("text")));
                         default -> transactions.put(row.getString("id"), Names.expense(row.getString("amount"),
                                 row.getString("text"), row.getString("occurred_on")));
                     }
                     return row;
                 });
-        return Names.of(wallets, transactions, plans);
+        return Names.of(Map.of("wallet", wallets, "transaction", transactions, "plan", plans));
     }
 
     private static ActionLine line(Row row) {

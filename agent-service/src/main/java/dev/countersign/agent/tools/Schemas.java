@@ -26,7 +26,13 @@ public final class Schemas {
 
     public static JsonObjectSchema.Builder category(JsonObjectSchema.Builder schema, TurnScope scope,
             String description) {
-        return schema.addEnumProperty(CATEGORY, scope.categories(), description);
+        return category(schema, CATEGORY, scope, description);
+    }
+
+    /** A category picked from the turn's categories, as the argument {@code name}. */
+    public static JsonObjectSchema.Builder category(JsonObjectSchema.Builder schema, String name, TurnScope scope,
+            String description) {
+        return schema.addEnumProperty(name, scope.categories(), description);
     }
 
     public static JsonObjectSchema.Builder date(JsonObjectSchema.Builder schema, String name, String description) {

@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.countersign.agent.tools.propose.ProposeTools;
 import dev.countersign.agent.turn.TurnScope;
 import dev.countersign.contracts.json.Json;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -36,12 +37,13 @@ public class ToolBox {
 
     private final Map<String, AgentTool> tools = new LinkedHashMap<>();
 
-    public ToolBox(Instance<AgentTool> all) {
-        all.stream().sorted(java.util.Comparator.comparing(AgentTool::name)).forEach(tool -> {
-            if (tools.put(tool.name(), tool) != null) {
-                throw new IllegalStateException("Two tools named " + tool.name());
-            }
-        });
+    public ToolBox(Instance<AgentTool> all, ProposeTools proposeTools) {
+        java.util.stream.Stream.concat(all.stream(), proposeTools.offered().stream())
+                .sorted(java.util.Comparator.comparing(AgentTool::name)).forEach(tool -> {
+                    if (tools.put(tool.name(), tool) != null) {
+                        throw new IllegalStateException("Two tools named " + tool.name());
+                    }
+                });
     }
 
     public List<ToolSpecification> specifications(TurnScope scope) {

@@ -1,5 +1,7 @@
 package dev.countersign.agent.ui;
 
+import java.util.List;
+
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -7,6 +9,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import dev.countersign.contracts.api.KindView;
+import dev.countersign.contracts.catalogue.ActionCatalogue;
 
 /**
  * {@code GET /api/ui/config}: where the web UI links for decisions and how it signs in. Public: it names URLs the page
@@ -23,9 +28,15 @@ public class UiConfigResource {
      *            the local stack's demo sign-in endpoint, or null outside the local stack
      * @param session
      *            true where people sign in to the chat through the identity provider (the page holds no token)
+     * @param kinds
+     *            every declared action kind as a card names it (from the catalogue: the page names no kind)
      */
-    public record UiSettings(String executorUrl, String devTokenUrl, boolean session) {
+    public record UiSettings(String executorUrl, String devTokenUrl, boolean session, List<KindView> kinds) {
     }
+
+    /** Labels only: the chat's cards undo nothing (deciding happens on the decision page). */
+    private static final List<KindView> KINDS = ActionCatalogue.all().stream()
+            .map(definition -> new KindView(definition.kind(), definition.label(), false)).toList();
 
     private final UiConfig config;
     private final boolean session;
@@ -40,7 +51,7 @@ public class UiConfigResource {
     @Produces(MediaType.APPLICATION_JSON)
     public UiSettings get() {
         return new UiSettings(config.executorUrl().map(UiConfigResource::withoutTrailingSlash).orElse(""),
-                session ? null : config.devTokenUrl().orElse(null), session);
+                session ? null : config.devTokenUrl().orElse(null), session, KINDS);
     }
 
     private static String withoutTrailingSlash(String url) {

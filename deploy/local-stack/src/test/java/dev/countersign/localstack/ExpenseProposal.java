@@ -8,6 +8,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.json.Json;
@@ -39,13 +40,13 @@ record ExpenseProposal(UUID id, String paramsHash, String event) {
                 .put("category", category)
                 .put("description", description)
                 .put("occurredOn", LocalDate.now().toString());
-        ValidatedParams params = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, raw);
+        ValidatedParams params = ActionCatalogue.validate(ShippedKinds.CREATE_TRANSACTION, raw);
         if (!params.isValid()) {
             throw new IllegalStateException(params.violationsText());
         }
         UUID id = UUID.randomUUID();
         String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
-                id, tenant, user, conversationId, UUID.randomUUID(), ActionCatalogue.CREATE_TRANSACTION,
+                id, tenant, user, conversationId, UUID.randomUUID(), ShippedKinds.CREATE_TRANSACTION,
                 params.normalised(), params.hash(), tokenHash, null, true));
         return new ExpenseProposal(id, params.hash(), event);
     }

@@ -1,5 +1,6 @@
 package dev.countersign.executor.action;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,7 +22,10 @@ public final class PageNames {
 
     /** The tenant's wallet names by id, as read (by {@link ActionReads}). */
     static PageNames of(Map<String, String> walletNames) {
-        return new PageNames(Map.copyOf(walletNames));
+        Map<String, String> quoted = new HashMap<>();
+        // Quoted: a name is text someone typed (a model, through a rename, too), never part of the sentence.
+        walletNames.forEach((id, name) -> quoted.put(id, "\"%s\"".formatted(name)));
+        return new PageNames(Map.copyOf(quoted));
     }
 
     /** No names known: every row by its id. */
@@ -33,16 +37,17 @@ public final class PageNames {
      * The names for one action, whose parameters and staged target ({@code targetBefore}, may be null) name its row.
      */
     Names forAction(JsonNode params, JsonNode targetBefore) {
-        Map<String, String> transactions = Map.of();
-        Map<String, String> plans = Map.of();
+        Map<String, Map<String, String>> words = new HashMap<>();
+        words.put("wallet", walletNames);
         if (targetBefore != null && params.hasNonNull("transactionId") && targetBefore.hasNonNull("amount")) {
-            transactions = Map.of(params.get("transactionId").asText(), Names.expense(
+            words.put("transaction", Map.of(params.get("transactionId").asText(), Names.expense(
                     targetBefore.get("amount").asText(), targetBefore.path("category").asText(),
-                    targetBefore.path("occurredOn").asText()));
+                    targetBefore.path("occurredOn").asText())));
         }
         if (targetBefore != null && params.hasNonNull("planId") && targetBefore.hasNonNull("name")) {
-            plans = Map.of(params.get("planId").asText(), targetBefore.get("name").asText());
+            words.put("plan", Map.of(params.get("planId").asText(),
+                    "plan \"%s\"".formatted(targetBefore.get("name").asText())));
         }
-        return Names.of(walletNames, transactions, plans);
+        return Names.of(words);
     }
 }

@@ -29,10 +29,12 @@ final class CsvLines {
     }
 
     /**
+     * @param kind
+     *            the catalogue kind each line is checked as ({@link ImportsConfig#kind()})
      * @param maxAmount
      *            the largest amount a row may carry (besides the catalogue's own bound): a larger one is a violation
      */
-    static Parsed parse(String csv, UUID walletId, BigDecimal maxAmount) {
+    static Parsed parse(String csv, UUID walletId, String kind, BigDecimal maxAmount) {
         List<ValidatedParams> rows = new ArrayList<>();
         List<Violation> violations = new ArrayList<>();
         String[] lines = csv == null ? new String[0] : csv.split("\r?\n", MAX_LINES + 3);
@@ -59,7 +61,7 @@ final class CsvLines {
             if (fields.length == 4 && !fields[3].isBlank()) {
                 params.put("description", fields[3].strip());
             }
-            ValidatedParams validated = ActionCatalogue.validate(ActionCatalogue.CREATE_TRANSACTION, params);
+            ValidatedParams validated = ActionCatalogue.validate(kind, params);
             if (validated.isValid()
                     && new BigDecimal(validated.normalised().get("amount").asText()).compareTo(maxAmount) > 0) {
                 violations.add(new Violation("line " + number, "amount: must be at most %s in an import; ask the"

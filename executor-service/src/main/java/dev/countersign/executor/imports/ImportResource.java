@@ -72,7 +72,7 @@ public class ImportResource {
     }
 
     private List<ValidatedParams> validRows(String csv, UUID walletId) {
-        CsvLines.Parsed parsed = CsvLines.parse(csv, walletId, config.maxRowAmount());
+        CsvLines.Parsed parsed = CsvLines.parse(csv, walletId, config.kind(), config.maxRowAmount());
         if (!parsed.violations().isEmpty()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "No line was imported; fix these and send the"
                     + " whole file again.", parsed.violations());

@@ -13,6 +13,7 @@ import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.catalogue.Violation;
@@ -48,6 +49,7 @@ public class ImportService {
 
     static final String NO_WALLET = "You have no wallet with this id.";
 
+    private final ActionDefinition expense;
     private final TenantSessions sessions;
     private final PolicySettingsRepository policies;
     private final ImportedRowRepository rows;
@@ -55,7 +57,15 @@ public class ImportService {
     private final ImportHistoryRepository trail;
 
     public ImportService(TenantSessions sessions, PolicySettingsRepository policies, ImportedRowRepository rows,
-            ImportApprovalRepository approvals, ImportHistoryRepository trail) {
+            ImportApprovalRepository approvals, ImportHistoryRepository trail, ImportsConfig config) {
+        this.expense = ActionCatalogue.find(config.kind()).orElseThrow(() -> new IllegalStateException(
+                "countersign.imports.kind names " + config.kind() + ", which the catalogue does not declare"));
+        for (String param : List.of("walletId", "occurredOn", "amount", "category", "description")) {
+            if (expense.param(param).isEmpty()) {
+                throw new IllegalStateException("countersign.imports.kind: " + config.kind() + " has no parameter "
+                        + param + ", which an imported line fills");
+            }
+        }
         this.sessions = sessions;
         this.policies = policies;
         this.rows = rows;
@@ -184,7 +194,7 @@ public class ImportService {
                                         .toList()))));
     }
 
-    private static PendingImport pendingImport(ImportedRowRepository.Waiting row, TierPolicy tiers,
+    private PendingImport pendingImport(ImportedRowRepository.Waiting row, TierPolicy tiers,
             List<String> approvers) {
         return new PendingImport(row.id(), row.walletId(), row.walletName(), row.occurredOn(),
                 row.amount().toPlainString(), row.category(), row.description(), row.importedBy(),
@@ -206,10 +216,10 @@ public class ImportService {
 
     private static final String IMPORTED = "imported";
 
-    /** The catalogue's tier rule for an expense of {@code amount}. */
-    private static Tier tier(BigDecimal amount, TierPolicy policy) {
+    /** The imported kind's tier rule for an expense of {@code amount}. */
+    private Tier tier(BigDecimal amount, TierPolicy policy) {
         var params = Json.mapper().createObjectNode().put("amount", amount.toPlainString());
-        return ActionCatalogue.find(ActionCatalogue.CREATE_TRANSACTION).orElseThrow().tierFor(params, policy);
+        return expense.tierFor(params, policy);
     }
 
     /**

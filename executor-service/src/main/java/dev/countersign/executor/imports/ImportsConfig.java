@@ -15,4 +15,11 @@ public interface ImportsConfig {
      */
     @WithDefault("100000.00")
     BigDecimal maxRowAmount();
+
+    /**
+     * The catalogue kind an imported line is checked as (its parameters: {@code walletId}, {@code occurredOn},
+     * {@code amount}, {@code category}, {@code description}) and whose tier rule judges it; set in
+     * application.properties, so no import code names a kind. Start-up fails if its declaration lacks one of them.
+     */
+    String kind();
 }

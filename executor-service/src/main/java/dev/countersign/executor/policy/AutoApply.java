@@ -4,8 +4,6 @@ import java.math.BigDecimal;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.api.AgentWritesPolicy;
@@ -52,21 +50,12 @@ public class AutoApply {
     }
 
     /**
-     * What applying {@code action} spends of the auto-apply budget in money, besides one action: an expense its amount,
-     * an edit the size of its change to the amount (a new category or note: nothing), every other kind nothing.
+     * What applying {@code action} spends of the auto-apply budget in money, besides one action: what its kind's
+     * declaration says ({@link dev.countersign.contracts.catalogue.BudgetAmount}; an expense its amount, an edit the
+     * size of its change to the amount), nothing for a kind that declares none.
      */
     public static BigDecimal budgetAmount(ActionRow action) {
-        BigDecimal amount = action.param("amount", BigDecimal::new);
-        if (amount == null) {
-            return BigDecimal.ZERO;
-        }
-        if (ActionCatalogue.EDIT_TRANSACTION.equals(action.kind())) {
-            JsonNode before = action.targetBefore();
-            // An edit staged without a snapshot counts as the whole new amount: the size of its change is unknown.
-            return before == null || !before.hasNonNull("amount")
-                    ? amount
-                    : amount.subtract(new BigDecimal(before.get("amount").asText())).abs();
-        }
-        return amount;
+        return ActionCatalogue.find(action.kind()).map(ActionDefinition::budgetAmount)
+                .map(budget -> budget.of(action.params(), action.targetBefore())).orElse(BigDecimal.ZERO);
     }
 }

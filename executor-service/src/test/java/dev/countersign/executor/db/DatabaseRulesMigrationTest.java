@@ -59,6 +59,8 @@ class DatabaseRulesMigrationTest {
     private static final List<String> RULES_CHANGED_SINCE = List.of("V23__reader_grants.sql",
             "V24__action_target_owner.sql", "V25__text_writers_per_column.sql", "V26__provenance_incidents.sql",
             "V27__approver_token_uses.sql", "V28__policy_changes.sql", "V29__undo_approvals.sql",
+            "V30__action_kinds.sql",
+            "R__actions_external_calls.sql", "R__action_kinds.sql",
             "R__actions_auto_apply_marks.sql", "R__actions_state_machine.sql", "R__current_tenant.sql",
             "R__outbox_relay.sql",
             "R__plan_statistics.sql", "R__policy_changes.sql", "R__provenance_incident.sql", "R__reader_grants.sql",

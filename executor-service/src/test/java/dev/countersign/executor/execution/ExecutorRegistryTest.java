@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.Egress;
 import dev.countersign.executor.kind.ExternalKind;
@@ -86,22 +86,22 @@ class ExecutorRegistryTest {
 
     @Test
     void anExternalKindWhoseVendorIsNotConfiguredIsNotExecutable() {
-        var registry = new ExecutorRegistry(List.of(), List.of(external(ActionCatalogue.SEND_MAIL, false),
-                external(ActionCatalogue.CREATE_TICKET, true)));
+        var registry = new ExecutorRegistry(List.of(), List.of(external(ShippedKinds.SEND_MAIL, false),
+                external(ShippedKinds.CREATE_TICKET, true)));
 
-        assertThat(registry.isExecutable(ActionCatalogue.SEND_MAIL)).isFalse();
-        assertThat(registry.externalFor(ActionCatalogue.SEND_MAIL)).isEmpty();
-        assertThat(registry.find(ActionCatalogue.SEND_MAIL)).isPresent();
-        assertThat(registry.isExecutable(ActionCatalogue.CREATE_TICKET)).isTrue();
-        assertThat(registry.isExecutable(ActionCatalogue.CREATE_TRANSACTION)).isFalse();
+        assertThat(registry.isExecutable(ShippedKinds.SEND_MAIL)).isFalse();
+        assertThat(registry.externalFor(ShippedKinds.SEND_MAIL)).isEmpty();
+        assertThat(registry.find(ShippedKinds.SEND_MAIL)).isPresent();
+        assertThat(registry.isExecutable(ShippedKinds.CREATE_TICKET)).isTrue();
+        assertThat(registry.isExecutable(ShippedKinds.CREATE_TRANSACTION)).isFalse();
     }
 
     @Test
     void twoExecutorsForOneKindOrAKindOutsideTheCatalogueStopTheStart() {
-        assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external(ActionCatalogue.SEND_MAIL, true),
-                external(ActionCatalogue.SEND_MAIL, false)))).hasMessageContaining("Two executors");
-        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ActionCatalogue.SEND_MAIL,
-                RowOwner.requester())), List.of(external(ActionCatalogue.SEND_MAIL, false))))
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external(ShippedKinds.SEND_MAIL, true),
+                external(ShippedKinds.SEND_MAIL, false)))).hasMessageContaining("Two executors");
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ShippedKinds.SEND_MAIL,
+                RowOwner.requester())), List.of(external(ShippedKinds.SEND_MAIL, false))))
                 .hasMessageContaining("Two executors");
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external("mail.blast", true))))
                 .hasMessageContaining("does not list");
@@ -110,11 +110,11 @@ class ExecutorRegistryTest {
     /** The decision rule reads a missing owner as the requester's own: a database kind must say whose row it writes. */
     @Test
     void aDatabaseKindWritingARowNobodyOwnsStopsTheStart() {
-        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ActionCatalogue.RENAME_WALLET,
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ShippedKinds.RENAME_WALLET,
                 RowOwner.nobody())), List.of())).hasMessageContaining("writes a row nobody owns");
 
-        var registry = new ExecutorRegistry(List.of(database(ActionCatalogue.DRAFT_PLAN, RowOwner.requester())),
+        var registry = new ExecutorRegistry(List.of(database(ShippedKinds.DRAFT_PLAN, RowOwner.requester())),
                 List.of());
-        assertThat(registry.forKind(ActionCatalogue.DRAFT_PLAN)).isPresent();
+        assertThat(registry.forKind(ShippedKinds.DRAFT_PLAN)).isPresent();
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.executor.external.ExternalConfig;
 import dev.countersign.executor.kind.ExternalKind;
 
@@ -34,8 +34,8 @@ class StaleAfterTest {
      * An e-mail kind (one call of {@code mailTimeout}) and a ticket kind ({@code attempts} of {@code ticketTimeout}).
      */
     private static List<ExternalKind> kinds(Duration mailTimeout, Duration ticketTimeout, int attempts) {
-        return List.of(ExecutorRegistryTest.external(ActionCatalogue.SEND_MAIL, true, mailTimeout, 1),
-                ExecutorRegistryTest.external(ActionCatalogue.CREATE_TICKET, true,
+        return List.of(ExecutorRegistryTest.external(ShippedKinds.SEND_MAIL, true, mailTimeout, 1),
+                ExecutorRegistryTest.external(ShippedKinds.CREATE_TICKET, true,
                         ticketTimeout.multipliedBy(attempts), attempts));
     }
 

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 
@@ -27,28 +27,28 @@ class BudgetAmountTest {
 
     @Test
     void anExpenseSpendsItsAmount() {
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.CREATE_TRANSACTION, "{\"amount\":\"12.50\"}", null)))
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.CREATE_TRANSACTION, "{\"amount\":\"12.50\"}", null)))
                 .isEqualByComparingTo("12.50");
     }
 
     @Test
     void anEditSpendsTheSizeOfItsChangeEitherWay() {
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.EDIT_TRANSACTION, "{\"amount\":\"40.00\"}",
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.EDIT_TRANSACTION, "{\"amount\":\"40.00\"}",
                 "{\"amount\":\"10.00\"}"))).isEqualByComparingTo("30.00");
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.EDIT_TRANSACTION, "{\"amount\":\"1.00\"}",
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.EDIT_TRANSACTION, "{\"amount\":\"1.00\"}",
                 "{\"amount\":\"90.00\"}"))).isEqualByComparingTo("89.00");
         // A new note or category moves no money; an edit without a snapshot counts its whole new amount.
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.EDIT_TRANSACTION, "{\"description\":\"tea\"}",
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.EDIT_TRANSACTION, "{\"description\":\"tea\"}",
                 "{\"amount\":\"90.00\"}"))).isEqualByComparingTo("0");
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.EDIT_TRANSACTION, "{\"amount\":\"7.00\"}", null)))
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.EDIT_TRANSACTION, "{\"amount\":\"7.00\"}", null)))
                 .isEqualByComparingTo("7.00");
     }
 
     @Test
     void renamesAndPlansSpendNoMoney() {
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.RENAME_WALLET, "{\"name\":\"Rainy day\"}", null)))
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.RENAME_WALLET, "{\"name\":\"Rainy day\"}", null)))
                 .isEqualByComparingTo("0");
-        assertThat(AutoApply.budgetAmount(action(ActionCatalogue.DRAFT_PLAN, "{\"name\":\"Base\"}", null)))
+        assertThat(AutoApply.budgetAmount(action(ShippedKinds.DRAFT_PLAN, "{\"name\":\"Base\"}", null)))
                 .isEqualByComparingTo("0");
     }
 }

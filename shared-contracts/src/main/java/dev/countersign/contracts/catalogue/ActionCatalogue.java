@@ -1,16 +1,7 @@
 package dev.countersign.contracts.catalogue;
 
-import static dev.countersign.contracts.catalogue.ParamSpec.optional;
-import static dev.countersign.contracts.catalogue.ParamSpec.optionalLines;
-import static dev.countersign.contracts.catalogue.ParamSpec.optionalText;
-import static dev.countersign.contracts.catalogue.ParamSpec.required;
-import static dev.countersign.contracts.catalogue.ParamSpec.requiredLines;
-import static dev.countersign.contracts.catalogue.ParamSpec.requiredText;
-
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,22 +11,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.Tier;
-
 /**
- * Every kind of write the agent may propose: the single source of truth that the agent's tools, the executor's
- * validation and (later) the UI's diff all read. A kind that is not listed here cannot be staged.
+ * Every kind of write the agent may propose, read from the kinds' declarations ({@code countersign/kinds.list} and the
+ * files it names): the single source of truth that the agent's tools, the executor's validation and both pages' cards
+ * read. A kind that is not declared cannot be staged.
  */
 public final class ActionCatalogue {
-
-    public static final String CREATE_TRANSACTION = "ledger.transaction.create";
-    public static final String RENAME_WALLET = "ledger.wallet.rename";
-    public static final String EDIT_TRANSACTION = "ledger.transaction.edit";
-    public static final String DELETE_TRANSACTION = "ledger.transaction.delete";
-    public static final String DRAFT_PLAN = "training.plan.draft";
-    public static final String REVISE_PLAN = "training.plan.revise";
-    public static final String SEND_MAIL = "mail.send";
-    public static final String CREATE_TICKET = "ticket.create";
 
     /** The domain of kinds that reach outside the database (e-mail, tickets). */
     public static final String EXTERNAL_DOMAIN = "external";
@@ -44,135 +25,7 @@ public final class ActionCatalogue {
     public static final List<String> DEFAULT_CATEGORIES = List.of("groceries", "coffee", "eating out", "rent",
             "utilities", "transport", "health", "entertainment", "shopping", "travel", "other");
 
-    private static final Map<String, ActionDefinition> DEFINITIONS = new LinkedHashMap<>();
-
-    static {
-        register(new ActionDefinition(
-                CREATE_TRANSACTION,
-                "ledger",
-                "Record an expense in one of the user's wallets.",
-                List.of(
-                        required("walletId", ParamType.UUID, "The wallet to record the expense in."),
-                        required("amount", ParamType.MONEY, "The amount spent, positive, at most two decimals."),
-                        requiredText("category", 40, "The spending category, e.g. coffee or groceries."),
-                        optionalText("description", 200, "A short note shown in the ledger."),
-                        required("occurredOn", ParamType.DATE, "The day of the expense, yyyy-MM-dd.")),
-                Set.of(),
-                (params, before, policy) -> new BigDecimal(params.get("amount").asText())
-                        .compareTo(policy.highImpactThreshold()) >= 0 ? Tier.HIGH : Tier.LOW,
-                (params, names) -> "Add an expense of %s (%s%s) on %s to %s".formatted(
-                        params.get("amount").asText(),
-                        params.get("category").asText(),
-                        params.hasNonNull("description") ? ": " + params.get("description").asText() : "",
-                        params.get("occurredOn").asText(),
-                        names.wallet(params.get("walletId").asText()))));
-        register(new ActionDefinition(
-                RENAME_WALLET,
-                "ledger",
-                "Give one of the user's wallets a new name. A wallet's currency can never be changed.",
-                List.of(
-                        required("walletId", ParamType.UUID, "The wallet to rename."),
-                        requiredText("name", 60, "The new name.")),
-                Set.of("name"),
-                (params, before, policy) -> Tier.MEDIUM,
-                (params, names) -> "Rename %s to \"%s\"".formatted(
-                        names.wallet(params.get("walletId").asText()), params.get("name").asText())));
-        register(new ActionDefinition(
-                EDIT_TRANSACTION,
-                "ledger",
-                "Change fields of one of the user's transactions. Only the listed fields can change.",
-                List.of(
-                        required("transactionId", ParamType.UUID, "The transaction to change."),
-                        optional("amount", ParamType.MONEY, "The new amount, positive, at most two decimals."),
-                        optionalText("category", 40, "The new spending category."),
-                        optionalText("description", 200, "The new note."),
-                        optional("occurredOn", ParamType.DATE, "The new day of the expense, yyyy-MM-dd.")),
-                Set.of("amount", "category", "description", "occurredOn"),
-                // HIGH when the amount it leaves or the amount it replaces is at or above the threshold: editing a
-                // large transaction down is as consequential as editing a small one up.
-                (params, before, policy) -> atOrAbove(params, "amount", policy) || atOrAbove(before, "amount", policy)
-                        ? Tier.HIGH
-                        : Tier.MEDIUM,
-                (params, names) -> "Change %s: %s".formatted(names.transaction(params.get("transactionId").asText()),
-                        changes(params, "amount", "category", "description", "occurredOn"))));
-        register(new ActionDefinition(
-                DELETE_TRANSACTION,
-                "ledger",
-                "Delete one of the user's transactions.",
-                List.of(required("transactionId", ParamType.UUID, "The transaction to delete.")),
-                Set.of(),
-                (params, before, policy) -> Tier.HIGH,
-                (params, names) -> "Delete " + names.transaction(params.get("transactionId").asText())));
-        register(new ActionDefinition(
-                DRAFT_PLAN,
-                "training",
-                "Create a new training plan as a draft. Only the user can make a plan active, in the app.",
-                List.of(
-                        requiredText("name", 80, "The plan's name."),
-                        optionalText("goal", 200, "What the plan works towards."),
-                        required("startsOn", ParamType.DATE, "The first day of the plan, yyyy-MM-dd."),
-                        requiredLines("schedule", 2000, "The workouts, one per line, e.g. 'Mon: 5 km easy run'.")),
-                Set.of(),
-                (params, before, policy) -> Tier.LOW,
-                (params, names) -> "Draft training plan \"%s\" from %s".formatted(params.get("name").asText(),
-                        params.get("startsOn").asText())));
-        register(new ActionDefinition(
-                REVISE_PLAN,
-                "training",
-                "Change a draft training plan. Active and archived plans cannot be revised.",
-                List.of(
-                        required("planId", ParamType.UUID, "The draft plan to change."),
-                        optionalText("name", 80, "The new name."),
-                        optionalText("goal", 200, "The new goal."),
-                        optional("startsOn", ParamType.DATE, "The new first day, yyyy-MM-dd."),
-                        optionalLines("schedule", 2000, "The new workouts, one per line.")),
-                Set.of("name", "goal", "startsOn", "schedule"),
-                (params, before, policy) -> Tier.LOW,
-                (params, names) -> "Revise draft %s: %s".formatted(names.plan(params.get("planId").asText()),
-                        changes(params, "name", "goal", "startsOn", "schedule"))));
-        register(new ActionDefinition(
-                SEND_MAIL,
-                EXTERNAL_DOMAIN,
-                "E-mail the requestor of a support case.",
-                List.of(
-                        required("caseId", ParamType.UUID, "The case whose requestor gets the e-mail."),
-                        requiredText("subject", 150, "The subject line."),
-                        requiredLines("body", 5000, "The message text.")),
-                Set.of(),
-                (params, before, policy) -> Tier.HIGH,
-                (params, names) -> "E-mail the requestor of case %s: \"%s\"".formatted(params.get("caseId").asText(),
-                        params.get("subject").asText())));
-        register(new ActionDefinition(
-                CREATE_TICKET,
-                EXTERNAL_DOMAIN,
-                "Create a ticket in the external ticket system.",
-                List.of(
-                        requiredText("title", 150, "The ticket's title."),
-                        requiredLines("description", 5000, "What the ticket is about.")),
-                Set.of(),
-                (params, before, policy) -> Tier.HIGH,
-                (params, names) -> "Create a ticket: \"%s\"".formatted(params.get("title").asText())));
-    }
-
-    /**
-     * Whether {@code fields} (parameters or a staged row; may be null) has a money {@code field} at or above the
-     * threshold.
-     */
-    private static boolean atOrAbove(JsonNode fields, String field, TierPolicy policy) {
-        return fields != null && fields.hasNonNull(field)
-                && new BigDecimal(fields.get(field).asText()).compareTo(policy.highImpactThreshold()) >= 0;
-    }
-
-    /** "field to value" for each of {@code fields} present in the parameters. */
-    private static String changes(JsonNode params, String... fields) {
-        List<String> changes = new ArrayList<>();
-        for (String field : fields) {
-            if (params.hasNonNull(field)) {
-                changes.add("%s to \"%s\"".formatted(field, params.get(field).asText()));
-            }
-        }
-        return String.join(", ", changes);
-    }
+    private static final Map<String, ActionDefinition> DEFINITIONS = KindDeclarations.load();
 
     /**
      * What a stored action does, in words, naming rows as {@code names} says; {@code fallback} (its stored summary)
@@ -184,10 +37,6 @@ public final class ActionCatalogue {
     }
 
     private ActionCatalogue() {
-    }
-
-    private static void register(ActionDefinition definition) {
-        DEFINITIONS.put(definition.kind(), definition);
     }
 
     public static Optional<ActionDefinition> find(String kind) {

@@ -3,28 +3,38 @@ package dev.countersign.contracts.catalogue;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiFunction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Tier;
 
 /**
- * One kind of write the agent may propose.
+ * One kind of write the agent may propose, as its declaration ({@code countersign/kinds/<kind>.json}) says: data only,
+ * read by both services.
  *
+ * @param label
+ *            what a person's page calls the kind ("Rename a wallet")
+ * @param tool
+ *            the name of the agent's tool that proposes it
  * @param editableFields
- *            the fields of the target row an action of this kind may change; empty for creates
- * @param describer
- *            renders validated parameters as the sentence a person approves
+ *            the fields of the target row an action of this kind may change, in the order of the parameters; empty for
+ *            kinds that change no existing row's fields
+ * @param budgetAmount
+ *            what applying it spends of the auto-apply budget in money
+ * @param headline
+ *            the template of the sentence a person approves ({@link Headline})
  */
 public record ActionDefinition(
         String kind,
         String domain,
+        String label,
         String description,
+        String tool,
         List<ParamSpec> params,
         Set<String> editableFields,
         TierRule tierRule,
-        BiFunction<JsonNode, Names, String> describer) {
+        BudgetAmount budgetAmount,
+        String headline) {
 
     public Optional<ParamSpec> param(String name) {
         return params.stream().filter(p -> p.name().equals(name)).findFirst();
@@ -51,6 +61,6 @@ public record ActionDefinition(
 
     /** What the action does, in words, naming rows as {@code names} says. */
     public String describe(JsonNode normalisedParams, Names names) {
-        return describer.apply(normalisedParams, names);
+        return Headline.render(this, normalisedParams, names);
     }
 }

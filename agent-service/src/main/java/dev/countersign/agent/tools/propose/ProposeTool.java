@@ -1,5 +1,6 @@
 package dev.countersign.agent.tools.propose;
 
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,24 +21,23 @@ import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 
 /**
- * A tool that proposes one catalogue kind and does nothing else: its arguments are the kind's parameters as the
- * catalogue lists them (so an edit tool offers exactly the editable fields), except that a wallet and a category are
- * picked from the turn's enums. It validates against the catalogue, publishes {@code ActionProposed}, and tells the
- * model the action is staged (or, if the broker is slow, submitted and pending), never done. No tool has a status
- * argument.
+ * The tool that proposes one declared kind and does nothing else, generated from its declaration (one per kind, by
+ * {@link ProposeTools}): its name is the declaration's {@code tool}, its arguments the kind's parameters as declared
+ * (so an edit tool offers exactly the editable fields), a parameter with a picker offered as an enum of the turn's live
+ * values (a wallet by its name, a category), one with a default filled in when the model leaves it out. It validates
+ * against the catalogue, publishes {@code ActionProposed}, and tells the model the action is staged (or, if the broker
+ * is slow, submitted and pending), never done. No tool has a status argument.
  */
-public abstract class ProposeTool implements AgentTool {
-
-    static final String WALLET_ID = "walletId";
+public final class ProposeTool implements AgentTool {
 
     private final ProposalPublisher publisher;
     private final String name;
     private final ActionDefinition definition;
 
-    protected ProposeTool(ProposalPublisher publisher, String name, String kind) {
+    ProposeTool(ProposalPublisher publisher, ActionDefinition definition) {
         this.publisher = publisher;
-        this.name = name;
-        this.definition = ActionCatalogue.find(kind).orElseThrow();
+        this.name = definition.tool();
+        this.definition = definition;
     }
 
     @Override
@@ -49,13 +49,18 @@ public abstract class ProposeTool implements AgentTool {
         return definition.kind();
     }
 
-    /** Parameters the tool fills in itself when the model leaves them out; none by default. */
-    protected void addDefaults(ObjectNode params) {
+    /** Fills in the declared defaults of the parameters the model left out ({@code today}: the date). */
+    private void addDefaults(ObjectNode params) {
+        for (ParamSpec spec : definition.params()) {
+            if (ParamSpec.TODAY.equals(spec.defaultValue()) && !params.has(spec.name())) {
+                params.put(spec.name(), LocalDate.now().toString());
+            }
+        }
     }
 
     /** Whether the model may leave out this required parameter, because {@link #addDefaults} fills it. */
-    protected boolean hasDefault(ParamSpec spec) {
-        return false;
+    private static boolean hasDefault(ParamSpec spec) {
+        return spec.defaultValue() != null;
     }
 
     @Override
@@ -64,10 +69,10 @@ public abstract class ProposeTool implements AgentTool {
         List<String> required = new ArrayList<>();
         for (ParamSpec spec : definition.params()) {
             String argument = argumentName(spec);
-            if (WALLET_ID.equals(spec.name())) {
+            if (ParamSpec.WALLET_PICKER.equals(spec.picker())) {
                 Schemas.wallet(schema, scope, spec.description());
-            } else if (Schemas.CATEGORY.equals(spec.name())) {
-                Schemas.category(schema, scope, spec.description());
+            } else if (ParamSpec.CATEGORY_PICKER.equals(spec.picker())) {
+                Schemas.category(schema, spec.name(), scope, spec.description());
             } else {
                 schema.addStringProperty(argument, describe(spec));
             }
@@ -85,13 +90,13 @@ public abstract class ProposeTool implements AgentTool {
         arguments.onlyDeclared(definition.params().stream().map(ProposeTool::argumentName).toList());
         ObjectNode params = Json.mapper().createObjectNode();
         for (ParamSpec spec : definition.params()) {
-            if (WALLET_ID.equals(spec.name())) {
+            if (ParamSpec.WALLET_PICKER.equals(spec.picker())) {
                 java.util.UUID wallet = Schemas.walletId(arguments, scope);
                 if (wallet != null) {
-                    params.put(WALLET_ID, wallet.toString());
+                    params.put(spec.name(), wallet.toString());
                 }
-            } else if (Schemas.CATEGORY.equals(spec.name())) {
-                arguments.oneOf(Schemas.CATEGORY, scope.categories()).ifPresent(c -> params.put(spec.name(), c));
+            } else if (ParamSpec.CATEGORY_PICKER.equals(spec.picker())) {
+                arguments.oneOf(spec.name(), scope.categories()).ifPresent(c -> params.put(spec.name(), c));
             } else {
                 arguments.text(spec.name()).ifPresent(value -> params.put(spec.name(), value));
             }
@@ -99,7 +104,7 @@ public abstract class ProposeTool implements AgentTool {
         addDefaults(params);
         ValidatedParams validated = ActionCatalogue.validate(definition.kind(), params);
         if (!validated.isValid()) {
-            throw new ArgumentRefused(validated.violationsText().replace(WALLET_ID, Schemas.WALLET));
+            throw new ArgumentRefused(refusal(validated.violationsText()));
         }
         return stage(validated, scope);
     }
@@ -128,8 +133,19 @@ public abstract class ProposeTool implements AgentTool {
         };
     }
 
+    /** A violation as the model knows the parameter: a picked wallet by its argument's name. */
+    private String refusal(String violations) {
+        String text = violations;
+        for (ParamSpec spec : definition.params()) {
+            if (ParamSpec.WALLET_PICKER.equals(spec.picker())) {
+                text = text.replace(spec.name(), Schemas.WALLET);
+            }
+        }
+        return text;
+    }
+
     private static String argumentName(ParamSpec spec) {
-        return WALLET_ID.equals(spec.name()) ? Schemas.WALLET : spec.name();
+        return ParamSpec.WALLET_PICKER.equals(spec.picker()) ? Schemas.WALLET : spec.name();
     }
 
     private static String describe(ParamSpec spec) {

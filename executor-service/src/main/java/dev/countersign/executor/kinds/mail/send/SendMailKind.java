@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.CallRefused;
 import dev.countersign.executor.kind.Egress;
@@ -41,7 +41,7 @@ public class SendMailKind implements ExternalKind {
 
     @Override
     public String kind() {
-        return ActionCatalogue.SEND_MAIL;
+        return ShippedKinds.SEND_MAIL;
     }
 
     @Override

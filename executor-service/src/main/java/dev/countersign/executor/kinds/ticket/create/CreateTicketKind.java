@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.CallRefused;
 import dev.countersign.executor.kind.Egress;
@@ -40,7 +40,7 @@ public class CreateTicketKind implements ExternalKind {
 
     @Override
     public String kind() {
-        return ActionCatalogue.CREATE_TICKET;
+        return ShippedKinds.CREATE_TICKET;
     }
 
     /** A support case, a ticket: the tenant's, nobody's own. */

@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.ExecutionRefused;
@@ -38,7 +38,7 @@ public class CreateTransactionKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
-        return ActionCatalogue.CREATE_TRANSACTION;
+        return ShippedKinds.CREATE_TRANSACTION;
     }
 
     @Override

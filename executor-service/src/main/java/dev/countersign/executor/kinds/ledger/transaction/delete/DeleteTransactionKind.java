@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.KindAction;
@@ -29,7 +29,7 @@ public class DeleteTransactionKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
-        return ActionCatalogue.DELETE_TRANSACTION;
+        return ShippedKinds.DELETE_TRANSACTION;
     }
 
     @Override

@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.KindAction;
@@ -37,7 +37,7 @@ public class EditTransactionKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
-        return ActionCatalogue.EDIT_TRANSACTION;
+        return ShippedKinds.EDIT_TRANSACTION;
     }
 
     @Override

@@ -8,7 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.KindAction;
@@ -28,7 +28,7 @@ public class RenameWalletKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
-        return ActionCatalogue.RENAME_WALLET;
+        return ShippedKinds.RENAME_WALLET;
     }
 
     @Override

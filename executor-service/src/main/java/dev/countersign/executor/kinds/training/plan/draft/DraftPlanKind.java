@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.KindAction;
@@ -21,7 +21,7 @@ public class DraftPlanKind implements DatabaseKind {
 
     @Override
     public String kind() {
-        return ActionCatalogue.DRAFT_PLAN;
+        return ShippedKinds.DRAFT_PLAN;
     }
 
     @Override
