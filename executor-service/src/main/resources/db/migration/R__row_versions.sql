@@ -18,3 +18,6 @@ CREATE TRIGGER training_plans_bump_version BEFORE UPDATE ON training_plans
     FOR EACH ROW EXECUTE FUNCTION bump_version();
 DROP TRIGGER IF EXISTS support_cases_bump_version ON support_cases;
 CREATE TRIGGER support_cases_bump_version BEFORE UPDATE ON support_cases FOR EACH ROW EXECUTE FUNCTION bump_version();
+DROP TRIGGER IF EXISTS wallet_transfers_bump_version ON wallet_transfers;
+CREATE TRIGGER wallet_transfers_bump_version BEFORE UPDATE ON wallet_transfers
+    FOR EACH ROW EXECUTE FUNCTION bump_version();

@@ -78,7 +78,7 @@ class ToolsTest {
         List<String> offered = new ArrayList<>();
         ScriptedModel.requests().get(0).path("tools").forEach(t -> offered.add(t.path("function").path("name")
                 .asText()));
-        assertThat(offered).containsExactlyInAnyOrderElementsOf(toolBox.names()).hasSize(13);
+        assertThat(offered).containsExactlyInAnyOrderElementsOf(toolBox.names()).hasSize(14);
         JsonNode expense = offeredTool("propose_expense");
         assertThat(texts(expense.path("properties").path("wallet").path("enum"))).containsExactly("Checking",
                 "Savings");

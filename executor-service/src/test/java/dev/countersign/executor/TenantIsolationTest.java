@@ -29,7 +29,7 @@ class TenantIsolationTest {
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
             "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
             "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes",
-            "undo_approvals");
+            "undo_approvals", "wallet_transfers", "wallet_transfer_legs");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
@@ -83,6 +83,24 @@ class TenantIsolationTest {
                         + " category, occurred_on, unconfirmed, imported_by) VALUES (gen_random_uuid(), '%s', '%s',"
                                 .formatted(wallet.get(0), wallet.get(1))
                         + " 9.99, 'coffee', current_date, true, '%s')".formatted(wallet.get(2)));
+            }
+            // A transfer each, between two wallets of its tenant: the transfer and both its legs in one statement (the
+            // ledger must balance at every commit).
+            for (var wallet : List.of(List.of(mine, myWallet, "alice"), List.of(theirs, theirWallet, "bob"))) {
+                UUID other = DemoData.createWallet(owner, (String) wallet.get(0), (String) wallet.get(2), "Other",
+                        "EUR");
+                owner.createStatement().executeUpdate(
+                        ("""
+                                WITH transfer AS (
+                                    INSERT INTO wallet_transfers (id, tenant_id, from_wallet_id, to_wallet_id, amount, currency,
+                                                                  occurred_on, source_action_id)
+                                    VALUES (gen_random_uuid(), '%1$s', '%2$s', '%3$s', 3.00, 'EUR', current_date,
+                                            gen_random_uuid()) RETURNING id)
+                                INSERT INTO wallet_transfer_legs (transfer_id, tenant_id, leg, wallet_id, amount)
+                                SELECT id, '%1$s', v.leg, v.wallet, v.amount FROM transfer
+                                CROSS JOIN (VALUES (1, '%2$s'::uuid, -3.00), (2, '%3$s'::uuid, 3.00)) AS v(leg, wallet, amount)""")
+                                .formatted(wallet.get(0), wallet.get(1),
+                                        other));
             }
             owner.createStatement().executeUpdate("INSERT INTO import_approvals (transaction_id, tenant_id, approver,"
                     + " channel) SELECT id, tenant_id, 'carol', 'http' FROM transactions WHERE unconfirmed AND tenant_id"

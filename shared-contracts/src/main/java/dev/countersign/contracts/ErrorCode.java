@@ -58,6 +58,8 @@ public enum ErrorCode {
     TARGET_NOT_FOUND("target_not_found", 409),
     /** The row the action changes moved on since it was staged: what the person approved is no longer what it is. */
     TARGET_CHANGED("target_changed", 409),
+    /** Money would move between wallets of different currencies: refused, nothing converted. */
+    CURRENCY_MISMATCH("currency_mismatch", 409),
     /** The HTTP method is not supported on this path. */
     METHOD_NOT_ALLOWED("method_not_allowed", 405),
     /** The request cannot be served in the form asked for (media type, size). */
@@ -106,6 +108,11 @@ public enum ErrorCode {
     ErrorCode(String code, int httpStatus) {
         this.code = code;
         this.httpStatus = httpStatus;
+    }
+
+    /** The code named {@code code}, if there is one. */
+    public static java.util.Optional<ErrorCode> find(String code) {
+        return java.util.Arrays.stream(values()).filter(value -> value.code.equals(code)).findFirst();
     }
 
     public String code() {

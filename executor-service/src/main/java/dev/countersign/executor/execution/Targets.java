@@ -15,6 +15,7 @@ import dev.countersign.executor.kind.ActionKind;
 import dev.countersign.executor.kind.ExecutionRefused;
 import dev.countersign.executor.kind.RowOwner;
 import dev.countersign.executor.kind.RowTarget;
+import dev.countersign.executor.kind.StagingCheck;
 import dev.countersign.executor.kind.TargetMoved;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -46,9 +47,34 @@ public class Targets {
         if (owner.requesters()) {
             return Uni.createFrom().item(requestedBy);
         }
-        UUID id = UUID.fromString(params.get(owner.idParam()).asText());
-        return sql.preparedQuery(owner.query()).execute(Tuple.of(id, tenantId))
+        Tuple arguments = owner.idParam() == null
+                ? Tuple.of(params.toString(), tenantId, requestedBy)
+                : Tuple.of(UUID.fromString(params.get(owner.idParam()).asText()), tenantId);
+        return sql.preparedQuery(owner.query()).execute(arguments)
                 .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString("owner"));
+    }
+
+    /**
+     * Why the kind's own staging check refuses the proposal ({@link StagingCheck}), or null when it has none or lets it
+     * stage.
+     */
+    public Uni<ExecutionRefused> refusal(SqlClient sql, String kind, JsonNode params, String tenantId) {
+        StagingCheck check = kinds.find(kind).flatMap(ActionKind::stagingCheck).orElse(null);
+        if (check == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return sql.preparedQuery(check.query()).execute(Tuple.of(params.toString(), tenantId))
+                .map(rows -> {
+                    if (rows.size() == 0) {
+                        return null;
+                    }
+                    var row = rows.iterator().next();
+                    ErrorCode code = ErrorCode.find(row.getString("refusal"))
+                            .orElseThrow(() -> new IllegalStateException(
+                                    "The staging check of " + kind + " answered " + row.getString("refusal")
+                                            + ", which is no error code of the API"));
+                    return new ExecutionRefused(code, row.getString("reason"));
+                });
     }
 
     /** Whether actions of {@code kind} change an existing row. */

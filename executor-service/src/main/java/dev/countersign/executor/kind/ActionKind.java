@@ -17,6 +17,11 @@ public interface ActionKind {
         return Optional.empty();
     }
 
+    /** Its own check of a proposal at staging, if it has one. */
+    default Optional<StagingCheck> stagingCheck() {
+        return Optional.empty();
+    }
+
     /**
      * Whose row its actions write: the decision rule's "target owner". No default: a kind that left it out would stage
      * with no owner, which the rule reads as the requester's own. Only an external kind may write a row nobody owns

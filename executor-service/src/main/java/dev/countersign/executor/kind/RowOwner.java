@@ -8,7 +8,9 @@ package dev.countersign.executor.kind;
  * @param idParam
  *            the parameter holding the row's id; null with a null query
  * @param query
- *            answers {@code owner} for {@code $1} the id and {@code $2} the tenant; null: see {@link #requesters()}
+ *            answers {@code owner} for {@code $1} the id and {@code $2} the tenant; with a null {@code idParam}, for
+ *            {@code $1} the parameters (JSON text), {@code $2} the tenant and {@code $3} the requester (a row named by
+ *            two parameters, {@link #readFromParams}); null: see {@link #requesters()}
  * @param requesters
  *            the row is always the requester's own (a training plan)
  */
@@ -17,6 +19,14 @@ public record RowOwner(String idParam, String query, boolean requesters) {
     /** The row is read by {@code query} from the id in parameter {@code idParam}. */
     public static RowOwner readBy(String idParam, String query) {
         return new RowOwner(idParam, query, false);
+    }
+
+    /**
+     * The owner read by {@code query} from all the parameters ({@code $1} as JSON text, {@code $2} the tenant,
+     * {@code $3} the requester): for a kind whose rows are named by more than one parameter.
+     */
+    public static RowOwner readFromParams(String query) {
+        return new RowOwner(null, query, false);
     }
 
     /** Always the requester's own row. */

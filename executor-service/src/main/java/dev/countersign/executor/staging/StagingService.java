@@ -164,6 +164,14 @@ public class StagingService {
     private Uni<Boolean> stageTarget(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
             TierPolicy tiers, AgentWritesPolicy.Mode agentWrites) {
         String paramsHash = validated.hash();
+        return targets.refusal(sql, proposal.kind(), validated.normalised(), proposal.tenantId())
+                .flatMap(refused -> refused != null
+                        ? reject(sql, proposal, refused.code(), refused.getMessage())
+                        : stageRead(sql, proposal, validated, tiers, agentWrites, paramsHash));
+    }
+
+    private Uni<Boolean> stageRead(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
+            TierPolicy tiers, AgentWritesPolicy.Mode agentWrites, String paramsHash) {
         return targets.read(sql, proposal.kind(), validated.normalised(), proposal.tenantId(), proposal.userId())
                 .flatMap(target -> targets.owner(sql, proposal.kind(), validated.normalised(), proposal.tenantId(),
                         proposal.userId()).map(owner -> new Staged(target, owner)))

@@ -11,6 +11,7 @@ public final class ShippedKinds {
     public static final String RENAME_WALLET = "ledger.wallet.rename";
     public static final String EDIT_TRANSACTION = "ledger.transaction.edit";
     public static final String DELETE_TRANSACTION = "ledger.transaction.delete";
+    public static final String TRANSFER = "ledger.wallet.transfer";
     public static final String DRAFT_PLAN = "training.plan.draft";
     public static final String REVISE_PLAN = "training.plan.revise";
     public static final String SEND_MAIL = "mail.send";

@@ -1,0 +1,139 @@
+package dev.countersign.executor.kinds.ledger.wallet.transfer;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.kind.DatabaseKind;
+import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.kind.KindAction;
+import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kind.StagingCheck;
+import dev.countersign.executor.kind.Undoable;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * {@code ledger.wallet.transfer}: moves an amount from one wallet to another of the same currency, as one transfer and
+ * its two legs (migration V31), in the confirming transaction; undo adds the two reversing legs. The database keeps the
+ * ledger balanced and the legs unchangeable (R__wallet_transfers.sql), and one action writes at most one transfer.
+ * <p>
+ * Whose row it writes: both wallets the requester's own, the requester's; money leaving the requester's wallet for
+ * another person's, that person's; money leaving another person's wallet, that wallet's owner. So a transfer between
+ * two people needs the other one (or an approver) to countersign, as the decision rule says of another person's row.
+ */
+@ApplicationScoped
+public class TransferKind implements DatabaseKind, Undoable {
+
+    /** The two wallets, by the parameters ({@code $1} as JSON text) in the transaction's tenant ({@code $2}). */
+    private static final String PAIR = """
+            FROM wallets f JOIN wallets t ON t.tenant_id = f.tenant_id
+            WHERE f.id = ($1::text::jsonb ->> 'fromWalletId')::uuid AND t.id = ($1::text::jsonb ->> 'toWalletId')::uuid
+              AND current_tenant() = $2""";
+
+    @Override
+    public String kind() {
+        return "ledger.wallet.transfer";
+    }
+
+    @Override
+    public RowOwner owner() {
+        return RowOwner.readFromParams("SELECT CASE WHEN f.owner_id = $3 THEN t.owner_id ELSE f.owner_id END AS owner "
+                + PAIR);
+    }
+
+    /** Refused at staging: a wallet that does not exist, one wallet twice, or two currencies (nothing is converted). */
+    @Override
+    public Optional<StagingCheck> stagingCheck() {
+        return Optional.of(new StagingCheck("""
+                SELECT refusal, reason FROM (
+                    SELECT 1 AS rank, 'validation_failed' AS refusal,
+                           'a transfer moves money between two different wallets' AS reason
+                    WHERE $1::text::jsonb ->> 'fromWalletId' = $1::text::jsonb ->> 'toWalletId'
+                    UNION ALL
+                    SELECT 2, 'target_not_found', 'a wallet of this transfer does not exist in this tenant'
+                    WHERE NOT EXISTS (SELECT 1 %s)
+                    UNION ALL
+                    SELECT 3, 'currency_mismatch', format('the wallets hold different currencies (%%s and %%s);'
+                           || ' a transfer converts nothing', f.currency, t.currency) %s AND f.currency <> t.currency
+                ) refusals ORDER BY rank LIMIT 1""".formatted(PAIR, PAIR)));
+    }
+
+    @Override
+    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
+        UUID from = UUID.fromString(action.param("fromWalletId"));
+        UUID to = UUID.fromString(action.param("toWalletId"));
+        BigDecimal amount = action.param("amount", BigDecimal::new);
+        return sql.preparedQuery("""
+                WITH pair AS (
+                    SELECT f.currency AS from_currency, t.currency AS to_currency
+                    FROM wallets f JOIN wallets t ON t.tenant_id = f.tenant_id
+                    WHERE f.id = $1 AND t.id = $2 AND current_tenant() = $3),
+                transfer AS (
+                    INSERT INTO wallet_transfers (id, tenant_id, from_wallet_id, to_wallet_id, amount, currency,
+                                                  occurred_on, source_action_id)
+                    SELECT $4, $3, $1, $2, $5, from_currency, $6, $4 FROM pair WHERE from_currency = to_currency
+                    RETURNING id, version),
+                legs AS (
+                    INSERT INTO wallet_transfer_legs (transfer_id, tenant_id, leg, wallet_id, amount)
+                    SELECT transfer.id, $3, v.leg, v.wallet_id, v.amount FROM transfer
+                    CROSS JOIN (VALUES (1::smallint, $1::uuid, -$5::numeric), (2::smallint, $2::uuid, $5::numeric))
+                        AS v(leg, wallet_id, amount)
+                    RETURNING leg)
+                SELECT pair.from_currency, pair.to_currency, (SELECT version FROM transfer) AS version,
+                       (SELECT count(*) FROM legs) AS legs
+                FROM (SELECT 1) AS one LEFT JOIN pair ON true""")
+                .execute(Tuple.from(new Object[]{from, to, action.tenantId(), action.id(), amount,
+                        action.param("occurredOn", LocalDate::parse)}))
+                .map(rows -> written(rows.iterator().next(), action, amount));
+    }
+
+    private static JsonNode written(Row row, KindAction action, BigDecimal amount) {
+        if (row.getString("from_currency") == null) {
+            throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
+                    "a wallet of this transfer does not exist (any more) in this tenant");
+        }
+        if (!row.getString("from_currency").equals(row.getString("to_currency"))) {
+            throw new ExecutionRefused(ErrorCode.CURRENCY_MISMATCH, "the wallets hold different currencies (%s and %s);"
+                    .formatted(row.getString("from_currency"), row.getString("to_currency"))
+                    + " a transfer converts nothing");
+        }
+        return Json.mapper().createObjectNode().put("transferId", action.id().toString())
+                .put("fromWalletId", action.param("fromWalletId")).put("toWalletId", action.param("toWalletId"))
+                .put("amount", amount.toPlainString()).put("currency", row.getString("from_currency"))
+                .put("legs", row.getLong("legs")).put("version", row.getLong("version"));
+    }
+
+    /** Adds the two legs that reverse the transfer and marks it reversed, if nothing reversed it since. */
+    @Override
+    public Uni<Void> undo(SqlClient sql, KindAction executed) {
+        return sql.preparedQuery("""
+                WITH reversed AS (
+                    UPDATE wallet_transfers SET reversed_at = now()
+                    WHERE id = $1 AND current_tenant() = $2 AND version = $3 AND reversed_at IS NULL
+                    RETURNING id, tenant_id, from_wallet_id, to_wallet_id, amount),
+                legs AS (
+                    INSERT INTO wallet_transfer_legs (transfer_id, tenant_id, leg, wallet_id, amount)
+                    SELECT r.id, r.tenant_id, v.leg, v.wallet_id, v.amount FROM reversed r
+                    CROSS JOIN LATERAL (VALUES (3::smallint, r.from_wallet_id, r.amount),
+                                               (4::smallint, r.to_wallet_id, -r.amount)) AS v(leg, wallet_id, amount)
+                    RETURNING leg)
+                SELECT count(*) AS legs FROM legs""")
+                .execute(Tuple.of(executed.id(), executed.tenantId(), Undoable.writtenVersion(executed)))
+                .map(rows -> {
+                    if (rows.iterator().next().getLong("legs") != 2) {
+                        throw Undoable.changedSince("transfer");
+                    }
+                    return null;
+                });
+    }
+}
