@@ -7,9 +7,9 @@ CREATE OR REPLACE FUNCTION actions_external_guard() RETURNS trigger LANGUAGE plp
     SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
     -- The external kinds (the catalogue's "external" domain, recorded in action_kinds) are never written inside the
-    -- confirming transaction.
+    -- confirming transaction. Failing closed: a kind not recorded as a database kind counts as external.
     IF OLD.status = 'confirmed' AND NEW.status = 'executed'
-       AND EXISTS (SELECT 1 FROM public.action_kinds k WHERE k.kind = NEW.kind AND k.external) THEN
+       AND NOT EXISTS (SELECT 1 FROM public.action_kinds k WHERE k.kind = NEW.kind AND NOT k.external) THEN
         RAISE EXCEPTION 'an external action is claimed (executing) before it is called' USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.call_started_at IS DISTINCT FROM OLD.call_started_at AND NEW.status <> 'executing' THEN

@@ -1,6 +1,7 @@
 -- The ledger of transfers stays balanced, whoever writes (V31). Checked at commit (deferred constraint triggers), so
 -- a transfer and its legs are written by separate statements of one transaction: at every commit each transfer touched
--- has exactly its legs (1 and 2; and 3 and 4 once reversed), each on its wallet with its amount, summing to zero.
+-- has exactly its legs (1 and 2; and 3 and 4 once reversed), each on its wallet with its amount, summing to zero, and
+-- both wallets hold the transfer's currency (R__wallets_currency_fixed.sql keeps it so).
 -- Legs are never updated or deleted; of a transfer only reversed_at may be set, once (and its version moves,
 -- R__row_versions.sql); no transfer is deleted.
 CREATE OR REPLACE FUNCTION wallet_transfer_balanced() RETURNS trigger LANGUAGE plpgsql
@@ -31,6 +32,11 @@ BEGIN
     END IF;
     SELECT coalesce(jsonb_agg(jsonb_build_array(leg, wallet_id, amount) ORDER BY leg), '[]'::jsonb) INTO actual
     FROM wallet_transfer_legs l WHERE l.transfer_id = transfer.id;
+    IF (SELECT count(*) FROM wallets w WHERE w.id IN (transfer.from_wallet_id, transfer.to_wallet_id)
+            AND w.tenant_id = transfer.tenant_id AND w.currency = transfer.currency) <> 2 THEN
+        RAISE EXCEPTION 'transfer % moves % between wallets that do not both hold it', transfer.id, transfer.currency
+            USING ERRCODE = 'check_violation';
+    END IF;
     IF actual IS DISTINCT FROM expected THEN
         RAISE EXCEPTION 'transfer % is not balanced: legs % where % are due', transfer.id, actual, expected
             USING ERRCODE = 'check_violation';

@@ -15,6 +15,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 
 import dev.countersign.devsupport.testing.ArchitectureRules;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.kind.PlantedInterfaceReadingTheGate;
 import dev.countersign.executor.kinds.PlantedKindReadingTheGate;
 import dev.countersign.executor.training.TrainingPlan;
 import dev.countersign.executor.training.TrainingPlanRepository;
@@ -52,12 +53,17 @@ class ArchitectureTest {
         KindBoundary.gateUsesNoKind().check(EXECUTOR);
     }
 
+    /** Each boundary rule is shown to find its planted breach, and to pass what the others breach. */
     @Test
-    void theKindBoundaryRulesFailOnAPlantedKindReadingTheGate() {
+    void eachKindBoundaryRuleFailsOnItsPlantedBreach() {
         JavaClasses planted = new ClassFileImporter().importClasses(PlantedKindReadingTheGate.class,
-                ActionRow.class);
-        assertThat(KindBoundary.kindsUseOnlyTheInterface().evaluate(planted).hasViolation()).isTrue();
-        assertThat(KindBoundary.gateUsesNoKind().evaluate(planted).hasViolation()).isFalse();
+                PlantedInterfaceReadingTheGate.class, PlantedGateNamingAKind.class, ActionRow.class);
+        assertThat(KindBoundary.kindsUseOnlyTheInterface().evaluate(planted).getFailureReport().getDetails())
+                .isNotEmpty().allSatisfy(detail -> assertThat(detail).contains("PlantedKindReadingTheGate"));
+        assertThat(KindBoundary.interfaceUsesNothingOfTheGate().evaluate(planted).getFailureReport().getDetails())
+                .isNotEmpty().allSatisfy(detail -> assertThat(detail).contains("PlantedInterfaceReadingTheGate"));
+        assertThat(KindBoundary.gateUsesNoKind().evaluate(planted).getFailureReport().getDetails())
+                .isNotEmpty().allSatisfy(detail -> assertThat(detail).contains("PlantedGateNamingAKind"));
     }
 
     @Test

@@ -23,6 +23,7 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.MetricsText;
@@ -453,8 +454,16 @@ class ConfirmTest {
 
     @Test
     void aWriteThatIsRefusedFailsTheActionAndWritesNothing() throws Exception {
-        var proposal = new ProposalMother(tenant.id(), UUID.randomUUID(), "12.50");
+        // The wallet exists when the expense is staged and is gone when it is confirmed.
+        UUID wallet;
+        try (var owner = Db.owner()) {
+            wallet = DemoData.createWallet(owner, tenant.id(), "alice", "Short-lived", "EUR");
+        }
+        var proposal = new ProposalMother(tenant.id(), wallet, "12.50");
         proposal.stage(kafka);
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate("DELETE FROM wallets WHERE id = '" + wallet + "'");
+        }
 
         confirm(proposal, alice).then().statusCode(409)
                 .contentType("application/problem+json")

@@ -65,9 +65,11 @@ class DomainKindsTest {
         assertThat(kinds.getList("kind", String.class)).containsExactlyElementsOf(
                 ActionCatalogue.all().stream().map(ActionDefinition::kind).toList());
         assertThat(kinds.getString("find { it.kind == 'ledger.wallet.rename' }.label")).isEqualTo("Rename a wallet");
-        assertThat(kinds.getList("findAll { it.undoable }.kind", String.class)).containsExactlyInAnyOrder(
+        assertThat(kinds.getList("findAll { it.undoable }.kind", String.class)).contains(
                 ShippedKinds.CREATE_TRANSACTION, ShippedKinds.EDIT_TRANSACTION, ShippedKinds.DELETE_TRANSACTION,
-                ShippedKinds.RENAME_WALLET);
+                ShippedKinds.RENAME_WALLET, ShippedKinds.TRANSFER);
+        assertThat(kinds.getList("findAll { !it.undoable }.kind", String.class)).containsExactlyInAnyOrder(
+                ShippedKinds.DRAFT_PLAN, ShippedKinds.REVISE_PLAN, ShippedKinds.SEND_MAIL, ShippedKinds.CREATE_TICKET);
         given().get("/api/kinds").then().statusCode(401);
     }
 

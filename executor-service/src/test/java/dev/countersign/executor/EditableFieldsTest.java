@@ -2,6 +2,7 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -15,7 +16,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
-import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
@@ -91,7 +91,13 @@ class EditableFieldsTest {
         }
         assertThat(ActionCatalogue.find(ShippedKinds.RENAME_WALLET).orElseThrow().editableFields())
                 .containsExactly("name");
-        assertThat(ActionCatalogue.all()).extracting(ActionDefinition::kind)
-                .noneMatch(kind -> kind.startsWith("ledger.wallet.") && !kind.equals(ShippedKinds.RENAME_WALLET));
+        // No declaration lets an action change a wallet's currency; the database refuses it whoever writes.
+        assertThat(ActionCatalogue.all()).allSatisfy(kind -> assertThat(kind.editableFields()).as(kind.kind())
+                .doesNotContain("currency"));
+        try (var owner = Db.owner()) {
+            assertThatThrownBy(() -> owner.createStatement().executeUpdate(
+                    "UPDATE wallets SET currency = 'USD' WHERE id = '" + tenant.wallet() + "'"))
+                    .hasMessageContaining("currency never changes");
+        }
     }
 }

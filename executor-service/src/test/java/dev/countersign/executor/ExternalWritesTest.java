@@ -310,7 +310,7 @@ class ExternalWritesTest {
     }
 
     @Test
-    void theGatesHttpClientReachesOnlyTheTicketSystem() throws Exception {
+    void aScopeReachesOnlyWhatItsKindDeclares() throws Exception {
         var proposal = ticket("Scoped");
         claimedAMinuteAgo(proposal); // executing: a scope may be opened
         ActionRow executing = row(proposal);
@@ -322,6 +322,12 @@ class ExternalWritesTest {
             assertThatThrownBy(() -> http.send(scope, elsewhere).await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOf(UngatedCallException.class)
                     .hasMessageContaining("not the origin the action's kind declares");
+            // The ticket kind declares no mail: its scope sends none, though it is open.
+            int mails = smtp.received().size();
+            assertThatThrownBy(() -> scope.send(Mail.withText("someone@example.org", "hi", "there")).await()
+                    .atMost(Duration.ofSeconds(5))).isInstanceOf(UngatedCallException.class)
+                    .hasMessageContaining("does not declare that it sends mail");
+            assertThat(smtp.received()).hasSize(mails);
         } finally {
             scope.close();
         }

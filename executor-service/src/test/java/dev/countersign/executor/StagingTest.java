@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.executor.messaging.KeyedLanes;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,6 +33,26 @@ class StagingTest {
     @BeforeEach
     void freshTenant() throws Exception {
         tenant = TestTenant.withCheckingWallet();
+    }
+
+    /**
+     * A missing owner would read as the requester's own (Relation.of): a proposal whose row has no owner in this tenant
+     * (an expense into a wallet that is not there, or is another tenant's) is refused at staging, nothing stored.
+     */
+    @Test
+    void aProposalWhoseRowHasNoOwnerInTheTenantIsRefused() throws Exception {
+        UUID elsewhere;
+        try (var owner = Db.owner()) {
+            elsewhere = DemoData.createWallet(owner, "t-" + UUID.randomUUID(), "alice", "Elsewhere", "EUR");
+        }
+        for (UUID wallet : List.of(UUID.randomUUID(), elsewhere)) {
+            var proposal = new ProposalMother(tenant.id(), wallet, "12.50");
+            proposal.send(kafka);
+
+            assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(proposal.actionId.toString())))
+                    .singleElement().asString().contains("ActionRejected").contains("target_not_found");
+            assertThat(Db.status(proposal.actionId)).isNull();
+        }
     }
 
     private List<JsonNode> outcomesOf(UUID actionId, int atLeast) {

@@ -85,6 +85,9 @@ class TransferTest {
     @Test
     void moneyLeavingForAnotherPersonsWalletNeedsThatPersonNotTheRequester() throws Exception {
         var proposal = staged(transfer(tenant.wallet(), bobs, "15.00"));
+        given().header("Authorization", "Bearer " + tenant.bearer("bob", Groups.USER))
+                .get("/api/actions/{id}", proposal.actionId).then().statusCode(200)
+                .body("headline", equalTo("Move 15.00 from \"Checking\" to bob's \"Bob's\" on 2026-12-01"));
 
         proposal.decide("confirm", tenant.bearer("alice", Groups.USER)).then().statusCode(403)
                 .body("code", equalTo("forbidden"));
@@ -92,6 +95,40 @@ class TransferTest {
         proposal.decide("confirm", tenant.bearer("bob", Groups.USER)).then().statusCode(200)
                 .body("status", equalTo("executed"));
         assertThat(legs(proposal.actionId)).isEqualTo("1:-15.00 2:15.00");
+    }
+
+    /**
+     * Between two other people's wallets a transfer is theirs to ask for; a wallet of another tenant does not exist.
+     */
+    @Test
+    void aTransferNeitherFromNorToTheRequestersWalletOrToAnotherTenantIsRefused() throws Exception {
+        UUID carols;
+        UUID elsewhere;
+        try (var owner = Db.owner()) {
+            carols = DemoData.createWallet(owner, tenant.id(), "carol", "Carol's", "EUR");
+            elsewhere = DemoData.createWallet(owner, "t-" + UUID.randomUUID(), "alice", "Elsewhere", "EUR");
+        }
+        var betweenOthers = new ProposalMother(tenant, ShippedKinds.TRANSFER, transfer(bobs, carols, "5.00"));
+        var otherTenant = new ProposalMother(tenant, ShippedKinds.TRANSFER, transfer(tenant.wallet(), elsewhere,
+                "5.00"));
+        betweenOthers.send(kafka);
+        otherTenant.send(kafka);
+
+        assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(betweenOthers.actionId.toString())))
+                .singleElement().asString().contains("ActionRejected").contains("wallet_not_owned");
+        assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(otherTenant.actionId.toString())))
+                .singleElement().asString().contains("ActionRejected").contains("target_not_found");
+    }
+
+    /** Money coming into the requester's wallet from another person's needs that person too. */
+    @Test
+    void moneyComingFromAnotherPersonsWalletNeedsThatPerson() throws Exception {
+        var proposal = staged(transfer(bobs, tenant.wallet(), "9.00"));
+
+        proposal.decide("confirm", tenant.bearer("alice", Groups.USER)).then().statusCode(403);
+        proposal.decide("confirm", tenant.bearer("carol", Groups.USER, Groups.APPROVER)).then().statusCode(200)
+                .body("status", equalTo("executed"));
+        assertThat(legs(proposal.actionId)).isEqualTo("1:-9.00 2:9.00");
     }
 
     @Test
@@ -140,6 +177,19 @@ class TransferTest {
                     + " tenant_id, from_wallet_id, to_wallet_id, amount, currency, occurred_on, source_action_id)"
                     + " VALUES (gen_random_uuid(), '%s', '%s', '%s', 1.00, 'EUR', current_date, gen_random_uuid())")
                     .formatted(tenant.id(), tenant.wallet(), savings))).hasMessageContaining("not balanced");
+            // Balanced legs between wallets of two currencies cannot commit either.
+            assertThatThrownBy(() -> owner.createStatement().executeUpdate(("""
+                    WITH transfer AS (
+                        INSERT INTO wallet_transfers (id, tenant_id, from_wallet_id, to_wallet_id, amount, currency,
+                                                      occurred_on, source_action_id)
+                        VALUES (gen_random_uuid(), '%1$s', '%2$s', '%3$s', 1.00, 'EUR', current_date, gen_random_uuid())
+                        RETURNING id)
+                    INSERT INTO wallet_transfer_legs (transfer_id, tenant_id, leg, wallet_id, amount)
+                    SELECT id, '%1$s', v.leg, v.wallet, v.amount FROM transfer
+                    CROSS JOIN (VALUES (1, '%2$s'::uuid, -1.00), (2, '%3$s'::uuid, 1.00)) AS v(leg, wallet, amount)""")
+                    .formatted(tenant.id(), tenant.wallet(), dollars))).hasMessageContaining("do not both hold it");
+            assertThatThrownBy(() -> owner.createStatement().executeUpdate("TRUNCATE wallet_transfer_legs"))
+                    .hasMessageContaining("append-only");
         }
         assertThat(legs(id)).isEqualTo("1:-7.00 2:7.00");
     }

@@ -98,21 +98,23 @@ public class ActionReader {
         Map<String, String> transactions = new HashMap<>();
         Map<String, String> plans = new HashMap<>();
         reads.list(new Person(tenantId, userId), """
-                SELECT 'wallet' AS type, id::text AS id, name AS text, NULL AS amount, NULL AS occurred_on
+                SELECT 'wallet' AS type, id::text AS id, name AS text, NULL AS amount, NULL AS occurred_on,
+                       owner_id AS owner
                 FROM wallets WHERE tenant_id = $1
                 UNION ALL
-                SELECT 'plan', id::text, name, NULL, NULL FROM training_plans
+                SELECT 'plan', id::text, name, NULL, NULL, NULL FROM training_plans
                 WHERE tenant_id = $1 AND status <> 'archived'
                 UNION ALL
-                SELECT 'transaction', t.id::text, t.category, t.amount::text, t.occurred_on::text
+                SELECT 'transaction', t.id::text, t.category, t.amount::text, t.occurred_on::text, NULL
                 FROM transactions t JOIN actions a ON a.tenant_id = t.tenant_id
                      AND a.params ->> 'transactionId' = t.id::text
                 WHERE t.tenant_id = $1 AND a.requested_by = $2 AND a.conversation_id = $3""",
                 Tuple.of(tenantId, userId, conversationId), row -> {
-                    // Quoted: a name is text someone typed (a model, through a rename, too), never part of the sentence.
+                    // The conversation's actions are the user's own: a wallet of another person is named with its owner.
                     switch (row.getString("type")) {
-                        case "wallet" -> wallets.put(row.getString("id"), "\"%s\"".formatted(row.getString("text")));
-                        case "plan" -> plans.put(row.getString("id"), "plan \"%s\"".formatted(row.getString("text")));
+                        case "wallet" -> wallets.put(row.getString("id"), Names.wallet(row.getString("text"),
+                                row.getString("owner"), userId));
+                        case "plan" -> plans.put(row.getString("id"), "plan " + Names.quoted(row.getString("text")));
                         default -> transactions.put(row.getString("id"), Names.expense(row.getString("amount"),
                                 row.getString("text"), row.getString("occurred_on")));
                     }

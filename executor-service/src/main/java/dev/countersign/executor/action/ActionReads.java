@@ -76,15 +76,16 @@ public class ActionReads implements PanacheRepositoryBase<ActionEntity, UUID> {
                 .map(ArrayList::new);
     }
 
-    /** The tenant's wallet names, for {@link ActionRow#toView(PageNames)}. */
+    /** The tenant's wallet names and owners, for {@link ActionRow#toView(PageNames)}. */
     public Uni<PageNames> pageNames(String tenantId) {
         return getSession().flatMap(session -> session.createSelectionQuery(
-                "select id, name from WalletEntity where tenantId = ?1", Object[].class)
+                "select id, name, ownerId from WalletEntity where tenantId = ?1", Object[].class)
                 .setParameter(1, tenantId).getResultList())
                 .map(rows -> {
-                    Map<String, String> names = new HashMap<>();
-                    rows.forEach(row -> names.put(row[0].toString(), (String) row[1]));
-                    return PageNames.of(names);
+                    Map<String, PageNames.Wallet> wallets = new HashMap<>();
+                    rows.forEach(row -> wallets.put(row[0].toString(),
+                            new PageNames.Wallet((String) row[1], (String) row[2])));
+                    return PageNames.of(wallets);
                 });
     }
 }

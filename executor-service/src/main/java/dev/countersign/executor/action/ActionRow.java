@@ -89,7 +89,8 @@ public record ActionRow(
 
     /** The view, its headline naming rows as a person's page does. */
     public ActionView toView(PageNames names) {
-        String headline = ActionCatalogue.describe(kind, params, names.forAction(params, targetBefore), summary);
+        String headline = ActionCatalogue.describe(kind, params, names.forAction(requestedBy, params, targetBefore),
+                summary);
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
                 FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason,

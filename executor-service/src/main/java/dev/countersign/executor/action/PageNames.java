@@ -8,24 +8,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.countersign.contracts.catalogue.Names;
 
 /**
- * What a person's page calls the rows an action names: a wallet by its current name, a transaction or a plan by what
- * the action's staged target showed ({@link Names#expense}, the plan's name). Anything it cannot name keeps its id.
- * Only for people: the stored summary the model may read keeps ids ({@link Names#IDS}).
+ * What a person's page calls the rows an action names: a wallet by its current name (and its owner, when it is not the
+ * requester's), a transaction or a plan by what the action's staged target showed ({@link Names#expense}, the plan's
+ * name). Anything it cannot name keeps its id. Only for people: the stored summary the model may read keeps ids
+ * ({@link Names#IDS}).
  */
 public final class PageNames {
 
-    private final Map<String, String> walletNames;
+    private final Map<String, Wallet> wallets;
 
-    private PageNames(Map<String, String> walletNames) {
-        this.walletNames = walletNames;
+    private PageNames(Map<String, Wallet> wallets) {
+        this.wallets = wallets;
     }
 
-    /** The tenant's wallet names by id, as read (by {@link ActionReads}). */
-    static PageNames of(Map<String, String> walletNames) {
-        Map<String, String> quoted = new HashMap<>();
-        // Quoted: a name is text someone typed (a model, through a rename, too), never part of the sentence.
-        walletNames.forEach((id, name) -> quoted.put(id, "\"%s\"".formatted(name)));
-        return new PageNames(Map.copyOf(quoted));
+    /** A wallet's name and owner. */
+    record Wallet(String name, String owner) {
+    }
+
+    /** The tenant's wallets by id, as read (by {@link ActionReads}). */
+    static PageNames of(Map<String, Wallet> wallets) {
+        return new PageNames(Map.copyOf(wallets));
     }
 
     /** No names known: every row by its id. */
@@ -36,9 +38,11 @@ public final class PageNames {
     /**
      * The names for one action, whose parameters and staged target ({@code targetBefore}, may be null) name its row.
      */
-    Names forAction(JsonNode params, JsonNode targetBefore) {
+    Names forAction(String requester, JsonNode params, JsonNode targetBefore) {
         Map<String, Map<String, String>> words = new HashMap<>();
-        words.put("wallet", walletNames);
+        Map<String, String> walletWords = new HashMap<>();
+        wallets.forEach((id, wallet) -> walletWords.put(id, Names.wallet(wallet.name(), wallet.owner(), requester)));
+        words.put("wallet", walletWords);
         if (targetBefore != null && params.hasNonNull("transactionId") && targetBefore.hasNonNull("amount")) {
             words.put("transaction", Map.of(params.get("transactionId").asText(), Names.expense(
                     targetBefore.get("amount").asText(), targetBefore.path("category").asText(),
@@ -46,7 +50,7 @@ public final class PageNames {
         }
         if (targetBefore != null && params.hasNonNull("planId") && targetBefore.hasNonNull("name")) {
             words.put("plan", Map.of(params.get("planId").asText(),
-                    "plan \"%s\"".formatted(targetBefore.get("name").asText())));
+                    "plan " + Names.quoted(targetBefore.get("name").asText())));
         }
         return Names.of(words);
     }

@@ -64,8 +64,14 @@ public class ExecutorRegistry {
     }
 
     private void register(ActionKind part) {
-        if (ActionCatalogue.find(part.kind()).isEmpty()) {
-            throw new IllegalStateException("An executor for " + part.kind() + ", which the catalogue does not list");
+        ActionDefinition declared = ActionCatalogue.find(part.kind()).orElseThrow(() -> new IllegalStateException(
+                "An executor for " + part.kind() + ", which the catalogue does not list"));
+        // The declaration's domain decides auto-apply, the agent's offer and the database's guard; the part decides
+        // how it runs: they must agree, or an external call could be applied on arrival (or refused by the guard).
+        if (declared.isExternal() != part instanceof ExternalKind) {
+            throw new IllegalStateException("The executor for " + part.kind() + " is " + (part instanceof ExternalKind
+                    ? "external, but its declaration's domain is not external"
+                    : "a database kind, but its declaration's domain is external"));
         }
         if (all.put(part.kind(), part) != null) {
             throw new IllegalStateException("Two executors for " + part.kind());

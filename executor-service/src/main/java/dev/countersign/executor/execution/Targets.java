@@ -58,12 +58,16 @@ public class Targets {
      * Why the kind's own staging check refuses the proposal ({@link StagingCheck}), or null when it has none or lets it
      * stage.
      */
-    public Uni<ExecutionRefused> refusal(SqlClient sql, String kind, JsonNode params, String tenantId) {
+    public Uni<ExecutionRefused> refusal(SqlClient sql, String kind, JsonNode params, String tenantId,
+            String requestedBy) {
         StagingCheck check = kinds.find(kind).flatMap(ActionKind::stagingCheck).orElse(null);
         if (check == null) {
             return Uni.createFrom().nullItem();
         }
-        return sql.preparedQuery(check.query()).execute(Tuple.of(params.toString(), tenantId))
+        // The check need not use every parameter: typed here, PostgreSQL knows each one's type all the same.
+        return sql.preparedQuery("SELECT c.refusal, c.reason FROM (" + check.query()
+                + ") AS c CROSS JOIN (SELECT $1::text, $2::text, $3::text) AS typed LIMIT 1")
+                .execute(Tuple.of(params.toString(), tenantId, requestedBy))
                 .map(rows -> {
                     if (rows.size() == 0) {
                         return null;
@@ -75,6 +79,14 @@ public class Targets {
                                             + ", which is no error code of the API"));
                     return new ExecutionRefused(code, row.getString("reason"));
                 });
+    }
+
+    /**
+     * Whether the owner of {@code kind}'s row is read from the database: then a proposal whose row has none (it does
+     * not exist in the tenant) is refused at staging, as a missing owner would read as the requester's own.
+     */
+    public boolean readsOwner(String kind) {
+        return kinds.find(kind).map(ActionKind::owner).map(owner -> owner.query() != null).orElse(false);
     }
 
     /** Whether actions of {@code kind} change an existing row. */

@@ -8,8 +8,9 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * An external kind's only way out, open for the one claimed action being called and closed once its outcome is
- * recorded. Each send is checked by the gate: the scope must be open, and an HTTP request must go to the origin the
- * kind declares ({@link ExternalKind#httpOrigin()}).
+ * recorded. Each send is checked by the gate: the scope must be open, mail only from a kind that declares it sends mail
+ * ({@link ExternalKind#sendsMail()}), and an HTTP request only to the origin the kind declares
+ * ({@link ExternalKind#httpOrigin()}).
  */
 public interface Egress {
 

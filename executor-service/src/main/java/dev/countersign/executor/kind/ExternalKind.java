@@ -34,6 +34,11 @@ public interface ExternalKind extends ActionKind {
      */
     Duration longestCall();
 
+    /** Whether it sends e-mail (over the configured SMTP server); the gate refuses mail from a kind that does not. */
+    default boolean sendsMail() {
+        return false;
+    }
+
     /** The one origin (scheme, host, port) its HTTP requests may go to; empty: it sends no HTTP. */
     default Optional<URI> httpOrigin() {
         return Optional.empty();

@@ -164,7 +164,8 @@ public class StagingService {
     private Uni<Boolean> stageTarget(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
             TierPolicy tiers, AgentWritesPolicy.Mode agentWrites) {
         String paramsHash = validated.hash();
-        return targets.refusal(sql, proposal.kind(), validated.normalised(), proposal.tenantId())
+        return targets.refusal(sql, proposal.kind(), validated.normalised(), proposal.tenantId(),
+                proposal.userId())
                 .flatMap(refused -> refused != null
                         ? reject(sql, proposal, refused.code(), refused.getMessage())
                         : stageRead(sql, proposal, validated, tiers, agentWrites, paramsHash));
@@ -180,6 +181,11 @@ public class StagingService {
                     if (target.isEmpty() && targets.hasTarget(proposal.kind())) {
                         return reject(sql, proposal, ErrorCode.TARGET_NOT_FOUND,
                                 targets.missing(proposal.kind(), validated.normalised()));
+                    }
+                    if (staged.owner() == null && targets.readsOwner(proposal.kind())) {
+                        // A missing owner reads as the requester's own (Relation.of): never stage one.
+                        return reject(sql, proposal, ErrorCode.TARGET_NOT_FOUND,
+                                "the row this action writes does not exist in this tenant");
                     }
                     NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
                             proposal.conversationId(), proposal.turnId(), proposal.kind(),

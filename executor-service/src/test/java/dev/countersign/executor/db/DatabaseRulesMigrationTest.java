@@ -62,7 +62,7 @@ class DatabaseRulesMigrationTest {
             "V30__action_kinds.sql",
             "R__actions_external_calls.sql", "R__action_kinds.sql", "V31__wallet_transfers.sql",
             "R__wallet_transfers.sql",
-            "R__row_versions.sql",
+            "R__row_versions.sql", "R__wallets_currency_fixed.sql",
             "R__actions_auto_apply_marks.sql", "R__actions_state_machine.sql", "R__current_tenant.sql",
             "R__outbox_relay.sql",
             "R__plan_statistics.sql", "R__policy_changes.sql", "R__provenance_incident.sql", "R__reader_grants.sql",

@@ -100,11 +100,23 @@ class ExecutorRegistryTest {
     void twoExecutorsForOneKindOrAKindOutsideTheCatalogueStopTheStart() {
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external(ShippedKinds.SEND_MAIL, true),
                 external(ShippedKinds.SEND_MAIL, false)))).hasMessageContaining("Two executors");
-        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ShippedKinds.SEND_MAIL,
-                RowOwner.requester())), List.of(external(ShippedKinds.SEND_MAIL, false))))
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ShippedKinds.RENAME_WALLET,
+                RowOwner.requester()), database(ShippedKinds.RENAME_WALLET, RowOwner.requester())), List.of()))
                 .hasMessageContaining("Two executors");
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external("mail.blast", true))))
                 .hasMessageContaining("does not list");
+    }
+
+    /**
+     * The declaration's domain decides auto-apply, the agent's offer and the database's guard: a part that runs the
+     * other way than its declaration says stops the start.
+     */
+    @Test
+    void aPartThatDisagreesWithItsDeclarationAboutBeingExternalStopsTheStart() {
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(), List.of(external(ShippedKinds.RENAME_WALLET, true))))
+                .hasMessageContaining("is external, but its declaration's domain is not external");
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(database(ShippedKinds.SEND_MAIL, RowOwner.requester())),
+                List.of())).hasMessageContaining("a database kind, but its declaration's domain is external");
     }
 
     /** The decision rule reads a missing owner as the requester's own: a database kind must say whose row it writes. */

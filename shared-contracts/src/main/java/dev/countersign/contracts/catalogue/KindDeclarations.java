@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -30,6 +33,10 @@ import dev.countersign.contracts.json.Json;
 final class KindDeclarations {
 
     static final String LISTS = "countersign/kinds.list";
+    private static final Pattern KIND = Pattern.compile("[a-z][a-z0-9]*(\\.[a-z][a-z0-9]*){1,5}");
+    private static final Pattern TOOL = Pattern.compile("[a-z][a-z0-9_]{0,63}");
+    private static final Pattern ROW_TYPE = Pattern.compile("[a-z][a-z0-9]{0,30}");
+    private static final Pattern FILE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*");
     private static final Set<String> MEMBERS = Set.of("kind", "domain", "label", "description", "tool", "params",
             "editable", "tier", "budgetAmount", "headline");
     private static final Set<String> PARAM_MEMBERS = Set.of("name", "type", "required", "maxLength", "description",
@@ -44,13 +51,18 @@ final class KindDeclarations {
     static Map<String, ActionDefinition> load() {
         ClassLoader loader = KindDeclarations.class.getClassLoader();
         Map<String, ActionDefinition> definitions = new LinkedHashMap<>();
+        Set<String> tools = new HashSet<>();
         try {
             for (URL list : Collections.list(loader.getResources(LISTS))) {
-                for (String resource : lines(list)) {
-                    ActionDefinition definition = read(loader, resource);
+                for (String file : lines(list)) {
+                    ActionDefinition definition = read(list, file);
                     if (definitions.put(definition.kind(), definition) != null) {
                         throw new IllegalStateException("The kind " + definition.kind() + " is declared twice ("
-                                + resource + ")");
+                                + file + ")");
+                    }
+                    if (!tools.add(definition.tool())) {
+                        throw new IllegalStateException("The tool " + definition.tool() + " is declared twice ("
+                                + file + ")");
                     }
                 }
             }
@@ -68,15 +80,22 @@ final class KindDeclarations {
         }
     }
 
-    private static ActionDefinition read(ClassLoader loader, String resource) throws IOException {
-        try (InputStream in = loader.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("A kinds list names " + resource + ", which is not on the classpath");
-            }
-            return parse(Json.mapper().readTree(in), resource);
+    /** The declaration {@code file} names, beside {@code list} (its directory, in the same jar or folder). */
+    private static ActionDefinition read(URL list, String file) throws IOException {
+        if (!FILE.matcher(file).matches() || file.contains("..")) {
+            throw new IllegalStateException("A kinds list (" + list + ") names '" + file
+                    + "', which is not a path below the list's directory");
+        }
+        String base = list.toString();
+        URL declaration = URI.create(base.substring(0, base.lastIndexOf('/') + 1) + file).toURL();
+        try (InputStream in = declaration.openStream()) {
+            return parse(Json.mapper().readTree(in), file);
+        } catch (java.io.FileNotFoundException e) {
+            throw new IllegalStateException("A kinds list (" + list + ") names " + file + ", which is not beside it",
+                    e);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("The action kind declaration " + resource + " is not valid: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException("The action kind declaration " + file + " is not valid: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -86,6 +105,9 @@ final class KindDeclarations {
         for (JsonNode param : declaration.withArray("params")) {
             only(param, PARAM_MEMBERS, "a parameter");
             ParamType type = ParamType.valueOf(text(param, "type").toUpperCase(Locale.ROOT));
+            if (param.has("required") && !param.get("required").isBoolean()) {
+                throw new IllegalArgumentException("'required' of " + text(param, "name") + " must be true or false");
+            }
             params.add(new ParamSpec(text(param, "name"), type, param.path("required").asBoolean(false),
                     param.path("maxLength").asInt(0), text(param, "description"), optional(param, "refersTo"),
                     oneOf(optional(param, "picker"), ParamSpec.WALLET_PICKER, ParamSpec.CATEGORY_PICKER),
@@ -99,7 +121,17 @@ final class KindDeclarations {
             if ((param.type() == ParamType.TEXT || param.type() == ParamType.LINES) && param.maxLength() <= 0) {
                 throw new IllegalArgumentException("the text parameter " + param.name() + " needs a maxLength");
             }
+            if (param.refersTo() != null && !ROW_TYPE.matcher(param.refersTo()).matches()) {
+                throw new IllegalArgumentException(
+                        "refersTo of " + param.name() + " must be a row type such as wallet");
+            }
+            requireType(param, ParamSpec.WALLET_PICKER.equals(param.picker()), ParamType.UUID, "a wallet picker");
+            requireType(param, ParamSpec.CATEGORY_PICKER.equals(param.picker()), ParamType.TEXT, "a category picker");
+            requireType(param, ParamSpec.TODAY.equals(param.defaultValue()), ParamType.DATE, "the default today");
         });
+        if (params.stream().filter(param -> ParamSpec.WALLET_PICKER.equals(param.picker())).count() > 1) {
+            throw new IllegalArgumentException("at most one parameter has the wallet picker (its argument is wallet)");
+        }
         Set<String> editable = new LinkedHashSet<>();
         declaration.withArray("editable").forEach(field -> editable.add(known(names, field.asText(), "editable")));
         List<String> ordered = params.stream().map(ParamSpec::name).filter(editable::contains).toList();
@@ -112,19 +144,27 @@ final class KindDeclarations {
                 throw new IllegalArgumentException("highAtThreshold names params.<name> or before.<name>, not "
                         + field.asText());
             }
-            highAt.add(parts[0] + "." + known(names, parts[1], "highAtThreshold"));
+            highAt.add(parts[0] + "." + money(params, known(names, parts[1], "highAtThreshold"), "highAtThreshold"));
         });
         BudgetAmount budget = BudgetAmount.NONE;
         if (declaration.has("budgetAmount")) {
             JsonNode amount = declaration.get("budgetAmount");
             only(amount, BUDGET_MEMBERS, "the budget amount");
-            budget = new BudgetAmount(known(names, text(amount, "param"), "budgetAmount"),
+            budget = new BudgetAmount(
+                    money(params, known(names, text(amount, "param"), "budgetAmount"), "budgetAmount"),
                     amount.path("changeFromBefore").asBoolean(false));
         }
         String headline = text(declaration, "headline");
         Headline.placeholders(headline).stream().filter(name -> !Headline.CHANGES.equals(name))
                 .forEach(name -> known(names, name, "the headline"));
-        return new ActionDefinition(text(declaration, "kind"), text(declaration, "domain"),
+        String kind = text(declaration, "kind");
+        if (kind.length() > 100 || !KIND.matcher(kind).matches()) {
+            throw new IllegalArgumentException("kind '" + kind + "' is not <domain>.<noun>.<verb> in lower case");
+        }
+        if (!TOOL.matcher(text(declaration, "tool")).matches()) {
+            throw new IllegalArgumentException("tool '" + text(declaration, "tool") + "' is not a lower-case name");
+        }
+        return new ActionDefinition(kind, text(declaration, "domain"),
                 text(declaration, "label"), text(declaration, "description"), text(declaration, "tool"),
                 List.copyOf(params), Collections.unmodifiableSet(new LinkedHashSet<>(ordered)),
                 new TierRule(Tier.valueOf(text(tier, "base").toUpperCase(Locale.ROOT)), List.copyOf(highAt)), budget,
@@ -160,6 +200,21 @@ final class KindDeclarations {
             throw new IllegalArgumentException("'" + value + "' is not one of " + List.of(allowed));
         }
         return value;
+    }
+
+    private static void requireType(ParamSpec param, boolean applies, ParamType type, String what) {
+        if (applies && param.type() != type) {
+            throw new IllegalArgumentException(what + " needs a " + type.name().toLowerCase(Locale.ROOT)
+                    + " parameter, not " + param.name());
+        }
+    }
+
+    /** {@code name}, if it is a money parameter. */
+    private static String money(List<ParamSpec> params, String name, String where) {
+        if (params.stream().noneMatch(param -> param.name().equals(name) && param.type() == ParamType.MONEY)) {
+            throw new IllegalArgumentException(where + " names '" + name + "', which is not a money parameter");
+        }
+        return name;
     }
 
     private static String known(Set<String> names, String name, String where) {

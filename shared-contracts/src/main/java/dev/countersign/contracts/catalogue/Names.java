@@ -24,6 +24,22 @@ public interface Names {
         return (rowType, id) -> wordsByType.getOrDefault(rowType, Map.of()).getOrDefault(id, IDS.name(rowType, id));
     }
 
+    /**
+     * Text someone typed, as a headline shows it: quoted, its own quotes escaped, so a name (a model's, through a
+     * rename, too) is never part of the sentence around it.
+     */
+    static String quoted(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /**
+     * A wallet in words for an action {@code requester} asked for: its quoted name, and whose it is when it is not the
+     * requester's ("bob's \"Savings\""), so a person never takes another person's wallet for the requester's own.
+     */
+    static String wallet(String name, String owner, String requester) {
+        return (owner == null || owner.equals(requester) ? "" : owner + "'s ") + quoted(name);
+    }
+
     /** A transaction in words: "the 12.50 coffee expense of 2026-11-29". */
     static String expense(String amount, String category, String occurredOn) {
         return "the %s %s expense of %s".formatted(amount, category, occurredOn);

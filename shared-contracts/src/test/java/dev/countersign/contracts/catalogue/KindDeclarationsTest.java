@@ -69,6 +69,14 @@ class KindDeclarationsTest {
                 {"title":"Printer","description":"Jammed."}""", Names.IDS)).isEqualTo("Create a ticket: \"Printer\"");
     }
 
+    /** A wallet of another person is named with its owner; a name's own quotes cannot close the quote around it. */
+    @Test
+    void aWalletIsNamedWithItsOwnerUnlessItIsTheRequestersAndItsQuotesAreEscaped() {
+        assertThat(Names.wallet("Savings", "alice", "alice")).isEqualTo("\"Savings\"");
+        assertThat(Names.wallet("Savings", "bob", "alice")).isEqualTo("bob's \"Savings\"");
+        assertThat(Names.wallet("x\" to \"Savings", "alice", "alice")).isEqualTo("\"x\\\" to \\\"Savings\"");
+    }
+
     /** A value is never read as template: brackets and braces a model wrote stay text. */
     @Test
     void aValueIsNotTemplate() {
@@ -139,5 +147,16 @@ class KindDeclarationsTest {
                 "t")).hasMessageContaining("'tool' is required");
         assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("\"refersTo\":\"order\"",
                 "\"picker\":\"customer\"")), "t")).hasMessageContaining("'customer' is not one of");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("\"refersTo\":\"order\"",
+                "\"picker\":\"category\"")), "t")).hasMessageContaining("a category picker needs a text parameter");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("\"budgetAmount\":{\"param\":\"amount\"}",
+                "\"budgetAmount\":{\"param\":\"orderId\"}")), "t"))
+                .hasMessageContaining("'orderId', which is not a money parameter");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("\"required\":true,\"description\":\"How",
+                "\"required\":\"yes\",\"description\":\"How")), "t")).hasMessageContaining("must be true or false");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("shop.order.refund", "Shop Refund")), "t"))
+                .hasMessageContaining("is not <domain>.<noun>.<verb>");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("propose_refund", "propose refund!")),
+                "t")).hasMessageContaining("is not a lower-case name");
     }
 }

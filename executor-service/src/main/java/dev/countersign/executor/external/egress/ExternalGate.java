@@ -15,9 +15,9 @@ import io.smallrye.mutiny.Uni;
  * ({@code executing}); the scope is the kind's {@link dev.countersign.executor.kind.Egress}, its only way out. A call
  * outside a scope throws and raises an administrator alert ({@link UngatedCalls}).
  * <p>
- * Limit: the gate checks that a scope is open and that an HTTP request goes to the one origin the claimed action's kind
- * declares, not what the call carries; an architecture test keeps the raw clients inside this package and the opening
- * of scopes in {@code ExternalExecution}.
+ * Limit: the gate checks that a scope is open, that mail comes only from a kind that declares it sends mail and that an
+ * HTTP request goes to the one origin the claimed action's kind declares, not what the call carries; an architecture
+ * test keeps the raw clients inside this package and the opening of scopes in {@code ExternalExecution}.
  */
 @ApplicationScoped
 public class ExternalGate {
@@ -49,7 +49,8 @@ public class ExternalGate {
                         throw ungated.refuse("scope for action " + claimed.id(), "not claimed (status "
                                 + (current == null ? "unknown" : current.status().wireName()) + ")");
                     }
-                    return new GateScope(claimed.id(), claimed.tenantId(), kind.httpOrigin(), mailer, http);
+                    return new GateScope(claimed.id(), claimed.tenantId(), kind.sendsMail(), kind.httpOrigin(), mailer,
+                            http);
                 });
     }
 }

@@ -12,21 +12,25 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Permission for one claimed action's external call, handed out by {@link ExternalGate#open} and closed when the call
- * is recorded: the kind's {@link Egress}. The raw mail and HTTP clients serve a request only inside an open scope, HTTP
- * only to the origin the kind declared; nothing outside this package can make one.
+ * is recorded: the kind's {@link Egress}. The raw mail and HTTP clients serve a request only inside an open scope, mail
+ * only for a kind that declared it sends mail, HTTP only to the origin the kind declared; nothing outside this package
+ * can make one.
  */
 public final class GateScope implements Egress, AutoCloseable {
 
     private final UUID actionId;
     private final String tenantId;
+    private final boolean sendsMail;
     private final Optional<URI> httpOrigin;
     private final GatedMailer mailer;
     private final GatedHttp http;
     private volatile boolean open = true;
 
-    GateScope(UUID actionId, String tenantId, Optional<URI> httpOrigin, GatedMailer mailer, GatedHttp http) {
+    GateScope(UUID actionId, String tenantId, boolean sendsMail, Optional<URI> httpOrigin, GatedMailer mailer,
+            GatedHttp http) {
         this.actionId = actionId;
         this.tenantId = tenantId;
+        this.sendsMail = sendsMail;
         this.httpOrigin = httpOrigin;
         this.mailer = mailer;
         this.http = http;
@@ -38,6 +42,10 @@ public final class GateScope implements Egress, AutoCloseable {
 
     String tenantId() {
         return tenantId;
+    }
+
+    boolean sendsMail() {
+        return sendsMail;
     }
 
     Optional<URI> httpOrigin() {

@@ -21,6 +21,10 @@ public class GatedMailer {
     public Uni<Void> send(GateScope scope, Mail mail) {
         return Uni.createFrom().deferred(() -> {
             ungated.check(scope, "SMTP");
+            if (!scope.sendsMail()) {
+                throw new UngatedCallException("SMTP call refused: the kind of action " + scope.actionId()
+                        + " does not declare that it sends mail");
+            }
             return mailer.send(mail);
         });
     }

@@ -58,6 +58,11 @@ public class SendMailKind implements ExternalKind {
     }
 
     @Override
+    public boolean sendsMail() {
+        return true;
+    }
+
+    @Override
     public boolean isConfigured() {
         return config.enabled();
     }

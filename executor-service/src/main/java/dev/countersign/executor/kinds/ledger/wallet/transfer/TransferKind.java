@@ -27,9 +27,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * its two legs (migration V31), in the confirming transaction; undo adds the two reversing legs. The database keeps the
  * ledger balanced and the legs unchangeable (R__wallet_transfers.sql), and one action writes at most one transfer.
  * <p>
- * Whose row it writes: both wallets the requester's own, the requester's; money leaving the requester's wallet for
- * another person's, that person's; money leaving another person's wallet, that wallet's owner. So a transfer between
- * two people needs the other one (or an approver) to countersign, as the decision rule says of another person's row.
+ * Whose row it writes: both wallets the requester's own, the requester's; otherwise the other person's (the owner of
+ * the wallet that is not the requester's), so a transfer between two people needs the other one (or an approver) to
+ * countersign, as the decision rule says of another person's row. A transfer between two other people's wallets is
+ * refused at staging. Limit: once executed, the owner the rule named may undo it below HIGH (the decision rule's undo
+ * cell), which moves the money back out of the requester's wallet without the requester.
  */
 @ApplicationScoped
 public class TransferKind implements DatabaseKind, Undoable {
@@ -51,7 +53,11 @@ public class TransferKind implements DatabaseKind, Undoable {
                 + PAIR);
     }
 
-    /** Refused at staging: a wallet that does not exist, one wallet twice, or two currencies (nothing is converted). */
+    /**
+     * Refused at staging: one wallet twice; neither wallet the requester's (a transfer moves the requester's own money,
+     * or money into their wallet; between two other people it is theirs to ask for); a wallet that does not exist; two
+     * currencies (nothing is converted).
+     */
     @Override
     public Optional<StagingCheck> stagingCheck() {
         return Optional.of(new StagingCheck("""
@@ -61,11 +67,14 @@ public class TransferKind implements DatabaseKind, Undoable {
                     WHERE $1::text::jsonb ->> 'fromWalletId' = $1::text::jsonb ->> 'toWalletId'
                     UNION ALL
                     SELECT 2, 'target_not_found', 'a wallet of this transfer does not exist in this tenant'
-                    WHERE NOT EXISTS (SELECT 1 %s)
+                    WHERE NOT EXISTS (SELECT 1 %1$s)
                     UNION ALL
-                    SELECT 3, 'currency_mismatch', format('the wallets hold different currencies (%%s and %%s);'
-                           || ' a transfer converts nothing', f.currency, t.currency) %s AND f.currency <> t.currency
-                ) refusals ORDER BY rank LIMIT 1""".formatted(PAIR, PAIR)));
+                    SELECT 3, 'wallet_not_owned', 'a transfer moves money from or into a wallet of the requester''s own'
+                    %1$s AND f.owner_id <> $3 AND t.owner_id <> $3
+                    UNION ALL
+                    SELECT 4, 'currency_mismatch', 'the wallets hold different currencies; a transfer converts nothing'
+                    %1$s AND f.currency <> t.currency
+                ) refusals ORDER BY rank LIMIT 1""".formatted(PAIR)));
     }
 
     @Override
@@ -103,9 +112,8 @@ public class TransferKind implements DatabaseKind, Undoable {
                     "a wallet of this transfer does not exist (any more) in this tenant");
         }
         if (!row.getString("from_currency").equals(row.getString("to_currency"))) {
-            throw new ExecutionRefused(ErrorCode.CURRENCY_MISMATCH, "the wallets hold different currencies (%s and %s);"
-                    .formatted(row.getString("from_currency"), row.getString("to_currency"))
-                    + " a transfer converts nothing");
+            throw new ExecutionRefused(ErrorCode.CURRENCY_MISMATCH,
+                    "the wallets hold different currencies; a transfer converts nothing");
         }
         return Json.mapper().createObjectNode().put("transferId", action.id().toString())
                 .put("fromWalletId", action.param("fromWalletId")).put("toWalletId", action.param("toWalletId"))
