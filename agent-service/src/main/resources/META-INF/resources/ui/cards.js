@@ -34,8 +34,11 @@ function valueText(value) {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function paramText(name, value) {
-  if (name === 'walletId' && walletNames.has(value)) {
+// A parameter that names a wallet (its kind's declaration says so: refersTo) is shown with the wallet's name.
+function paramText(kind, name, value) {
+  const known = ((uiSettings() || {}).kinds || []).find((entry) => entry.kind === kind);
+  const refersTo = known && known.refersTo ? known.refersTo[name] : null;
+  if (refersTo === 'wallet' && walletNames.has(value)) {
     return `${walletNames.get(value)} (${value})`;
   }
   return valueText(value);
@@ -219,5 +222,5 @@ function params(proposal) {
   return h('table', { class: 'diff' },
     h('caption', {}, 'What it proposes'),
     h('tbody', {}, Object.entries(proposal.params).map(([name, value]) => h('tr', {},
-      h('th', { scope: 'row' }, name), h('td', {}, paramText(name, value))))));
+      h('th', { scope: 'row' }, name), h('td', {}, paramText(proposal.kind, name, value))))));
 }

@@ -64,5 +64,8 @@ class WebUiTest {
                         .map(ActionDefinition::kind).toList());
         assertThat(kinds.getString("kinds.find { it.kind == 'mail.send' }.label"))
                 .isEqualTo("Send an e-mail (leaves the system)");
+        // Which parameters name a wallet, so the card shows its name: from the declaration, not the page.
+        assertThat(kinds.getMap("kinds.find { it.kind == 'ledger.wallet.transfer' }.refersTo"))
+                .containsEntry("fromWalletId", "wallet").containsEntry("toWalletId", "wallet").hasSize(2);
     }
 }

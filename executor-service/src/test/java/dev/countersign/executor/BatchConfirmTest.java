@@ -114,7 +114,15 @@ class BatchConfirmTest {
     @Test
     void oneWriteThatIsRefusedStopsTheWholeBatchAndFailsNothing() throws Exception {
         var good = staged(2, tenant.wallet());
-        var orphan = staged(1, UUID.randomUUID());
+        // Its wallet exists when it is staged and is gone when the batch is confirmed.
+        UUID shortLived;
+        try (var owner = Db.owner()) {
+            shortLived = DemoData.createWallet(owner, tenant.id(), "alice", "Short-lived", "EUR");
+        }
+        var orphan = staged(1, shortLived);
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate("DELETE FROM wallets WHERE id = '" + shortLived + "'");
+        }
         List<ProposalMother> batch = new ArrayList<>(good);
         batch.addAll(orphan);
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +20,7 @@ import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.Race;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -80,6 +82,24 @@ class TransferTest {
         assertThat(legs(proposal.actionId)).isEqualTo("1:-20.00 2:20.00 3:20.00 4:-20.00");
         given().header("Authorization", "Bearer " + alice).post("/api/actions/{id}/undo", proposal.actionId).then()
                 .statusCode(409);
+    }
+
+    /** Exactly once, as for every kind: racing confirms write one transfer; racing undos reverse it once. */
+    @Test
+    void racingConfirmsWriteOneTransferAndRacingUndosReverseItOnce() throws Exception {
+        var proposal = staged(transfer(tenant.wallet(), savings, "11.00"));
+        String alice = tenant.bearer("alice", Groups.USER);
+
+        List<Integer> confirms = Race.times(16, () -> proposal.decide("confirm", alice).statusCode());
+        assertThat(confirms).filteredOn(status -> status == 200).hasSize(1);
+        assertThat(confirms).filteredOn(status -> status == 409).hasSize(15);
+        assertThat(legs(proposal.actionId)).isEqualTo("1:-11.00 2:11.00");
+
+        List<Integer> undos = Race.times(8, () -> given().header("Authorization", "Bearer " + alice)
+                .post("/api/actions/{id}/undo", proposal.actionId).statusCode());
+        assertThat(undos).filteredOn(status -> status == 200).hasSize(1);
+        assertThat(undos).filteredOn(status -> status == 409).hasSize(7);
+        assertThat(legs(proposal.actionId)).isEqualTo("1:-11.00 2:11.00 3:11.00 4:-11.00");
     }
 
     @Test

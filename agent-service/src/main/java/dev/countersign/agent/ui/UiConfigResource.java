@@ -36,7 +36,7 @@ public class UiConfigResource {
 
     /** Labels only: the chat's cards undo nothing (deciding happens on the decision page). */
     private static final List<KindView> KINDS = ActionCatalogue.all().stream()
-            .map(definition -> new KindView(definition.kind(), definition.label(), false)).toList();
+            .map(definition -> KindView.of(definition, false)).toList();
 
     private final UiConfig config;
     private final boolean session;

@@ -23,8 +23,9 @@ public class KindsResource {
     private final List<KindView> kinds;
 
     public KindsResource(ExecutorRegistry executors) {
-        this.kinds = ActionCatalogue.all().stream().map(definition -> new KindView(definition.kind(),
-                definition.label(), executors.undoerFor(definition.kind()).isPresent())).toList();
+        this.kinds = ActionCatalogue.all().stream()
+                .map(definition -> KindView.of(definition, executors.undoerFor(definition.kind()).isPresent()))
+                .toList();
     }
 
     @GET
