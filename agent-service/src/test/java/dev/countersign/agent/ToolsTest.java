@@ -23,6 +23,7 @@ import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.agent.tools.propose.ProposalIds;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
+import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.model.ModelReply;
@@ -78,7 +79,10 @@ class ToolsTest {
         List<String> offered = new ArrayList<>();
         ScriptedModel.requests().get(0).path("tools").forEach(t -> offered.add(t.path("function").path("name")
                 .asText()));
-        assertThat(offered).containsExactlyInAnyOrderElementsOf(toolBox.names()).hasSize(14);
+        // The five read tools and one propose tool per declared kind (the test profile offers external writes).
+        assertThat(offered).containsExactlyInAnyOrderElementsOf(toolBox.names())
+                .containsAll(ActionCatalogue.all().stream().map(ActionDefinition::tool).toList())
+                .hasSize(5 + ActionCatalogue.all().size());
         JsonNode expense = offeredTool("propose_expense");
         assertThat(texts(expense.path("properties").path("wallet").path("enum"))).containsExactly("Checking",
                 "Savings");

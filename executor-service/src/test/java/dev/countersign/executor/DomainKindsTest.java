@@ -68,8 +68,8 @@ class DomainKindsTest {
         assertThat(kinds.getList("findAll { it.undoable }.kind", String.class)).contains(
                 ShippedKinds.CREATE_TRANSACTION, ShippedKinds.EDIT_TRANSACTION, ShippedKinds.DELETE_TRANSACTION,
                 ShippedKinds.RENAME_WALLET, ShippedKinds.TRANSFER);
-        assertThat(kinds.getList("findAll { !it.undoable }.kind", String.class)).containsExactlyInAnyOrder(
-                ShippedKinds.DRAFT_PLAN, ShippedKinds.REVISE_PLAN, ShippedKinds.SEND_MAIL, ShippedKinds.CREATE_TICKET);
+        assertThat(kinds.getList("findAll { !it.undoable }.kind", String.class)).contains(ShippedKinds.DRAFT_PLAN,
+                ShippedKinds.REVISE_PLAN, ShippedKinds.SEND_MAIL, ShippedKinds.CREATE_TICKET);
         given().get("/api/kinds").then().statusCode(401);
     }
 
