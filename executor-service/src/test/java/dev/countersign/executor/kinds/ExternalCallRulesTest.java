@@ -3,14 +3,20 @@ package dev.countersign.executor.kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.executor.kind.CallRefused;
+import dev.countersign.executor.kinds.mail.send.MailConfig;
 import dev.countersign.executor.kinds.mail.send.SendMailKind;
 import dev.countersign.executor.kinds.ticket.create.CreateTicketKind;
+import dev.countersign.executor.kinds.ticket.create.TicketConfig;
 
 /** How the external executors read their vendors' answers and the addresses they send to. */
 class ExternalCallRulesTest {
@@ -52,5 +58,56 @@ class ExternalCallRulesTest {
             "\"x\"@example.org", "a@localhost", "a(comment)@example.org", "a@@example.org"})
     void anythingThatCouldCarryAnotherRecipientOrHeaderIsNot(String address) {
         assertThat(SendMailKind.isSingleAddress(address)).isFalse();
+    }
+
+    /** What the recovery's stale time is held against: each attempt at its timeout (the gate adds the back-off). */
+    @Test
+    void aKindsLongestCallIsEveryAttemptAtItsTimeout() {
+        var ticket = new CreateTicketKind(new TicketConfig() {
+
+            @Override
+            public Optional<String> url() {
+                return Optional.of("http://127.0.0.1:9/tickets");
+            }
+
+            @Override
+            public Duration timeout() {
+                return Duration.ofSeconds(10);
+            }
+
+            @Override
+            public Optional<String> apiToken() {
+                return Optional.empty();
+            }
+
+            @Override
+            public int attempts() {
+                return 3;
+            }
+        });
+        var mail = new SendMailKind(new MailConfig() {
+
+            @Override
+            public boolean enabled() {
+                return true;
+            }
+
+            @Override
+            public String from() {
+                return "countersign@localhost";
+            }
+
+            @Override
+            public Duration timeout() {
+                return Duration.ofSeconds(7);
+            }
+        });
+
+        assertThat(ticket.longestCall()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ticket.httpOrigin()).contains(URI.create("http://127.0.0.1:9/tickets"));
+        assertThat(ticket.sendsMail()).isFalse();
+        assertThat(mail.longestCall()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(mail.sendsMail()).isTrue();
+        assertThat(mail.httpOrigin()).isEmpty();
     }
 }
