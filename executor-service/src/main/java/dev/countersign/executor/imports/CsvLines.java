@@ -22,6 +22,8 @@ import dev.countersign.contracts.json.Json;
 final class CsvLines {
 
     static final int MAX_LINES = ImportResult.MAX_LINES;
+    /** The parameters a line fills, by the names the imported kind must declare ({@link ImportsConfig#kind()}). */
+    static final List<String> PARAMS = List.of("walletId", "occurredOn", "amount", "category", "description");
     /** The most problems one answer lists; the rest are counted. */
     static final int MAX_VIOLATIONS = 20;
 

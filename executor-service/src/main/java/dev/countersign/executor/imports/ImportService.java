@@ -60,7 +60,7 @@ public class ImportService {
             ImportApprovalRepository approvals, ImportHistoryRepository trail, ImportsConfig config) {
         this.expense = ActionCatalogue.find(config.kind()).orElseThrow(() -> new IllegalStateException(
                 "countersign.imports.kind names " + config.kind() + ", which the catalogue does not declare"));
-        for (String param : List.of("walletId", "occurredOn", "amount", "category", "description")) {
+        for (String param : CsvLines.PARAMS) {
             if (expense.param(param).isEmpty()) {
                 throw new IllegalStateException("countersign.imports.kind: " + config.kind() + " has no parameter "
                         + param + ", which an imported line fills");

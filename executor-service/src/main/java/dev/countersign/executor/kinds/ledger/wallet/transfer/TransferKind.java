@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.ExecutionRefused;
@@ -44,7 +45,7 @@ public class TransferKind implements DatabaseKind, Undoable {
 
     @Override
     public String kind() {
-        return "ledger.wallet.transfer";
+        return ShippedKinds.TRANSFER;
     }
 
     @Override
