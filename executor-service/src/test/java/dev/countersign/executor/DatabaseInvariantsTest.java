@@ -329,4 +329,27 @@ class DatabaseInvariantsTest {
         }
         Db.refusedAsReader("t-" + UUID.randomUUID(), "42501", "SELECT trace_parent FROM actions");
     }
+
+    /**
+     * A kind's write runs only through the gate's execute_action, as the executor: the agent's role may run neither,
+     * nor append an outcome; and the executor's own role may not replace a kind's function (nor create one), so what
+     * the gate calls by name is what a migration created.
+     */
+    @Test
+    void onlyTheExecutorRunsKindWritesAndNoApplicationRoleReplacesThem() throws Exception {
+        String tenant = "t-" + UUID.randomUUID();
+        String write = "ledger_wallet_rename_write";
+        Db.refusedAsReader(tenant, "42501",
+                "SELECT " + write + "(gen_random_uuid(), '" + tenant + "', 'alice', '{}'::jsonb, 1)",
+                "SELECT execute_action(gen_random_uuid(), '" + write + "'::regproc, '{}'::jsonb, 'ActionExecuted',"
+                        + " 'actions.outcomes', false)",
+                "SELECT append_outcome(gen_random_uuid(), '" + tenant + "', 'actions.outcomes', 'k', '{}', NULL, NULL,"
+                        + " 'ActionExecuted', now())",
+                "SELECT kind_refuse('forbidden', 'no')");
+        Db.refusedAsApplication(tenant, "42501",
+                "CREATE OR REPLACE FUNCTION " + write + "(p_action uuid, p_tenant text, p_requester text,"
+                        + " p_params jsonb, p_target_version bigint) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$",
+                "CREATE FUNCTION sneaky_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb,"
+                        + " p_target_version bigint) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$");
+    }
 }

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * {@code deploy/bench/confirm-baseline.sql}: the executor's own statements for a person's confirm of a LOW ledger
- * expense, one by one, and the same work as one PL/pgSQL function. The file is written from the executor's constants by
- * executor-service's {@code ConfirmBaselineSqlTest}, which fails when it is stale; this class only reads it.
+ * expense as they were when issue 41 started, one by one, and the same work as one PL/pgSQL function. Frozen (its hash
+ * is held by executor-service's {@code ConfirmBaselineSqlTest}); this class only reads it.
  */
 record ConfirmBaselineFile(Map<String, String> statements, String function) {
 

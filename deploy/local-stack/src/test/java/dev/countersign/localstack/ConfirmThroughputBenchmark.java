@@ -72,12 +72,12 @@ import dev.countersign.localstack.BenchmarkSupport.Report;
  * clients split between the two (16 each), against the one instance's rate just before.</li>
  * <li><b>grown database</b>: the service again, after a million past actions were added.</li>
  * </ol>
- * Both baselines come from {@code deploy/bench/confirm-baseline.sql}, which executor-service's
- * {@code ConfirmBaselineSqlTest} writes from the executor's own statement constants and fails on when stale. Each
- * closed run's rate is taken over its steady window: from the completion of its first 15% to the moment its last
- * request started (after that, fewer than 32 are in flight). CPU time per process and per JVM thread group over that
- * window says where the time goes. Before each run the relay has published everything, so no backlog runs into it, and
- * the database is vacuumed, analysed and checkpointed.
+ * Both baselines come from {@code deploy/bench/confirm-baseline.sql}: the executor's own statements as they were when
+ * issue 41 started, frozen then (executor-service's {@code ConfirmBaselineSqlTest} holds its hash), so a change to the
+ * service's confirm cannot move the bar. Each closed run's rate is taken over its steady window: from the completion of
+ * its first 15% to the moment its last request started (after that, fewer than 32 are in flight). CPU time per process
+ * and per JVM thread group over that window says where the time goes. Before each run the relay has published
+ * everything, so no backlog runs into it, and the database is vacuumed, analysed and checkpointed.
  * <p>
  * What the baselines leave out, by design: HTTP, JWT verification, JSON (request, response, the row mapping), the
  * reactive driver and Mutiny, the parameter hash check, metrics and logging, and the relay's publishing (its SQL runs
@@ -315,8 +315,8 @@ class ConfirmThroughputBenchmark {
             report.line("RESULT decisions by event: %.0f/s alone, ratio to HTTP (a) %.2f (target >= 1.00); while HTTP"
                     + " confirms run: %s", events.run().rate(), events.run().rate() / service.run().rate(),
                     Run.whileBoth(mixedEventRun, mixedHttpRun));
-            report.line("baselines: deploy/bench/confirm-baseline.sql, written from the executor's own statements"
-                    + " (ConfirmBaselineSqlTest fails when it is stale): the transaction-local settings, the locked"
+            report.line("baselines: deploy/bench/confirm-baseline.sql, the executor's own statements when issue 41"
+                    + " started (frozen; ConfirmBaselineSqlTest holds its hash): the transaction-local settings, the locked"
                     + " read with the stored token hash, the confirm CAS, the savepoint, the ledger INSERT, the"
                     + " mark-executed CAS, the outbox + conversation-ledger INSERT; every trigger and RLS policy fires"
                     + " as for the service. They exclude HTTP, JWT, JSON, the reactive driver, the hash check,"
@@ -805,7 +805,7 @@ class ConfirmThroughputBenchmark {
     /**
      * The executor's statements for one HTTP confirmation of a LOW {@code ledger.transaction.create}, one by one, in
      * its order and one transaction, over JDBC as the executor's application role: the {@code statement} sections of
-     * {@code deploy/bench/confirm-baseline.sql}, written from the executor's own constants
+     * {@code deploy/bench/confirm-baseline.sql}, the executor's own statements when issue 41 started
      * ({@link ConfirmBaselineFile}). JDBC reuses server-side prepared statements after five uses.
      */
     private static final class StatementsConfirm implements Run.Worker<ExpenseProposal> {

@@ -58,20 +58,19 @@ public class ActionRepository {
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason,"
             + " target_owner";
 
-    // The statements of a person's confirm, public for the confirm benchmark's baseline (ConfirmBaselineSqlTest): the
-    // row locked with its stored token hash and whether its window is open ($1 id, $2 tenant), the compare-and-swap
-    // proposed -> confirmed ($3 token hash, $4 who), and confirmed -> executed ($1 id, $2 result).
-    public static final String LOCK_FOR_PERSON = "SELECT token_hash, expires_at > now() AS open, " + COLUMNS
+    // The statements of a person's confirm: the row locked with its stored token hash and whether its window is open
+    // ($1 id, $2 tenant), the compare-and-swap proposed -> confirmed ($3 token hash, $4 who); then execute().
+    public static final String LOCK_FOR_PERSON = "SELECT token_hash, expires_at > now() AS open, now() AS locked_at, "
+            + COLUMNS
             + " FROM actions WHERE id = $1 AND current_tenant() = $2 FOR UPDATE";
     public static final String CONFIRM = """
             UPDATE actions SET status = 'confirmed', confirmed_by = $4, confirmed_at = now(), version = version + 1
             WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 AND status = 'proposed' AND expires_at > now()
             RETURNING\s""" + COLUMNS;
-    public static final String MARK_EXECUTED = finishing(CONFIRMED, EXECUTED);
     /** The action by id in this tenant ($1 id, $2 tenant): staging's first read. */
     public static final String FIND = "SELECT " + COLUMNS + " FROM actions WHERE id = $1 AND current_tenant() = $2";
     /** The action by id in this tenant if its token hash matches ($3), locked: a decision by token. */
-    public static final String LOCK_WITH_TOKEN = "SELECT expires_at > now() AS open, " + COLUMNS
+    public static final String LOCK_WITH_TOKEN = "SELECT expires_at > now() AS open, now() AS locked_at, " + COLUMNS
             + " FROM actions WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 FOR UPDATE";
 
     /**
@@ -155,8 +154,9 @@ public class ActionRepository {
     }
 
     /**
-     * The locked row of a lock statement (its {@code open} column read too), with {@code tokenHash}, or the stored hash
-     * the statement read when that is null; {@link LockedAction#none} without a row.
+     * The locked row of a lock statement (its {@code open} and {@code locked_at} columns read too), with
+     * {@code tokenHash}, or the stored hash the statement read when that is null; {@link LockedAction#none} without a
+     * row.
      */
     private static LockedAction firstLocked(RowSet<Row> rows, String tokenHash) {
         var iterator = rows.iterator();
@@ -165,7 +165,7 @@ public class ActionRepository {
         }
         Row row = iterator.next();
         return new LockedAction(tokenHash != null ? tokenHash : row.getString("token_hash"), toRow(row),
-                row.getBoolean("open"));
+                row.getBoolean("open"), instant(row, "locked_at"));
     }
 
     /**
@@ -250,10 +250,30 @@ public class ActionRepository {
                 .map(ActionRepository::firstOrNull);
     }
 
-    /** confirmed -> executed, recording what was written. */
-    public Uni<ActionRow> markExecuted(SqlClient sql, UUID id, JsonNode result) {
-        return finish(sql, id, EXECUTED, result);
+    /**
+     * The confirmed action {@code id} written by the SQL function {@code writeFunction}, then confirmed -> executed
+     * with its result, the trust count and {@code event} (its result set by the database) appended, in one statement
+     * ({@code execute_action}, R__execute_action.sql). A refusal of the kind's function leaves the action confirmed and
+     * nothing of its write.
+     */
+    public Uni<KindWrite> execute(SqlClient sql, UUID id, String writeFunction, String event, String eventType,
+            String topic, boolean toLedger) {
+        ActionTransitions.require(CONFIRMED, EXECUTED);
+        return sql.preparedQuery(EXECUTE)
+                .execute(Tuple.of(id, writeFunction, event, eventType, topic, toLedger))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    String refusal = row.getString("refusal");
+                    return refusal == null
+                            ? KindWrite.written(toRow(row))
+                            : KindWrite.refused(refusal, row.getString("reason"), row.getBoolean("moved"));
+                });
     }
+
+    /** {@link #execute}'s statement; the stored row's columns come from the function's {@code stored}. */
+    private static final String EXECUTE = "SELECT x.refusal, x.reason, x.moved, " + COLUMNS
+            + " FROM execute_action($1, $2::text::regproc, $3::text::jsonb, $4, $5, $6) x"
+            + " LEFT JOIN LATERAL (SELECT (x.stored).*) stored ON true";
 
     /** confirmed -> failed, recording why. */
     public Uni<ActionRow> markFailed(SqlClient sql, UUID id, JsonNode result) {

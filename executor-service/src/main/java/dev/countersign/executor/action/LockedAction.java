@@ -1,5 +1,7 @@
 package dev.countersign.executor.action;
 
+import java.time.Instant;
+
 /**
  * An action row locked for a decision, with the confirm token hash the decision's compare-and-swap matches.
  *
@@ -10,11 +12,14 @@ package dev.countersign.executor.action;
  * @param open
  *            whether its decision window was open when it was locked ({@code expires_at > now()}, the transaction's
  *            start, the same test the compare-and-swap makes later in that transaction); false without a row
+ * @param lockedAt
+ *            the transaction's {@code now()}, which every move of this transaction stamps (a confirmation's
+ *            {@code confirmed_at}, an execution's {@code executed_at}); null without a row
  */
-public record LockedAction(String tokenHash, ActionRow row, boolean open) {
+public record LockedAction(String tokenHash, ActionRow row, boolean open, Instant lockedAt) {
 
     /** No action of the tenant with that id (and token hash). */
     public static LockedAction none(String tokenHash) {
-        return new LockedAction(tokenHash, null, false);
+        return new LockedAction(tokenHash, null, false, null);
     }
 }

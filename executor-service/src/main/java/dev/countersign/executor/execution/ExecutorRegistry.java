@@ -1,9 +1,11 @@
 package dev.countersign.executor.execution;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -41,6 +43,9 @@ public class ExecutorRegistry {
         this((Iterable<DatabaseKind>) databaseKinds, externalKinds);
     }
 
+    /** A write function's name: a plain SQL identifier, so it names one function in the executor's schema. */
+    private static final Pattern WRITE_FUNCTION = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
     ExecutorRegistry(Iterable<DatabaseKind> databaseParts, Iterable<ExternalKind> externalParts) {
         for (DatabaseKind part : databaseParts) {
             register(part);
@@ -48,6 +53,15 @@ public class ExecutorRegistry {
                 throw new IllegalStateException("The database kind " + part.kind() + " writes a row nobody owns;"
                         + " declare whose it is (a row's owner, or the requester)");
             }
+            if (!WRITE_FUNCTION.matcher(part.writeFunction()).matches()) {
+                throw new IllegalStateException("The database kind " + part.kind() + " names its write function "
+                        + part.writeFunction() + "; a lower-case SQL name of letters, digits and underscores expected");
+            }
+            databaseKinds.values().stream().filter(other -> other.writeFunction().equals(part.writeFunction()))
+                    .findAny().ifPresent(other -> {
+                        throw new IllegalStateException("The database kinds " + other.kind() + " and " + part.kind()
+                                + " name one write function, " + part.writeFunction());
+                    });
             databaseKinds.put(part.kind(), part);
         }
         for (ExternalKind part : externalParts) {
@@ -99,6 +113,11 @@ public class ExecutorRegistry {
     }
 
     /** The part of a kind written inside the confirming transaction. */
+    /** The database kinds this build runs. */
+    public Collection<DatabaseKind> databaseKinds() {
+        return List.copyOf(databaseKinds.values());
+    }
+
     public Optional<DatabaseKind> forKind(String kind) {
         return Optional.ofNullable(databaseKinds.get(kind));
     }

@@ -13,11 +13,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionOutcome;
+import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.action.KindWrite;
 import dev.countersign.executor.db.Pipelining;
 import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.kind.TargetMoved;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.outbox.OutcomeEvents;
 import dev.countersign.executor.policy.EarnedTrust;
@@ -76,21 +82,41 @@ public class ActionLifecycle {
     }
 
     /**
-     * {@code confirmed -> executed} with the write's result, the trust count and the outcome event, sent together (one
-     * round trip): the count and the event are made from the row the update is expected to store, and the update's
-     * answer must be that row, or this fails ({@link StoredRows#storedAsExpected}; the caller's transaction rolls back,
-     * or in auto-apply its savepoint).
+     * The kind's write function, then {@code confirmed -> executed} with its result, the trust count and the outcome
+     * event, in one statement ({@link ActionRepository#execute}). The event is built here for the row the statement is
+     * expected to store (executed in the confirmation's transaction) and the database sets the result into it; the
+     * stored row must be that row, or this fails ({@link StoredRows#storedAsExpected}; the caller's transaction rolls
+     * back, or in auto-apply its savepoint). A refusal of the kind's function fails with {@link ExecutionRefused}
+     * ({@link TargetMoved} when its guarded write matched no row), the action still confirmed and nothing of the write
+     * kept; a refusal code that is no {@link ErrorCode} fails the transaction.
      */
-    public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, JsonNode result) {
-        ActionRow expected = confirmed.executedInSameTransaction(result);
-        return Pipelining.sendTogether(actions.markExecuted(sql, confirmed.id(), result),
-                () -> Pipelining.sendWithoutWaiting(trust.executed(sql, expected),
-                        () -> outbox.append(sql, OutcomeEvents.executed(expected), expected)),
-                (stored, ignored) -> StoredRows.storedAsExpected(stored, expected))
-                // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
-                .invoke(executed -> LOG.infof(
-                        "Action %s of tenant %s (%s) written, executed as its transaction commits",
-                        executed.id(), executed.tenantId(), executed.kind()));
+    public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeFunction) {
+        ActionRow expected = confirmed.executedInSameTransaction(null);
+        ActionExecuted event = OutcomeEvents.executed(expected);
+        String payload = Json.write(event);
+        return actions.execute(sql, confirmed.id(), writeFunction, payload, event.getClass().getSimpleName(),
+                Topics.ACTIONS_OUTCOMES, OutboxWriter.toLedger(event, payload))
+                .map(write -> {
+                    if (write.refusal() != null) {
+                        throw refusal(write);
+                    }
+                    ActionRow executed = StoredRows.storedAsExpected(write.executed(),
+                            expected.withResult(write.executed().result()));
+                    outbox.countOnCommit(sql, event, executed);
+                    // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
+                    LOG.infof("Action %s of tenant %s (%s) written, executed as its transaction commits",
+                            executed.id(), executed.tenantId(), executed.kind());
+                    return executed;
+                });
+    }
+
+    private static ExecutionRefused refusal(KindWrite write) {
+        if (write.moved()) {
+            return new TargetMoved(write.reason());
+        }
+        ErrorCode code = ErrorCode.find(write.refusal()).orElseThrow(() -> new IllegalStateException(
+                "A kind's write refused with " + write.refusal() + ", which is no error code; nothing commits"));
+        return new ExecutionRefused(code, write.reason());
     }
 
     /** {@code confirmed -> failed}, with {@code code} as the history's reason and the action's result. */

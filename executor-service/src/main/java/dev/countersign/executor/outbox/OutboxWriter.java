@@ -24,25 +24,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class OutboxWriter {
 
     /**
-     * The outbox row and the conversation ledger's ($1 event id, $2 tenant, $3 topic, $4 key, $5 payload, $6 user and
-     * $7 conversation or nulls, $8 event type, $9 when); public for the confirm benchmark's baseline.
+     * The outbox row and, when user and conversation are given, the conversation ledger's ($1 event id, $2 tenant, $3
+     * topic, $4 key, $5 payload, $6 user and $7 conversation or nulls, $8 event type, $9 when): R__execute_action.sql.
      */
-    public static final String APPEND = """
-            WITH ledger AS (
-                INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, type,
-                                                 occurred_at, payload)
-                SELECT $1, $2, $6, $7, $8, $9, $5::text::jsonb WHERE $6::text IS NOT NULL AND $7::text IS NOT NULL
-                ON CONFLICT (event_id) DO NOTHING)
-            INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""";
-
-    /**
-     * The outbox row alone, for an outcome the ledger cannot hold. Not {@link #APPEND} with nulls: PostgreSQL folds the
-     * {@code $5::text::jsonb} cast of a custom plan's parameters while planning, before the WHERE says the row is not
-     * wanted, so a payload jsonb refuses would fail the statement (it did on each connection's first five runs, before
-     * the prepared statement's generic plan).
-     */
-    private static final String APPEND_OUTBOX_ONLY = """
-            INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload) VALUES ($1, $2, $3, $4, $5)""";
+    private static final String APPEND = "SELECT append_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
     private final TenantTransactions transactions;
     private final OutcomeMetrics metrics;
@@ -63,19 +48,28 @@ public class OutboxWriter {
      */
     public Uni<Void> append(SqlClient sql, ActionOutcome event, ActionRow row) {
         String payload = Json.write(event);
-        // PostgreSQL stores no NUL in text or jsonb: such an outcome (of a proposal rejected for it) reaches the
-        // topic only, never the ledger, so its transaction still commits.
-        boolean toLedger = Identifiers.isPrintableId(event.userId())
-                && Identifiers.isPrintableId(event.conversationId()) && !payload.contains("\\u0000");
-        String key = event.actionId().toString();
-        Uni<?> appended = toLedger
-                ? sql.preparedQuery(APPEND).execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(),
-                        Topics.ACTIONS_OUTCOMES, key, payload, event.userId(), event.conversationId(),
-                        event.getClass().getSimpleName(), event.occurredAt().atOffset(ZoneOffset.UTC)}))
-                : sql.preparedQuery(APPEND_OUTBOX_ONLY).execute(Tuple.of(event.eventId(), event.tenantId(),
-                        Topics.ACTIONS_OUTCOMES, key, payload));
-        return appended
-                .invoke(() -> transactions.afterCommit(sql, () -> metrics.count(event, row)))
+        boolean toLedger = toLedger(event, payload);
+        return sql.preparedQuery(APPEND)
+                .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
+                        event.actionId().toString(), payload, toLedger ? event.userId() : null,
+                        toLedger ? event.conversationId() : null, event.getClass().getSimpleName(),
+                        event.occurredAt().atOffset(ZoneOffset.UTC)}))
+                .invoke(() -> countOnCommit(sql, event, row))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Whether {@code event} (written as {@code payload}) also goes to its conversation's ledger: only with a printable
+     * user and conversation, and never with a NUL, which PostgreSQL stores in no text or jsonb (such an outcome, of a
+     * proposal rejected for it, reaches the topic only, so its transaction still commits).
+     */
+    public static boolean toLedger(ActionOutcome event, String payload) {
+        return Identifiers.isPrintableId(event.userId()) && Identifiers.isPrintableId(event.conversationId())
+                && !payload.contains("\\u0000");
+    }
+
+    /** Counts the outcome {@code event} of {@code row} once the transaction of {@code sql} commits. */
+    public void countOnCommit(SqlClient sql, ActionOutcome event, ActionRow row) {
+        transactions.afterCommit(sql, () -> metrics.count(event, row));
     }
 }

@@ -35,12 +35,8 @@ public class EarnedTrust {
         return trust.findForShare(sql, tenantId, userId).map(run -> run.mediumConfirmedInARow() >= trustAfter);
     }
 
-    /** After an action was executed. */
-    public Uni<Void> executed(SqlClient sql, ActionRow executed) {
-        return executed.tier() == Tier.MEDIUM && !executed.autoApplied()
-                ? trust.countConfirmed(sql, executed.tenantId(), executed.requestedBy())
-                : Uni.createFrom().voidItem();
-    }
+    // A MEDIUM action a person confirmed counts towards the run when it is executed, in the statement that marks it
+    // executed (execute_action in R__execute_action.sql); the tier rules' own moves do not count.
 
     /** After a person cancelled a proposal. */
     public Uni<Void> cancelled(SqlClient sql, ActionRow cancelled) {

@@ -30,16 +30,6 @@ public class TrustRepository {
                 .map(rows -> rows.size() == 0 ? Run.NONE : run(rows.iterator().next()));
     }
 
-    /** One more MEDIUM action of {@code userId} confirmed by a person. */
-    public Uni<Void> countConfirmed(SqlClient sql, String tenantId, String userId) {
-        return sql.preparedQuery("""
-                INSERT INTO user_trust (tenant_id, user_id, medium_confirmed_in_a_row) VALUES ($1, $2, 1)
-                ON CONFLICT (tenant_id, user_id) DO UPDATE
-                SET medium_confirmed_in_a_row = user_trust.medium_confirmed_in_a_row + 1, updated_at = now()""")
-                .execute(Tuple.of(tenantId, userId))
-                .replaceWithVoid();
-    }
-
     /** Back to zero: {@code userId}'s agent earns trust again from scratch. */
     public Uni<Void> reset(SqlClient sql, String tenantId, String userId, String because) {
         return sql.preparedQuery("""

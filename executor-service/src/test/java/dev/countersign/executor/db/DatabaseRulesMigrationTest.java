@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,7 +68,7 @@ class DatabaseRulesMigrationTest {
             "R__actions_auto_apply_marks.sql", "R__actions_state_machine.sql", "R__current_tenant.sql",
             "R__outbox_relay.sql",
             "R__plan_statistics.sql", "R__policy_changes.sql", "R__provenance_incident.sql", "R__reader_grants.sql",
-            "R__retention.sql");
+            "R__retention.sql", "R__execute_action.sql");
     /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
     private static final String SUPERUSER = "postgres";
     private static final Map<String, String> PLACEHOLDERS = MigratedDatabase.PLACEHOLDERS;
@@ -80,8 +82,15 @@ class DatabaseRulesMigrationTest {
         legacyDatabase = createDatabase("rules_legacy");
         flyway(legacyDatabase, LEGACY).migrate();
         try (Connection reference = connect(legacyDatabase); var sql = reference.createStatement()) {
+            // Then every kind's own repeatable migration (db/migration/kinds/, all added since): a team adds a kind
+            // without listing its file here.
+            List<Path> rules = new ArrayList<>();
             for (String rule : RULES_CHANGED_SINCE) {
-                String text = Files.readString(migrationFile(rule));
+                rules.add(migrationFile(rule));
+            }
+            rules.addAll(kindMigrationFiles());
+            for (Path rule : rules) {
+                String text = Files.readString(rule);
                 for (var placeholder : PLACEHOLDERS.entrySet()) {
                     text = text.replace("${" + placeholder.getKey() + "}", placeholder.getValue());
                 }
@@ -249,15 +258,46 @@ class DatabaseRulesMigrationTest {
         }
     }
 
-    private static Path migrationFile(String name) throws URISyntaxException {
-        return Path.of(DatabaseRulesMigrationTest.class.getResource("/db/migration/" + name).toURI());
+    /** The migration file {@code name}, in any folder under a {@code db/migration} of the classpath (kinds' too). */
+    private static Path migrationFile(String name) throws IOException, URISyntaxException {
+        for (Path root : migrationRoots()) {
+            try (Stream<Path> files = Files.walk(root)) {
+                var found = files.filter(f -> f.getFileName().toString().equals(name)).findFirst();
+                if (found.isPresent()) {
+                    return found.get();
+                }
+            }
+        }
+        throw new IllegalStateException("No migration file " + name);
     }
 
+    /** The migration files under each {@code db/migration} of the classpath, the kinds' subfolders included. */
     private static List<Path> migrationFiles() throws IOException, URISyntaxException {
-        Path directory = Path.of(DatabaseRulesMigrationTest.class.getResource("/db/migration").toURI());
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.filter(f -> f.toString().endsWith(".sql")).sorted().toList();
+        List<Path> all = new ArrayList<>();
+        for (Path root : migrationRoots()) {
+            try (Stream<Path> files = Files.walk(root)) {
+                files.filter(f -> f.toString().endsWith(".sql")).forEach(all::add);
+            }
         }
+        return all.stream().sorted(Comparator.comparing(Path::getFileName)).toList();
+    }
+
+    /** The kinds' own migrations, under {@code db/migration/kinds/} of the classpath. */
+    private static List<Path> kindMigrationFiles() throws IOException, URISyntaxException {
+        return migrationFiles().stream().filter(f -> f.toString().replace('\\', '/').contains("/db/migration/kinds/"))
+                .toList();
+    }
+
+    /**
+     * Each {@code db/migration} folder of the classpath: the application's, and the tests' (a test kind's function).
+     */
+    private static List<Path> migrationRoots() throws IOException, URISyntaxException {
+        List<Path> roots = new ArrayList<>();
+        for (var url : Collections
+                .list(DatabaseRulesMigrationTest.class.getClassLoader().getResources("db/migration"))) {
+            roots.add(Path.of(url.toURI()));
+        }
+        return roots;
     }
 
     private static String withoutComments(String sql) {

@@ -17,7 +17,6 @@ import dev.countersign.executor.kind.ExternalKind;
 import dev.countersign.executor.kind.KindAction;
 import dev.countersign.executor.kind.RowOwner;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * Which kinds can run here: an external kind only when its vendor is configured (staging rejects the rest); which parts
@@ -65,6 +64,10 @@ class ExecutorRegistryTest {
     }
 
     private static DatabaseKind database(String kind, RowOwner owner) {
+        return database(kind, owner, kind.replace('.', '_') + "_write");
+    }
+
+    private static DatabaseKind database(String kind, RowOwner owner, String writeFunction) {
         return new DatabaseKind() {
 
             @Override
@@ -78,8 +81,8 @@ class ExecutorRegistryTest {
             }
 
             @Override
-            public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
-                throw new AssertionError("never called");
+            public String writeFunction() {
+                return writeFunction;
             }
         };
     }
@@ -128,5 +131,20 @@ class ExecutorRegistryTest {
         var registry = new ExecutorRegistry(List.of(database(ShippedKinds.DRAFT_PLAN, RowOwner.requester())),
                 List.of());
         assertThat(registry.forKind(ShippedKinds.DRAFT_PLAN)).isPresent();
+    }
+
+    /**
+     * The gate calls a kind's write function by its name: two kinds naming one function, or a name that is not a plain
+     * SQL identifier, stop the start.
+     */
+    @Test
+    void writeFunctionsAreOnePerKindAndPlainNames() {
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(
+                database(ShippedKinds.RENAME_WALLET, RowOwner.requester(), "shared_write"),
+                database(ShippedKinds.DRAFT_PLAN, RowOwner.requester(), "shared_write")), List.of()))
+                .hasMessageContaining("name one write function");
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(
+                database(ShippedKinds.RENAME_WALLET, RowOwner.requester(), "pg_catalog.pg_sleep")), List.of()))
+                .hasMessageContaining("lower-case SQL name");
     }
 }

@@ -92,13 +92,18 @@ class StoredAsExpectedTest {
                 Instant.now(), Instant.now(), null, null, null, null, "k", null, null, false, null, null, null, null,
                 null);
         ActionRow swapped = locked.asConfirmedBy("bob", CONFIRMED_AT);
+        ActionRow expected = locked.asConfirmedBy("bob", CONFIRMED_AT);
 
-        assertThat(ActionExecution.confirmedAsExpected(swapped, locked, "bob")).isSameAs(swapped);
-        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(null, locked, "bob"))
+        assertThat(ActionExecution.confirmedAsExpected(swapped, expected)).isSameAs(swapped);
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(null, expected))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("nothing commits");
-        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(swapped, locked, "carol"))
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(locked.asConfirmedBy("carol", CONFIRMED_AT),
+                expected)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(
+                locked.asConfirmedBy("bob", CONFIRMED_AT.plusNanos(1000)), expected))
+                .as("confirmed at another time than the lock's now(): the event would say otherwise")
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(swapped.withResult(json("{}")), locked, "bob"))
+        assertThatThrownBy(() -> ActionExecution.confirmedAsExpected(swapped.withResult(json("{}")), expected))
                 .isInstanceOf(IllegalStateException.class);
     }
 }

@@ -5,15 +5,11 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.countersign.contracts.catalogue.ShippedKinds;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.KindAction;
 import dev.countersign.executor.kind.RowOwner;
 import dev.countersign.executor.kind.RowTarget;
-import dev.countersign.executor.kind.TargetMoved;
 import dev.countersign.executor.kind.Undoable;
 import dev.countersign.executor.kinds.ledger.LedgerRows;
 import io.smallrye.mutiny.Uni;
@@ -43,25 +39,8 @@ public class DeleteTransactionKind implements DatabaseKind, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
-        String transactionId = action.params().get("transactionId").asText();
-        return sql
-                .preparedQuery(
-                        """
-                                UPDATE transactions SET deleted_at = now(), deleted_by_action = $3, version = version + 1
-                                WHERE id = $1 AND current_tenant() = $2 AND deleted_at IS NULL AND NOT unconfirmed AND ($4::bigint IS NULL OR version = $4)
-                                RETURNING amount::text AS amount, category, occurred_on, version""")
-                .execute(Tuple.of(UUID.fromString(transactionId), action.tenantId(), action.id(),
-                        action.targetVersion()))
-                .map(TargetMoved::unlessNoneMatched)
-                .map(rows -> {
-                    var row = rows.iterator().next();
-                    return (JsonNode) Json.mapper().createObjectNode().put("transactionId", transactionId)
-                            .put("deleted", true).put("amount", row.getString("amount"))
-                            .put("category", row.getString("category"))
-                            .put("occurredOn", row.getLocalDate("occurred_on").toString())
-                            .put("version", row.getLong("version"));
-                });
+    public String writeFunction() {
+        return "ledger_transaction_delete_write";
     }
 
     /** Brings the transaction back, if it is still deleted by this action and nothing changed it since. */

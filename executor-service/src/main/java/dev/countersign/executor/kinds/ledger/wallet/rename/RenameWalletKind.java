@@ -5,16 +5,11 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.countersign.contracts.catalogue.ShippedKinds;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.KindAction;
 import dev.countersign.executor.kind.RowOwner;
 import dev.countersign.executor.kind.RowTarget;
-import dev.countersign.executor.kind.TargetMoved;
 import dev.countersign.executor.kind.TextWriters;
 import dev.countersign.executor.kind.Undoable;
 import dev.countersign.executor.kinds.ledger.LedgerRows;
@@ -44,28 +39,8 @@ public class RenameWalletKind implements DatabaseKind, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
-        String walletId = action.params().get("walletId").asText();
-        String name = action.params().get("name").asText();
-        return sql.preparedQuery("""
-                UPDATE wallets w SET name = $3, name_action_id = $5, version = w.version + 1
-                FROM (SELECT id, name, name_action_id FROM wallets WHERE id = $1 AND current_tenant() = $2
-                      AND ($4::bigint IS NULL OR version = $4) FOR UPDATE) previous
-                WHERE w.id = previous.id
-                RETURNING previous.name AS previous_name, previous.name_action_id AS previous_name_writer, w.version""")
-                .execute(Tuple.of(UUID.fromString(walletId), action.tenantId(), name, action.targetVersion(),
-                        action.id()))
-                .map(TargetMoved::unlessNoneMatched)
-                .map(rows -> {
-                    var row = rows.iterator().next();
-                    ObjectNode result = Json.mapper().createObjectNode()
-                            .put("walletId", walletId)
-                            .put("previousName", row.getString("previous_name"))
-                            .put("name", name)
-                            .put("version", row.getLong("version"));
-                    TextWriters.record(result, row, "name");
-                    return (JsonNode) result;
-                });
+    public String writeFunction() {
+        return "ledger_wallet_rename_write";
     }
 
     /**

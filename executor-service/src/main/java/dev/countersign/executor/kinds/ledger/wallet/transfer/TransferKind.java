@@ -1,25 +1,16 @@
 package dev.countersign.executor.kinds.ledger.wallet.transfer;
 
-import java.math.BigDecimal;
-import java.time.LocalDate;
 import java.util.Optional;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ShippedKinds;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.kind.DatabaseKind;
-import dev.countersign.executor.kind.ExecutionRefused;
 import dev.countersign.executor.kind.KindAction;
 import dev.countersign.executor.kind.RowOwner;
 import dev.countersign.executor.kind.StagingCheck;
 import dev.countersign.executor.kind.Undoable;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -79,47 +70,8 @@ public class TransferKind implements DatabaseKind, Undoable {
     }
 
     @Override
-    public Uni<JsonNode> execute(SqlClient sql, KindAction action) {
-        UUID from = UUID.fromString(action.param("fromWalletId"));
-        UUID to = UUID.fromString(action.param("toWalletId"));
-        BigDecimal amount = action.param("amount", BigDecimal::new);
-        return sql.preparedQuery("""
-                WITH pair AS (
-                    SELECT f.currency AS from_currency, t.currency AS to_currency
-                    FROM wallets f JOIN wallets t ON t.tenant_id = f.tenant_id
-                    WHERE f.id = $1 AND t.id = $2 AND current_tenant() = $3),
-                transfer AS (
-                    INSERT INTO wallet_transfers (id, tenant_id, from_wallet_id, to_wallet_id, amount, currency,
-                                                  occurred_on, source_action_id)
-                    SELECT $4, $3, $1, $2, $5, from_currency, $6, $4 FROM pair WHERE from_currency = to_currency
-                    RETURNING id, version),
-                legs AS (
-                    INSERT INTO wallet_transfer_legs (transfer_id, tenant_id, leg, wallet_id, amount)
-                    SELECT transfer.id, $3, v.leg, v.wallet_id, v.amount FROM transfer
-                    CROSS JOIN (VALUES (1::smallint, $1::uuid, -$5::numeric), (2::smallint, $2::uuid, $5::numeric))
-                        AS v(leg, wallet_id, amount)
-                    RETURNING leg)
-                SELECT pair.from_currency, pair.to_currency, (SELECT version FROM transfer) AS version,
-                       (SELECT count(*) FROM legs) AS legs
-                FROM (SELECT 1) AS one LEFT JOIN pair ON true""")
-                .execute(Tuple.from(new Object[]{from, to, action.tenantId(), action.id(), amount,
-                        action.param("occurredOn", LocalDate::parse)}))
-                .map(rows -> written(rows.iterator().next(), action, amount));
-    }
-
-    private static JsonNode written(Row row, KindAction action, BigDecimal amount) {
-        if (row.getString("from_currency") == null) {
-            throw new ExecutionRefused(ErrorCode.TARGET_NOT_FOUND,
-                    "a wallet of this transfer does not exist (any more) in this tenant");
-        }
-        if (!row.getString("from_currency").equals(row.getString("to_currency"))) {
-            throw new ExecutionRefused(ErrorCode.CURRENCY_MISMATCH,
-                    "the wallets hold different currencies; a transfer converts nothing");
-        }
-        return Json.mapper().createObjectNode().put("transferId", action.id().toString())
-                .put("fromWalletId", action.param("fromWalletId")).put("toWalletId", action.param("toWalletId"))
-                .put("amount", amount.toPlainString()).put("currency", row.getString("from_currency"))
-                .put("legs", row.getLong("legs")).put("version", row.getLong("version"));
+    public String writeFunction() {
+        return "ledger_wallet_transfer_write";
     }
 
     /** Adds the two legs that reverse the transfer and marks it reversed, if nothing reversed it since. */

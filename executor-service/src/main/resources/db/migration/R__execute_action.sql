@@ -1,0 +1,109 @@
+-- The write of a confirmed action of a database kind, in one call (issue 41, ADR 7 step 5): the kind's own write
+-- function (in its folder, db/migration/kinds/<kind path>/), then confirmed -> executed with the result, the
+-- requester's trust count and the outcome event in the outbox and the conversation's ledger; every trigger on these
+-- tables still checks each statement. A kind refuses with kind_refuse() (the action then fails with that code, its
+-- write rolled back alone); a guarded write that matched no row calls kind_target_moved() (the gate reads the target
+-- again to say why). Security invoker: each runs with the executor's rights and row-level security, so a kind's
+-- function writes the transaction's tenant's rows only. search_path pinned with pg_temp last (see V7).
+
+-- A kind's refusal: the code (ErrorCode's wire name) in DETAIL, the person-readable reason as the message.
+CREATE OR REPLACE FUNCTION kind_refuse(p_code text, p_reason text) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'CS001', MESSAGE = p_reason, DETAIL = p_code;
+END
+$$;
+REVOKE ALL ON FUNCTION kind_refuse(text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kind_refuse(text, text) TO ${executorRole};
+
+-- A write guarded by the staged version (and the tenant, and the requester where the row must be theirs) matched no
+-- row: the target changed since staging, or is gone.
+CREATE OR REPLACE FUNCTION kind_target_moved() RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'CS002',
+        MESSAGE = 'the target changed since the action was staged, or is gone';
+END
+$$;
+REVOKE ALL ON FUNCTION kind_target_moved() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kind_target_moved() TO ${executorRole};
+
+-- An outcome event in the outbox, and in its conversation's ledger when it has a user and a conversation (agent-service
+-- reads the ledger for the next turn). The one statement every outcome is appended with (OutboxWriter, execute_action).
+-- The payload is cast to jsonb only for the ledger: an outcome jsonb refuses (a NUL) is sent without user and
+-- conversation, so it reaches the topic and never the ledger.
+CREATE OR REPLACE FUNCTION append_outcome(p_event uuid, p_tenant text, p_topic text, p_key text, p_payload text,
+                                          p_user text, p_conversation text, p_type text, p_at timestamptz)
+    RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF p_user IS NOT NULL AND p_conversation IS NOT NULL THEN
+        INSERT INTO conversation_events (event_id, tenant_id, user_id, conversation_id, type, occurred_at, payload)
+        VALUES (p_event, p_tenant, p_user, p_conversation, p_type, p_at, p_payload::jsonb)
+        ON CONFLICT (event_id) DO NOTHING;
+    END IF;
+    INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload)
+    VALUES (p_event, p_tenant, p_topic, p_key, p_payload);
+END
+$$;
+REVOKE ALL ON FUNCTION append_outcome(uuid, text, text, text, text, text, text, text, timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION append_outcome(uuid, text, text, text, text, text, text, text, timestamptz)
+    TO ${executorRole};
+
+-- The confirmed action p_action written by its kind's function p_write (arguments: the action's id, tenant,
+-- requester, parameters and the target's version as staged; answer: the result), then executed. p_event is the outcome
+-- event as the executor built it for the row it expects to store, its result left out: the result is set into it
+-- here, so the event is built in one place (OutcomeEvents) and carries exactly what was stored. p_to_ledger false
+-- keeps it out of the conversation's ledger (append_outcome). Answers the stored row, or the kind's refusal with
+-- nothing of the write kept (the block below is a savepoint) and the action still confirmed: the caller records the
+-- failure (moved: the guarded write matched no row, and the caller says why).
+-- MEDIUM actions a person confirmed count towards the requester's earned trust (EarnedTrust resets the run); the
+-- tier rules' own moves (auto_applied) do not.
+CREATE OR REPLACE FUNCTION execute_action(p_action uuid, p_write regproc, p_event jsonb, p_event_type text,
+                                          p_topic text, p_to_ledger boolean)
+    RETURNS TABLE (refusal text, reason text, moved boolean, stored actions)
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_action actions;
+    v_result jsonb;
+    v_payload jsonb;
+BEGIN
+    SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'confirmed';
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'action % is not confirmed in this tenant', p_action
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    moved := false;
+    BEGIN
+        EXECUTE format('SELECT %s($1, $2, $3, $4, $5)', p_write) INTO v_result
+            USING v_action.id, v_action.tenant_id, v_action.requested_by, v_action.params, v_action.target_version;
+    EXCEPTION
+        WHEN SQLSTATE 'CS001' THEN
+            GET STACKED DIAGNOSTICS refusal = PG_EXCEPTION_DETAIL, reason = MESSAGE_TEXT;
+            RETURN NEXT;
+            RETURN;
+        WHEN SQLSTATE 'CS002' THEN
+            GET STACKED DIAGNOSTICS reason = MESSAGE_TEXT;
+            refusal := 'target_changed';
+            moved := true;
+            RETURN NEXT;
+            RETURN;
+    END;
+    v_result := coalesce(v_result, 'null'::jsonb);
+    UPDATE actions a SET status = 'executed', result = v_result, executed_at = now(), version = a.version + 1
+    WHERE a.id = p_action AND a.status = 'confirmed'
+    RETURNING a.* INTO stored;
+    IF v_action.tier = 'medium' AND NOT v_action.auto_applied THEN
+        INSERT INTO user_trust (tenant_id, user_id, medium_confirmed_in_a_row)
+        VALUES (v_action.tenant_id, v_action.requested_by, 1)
+        ON CONFLICT (tenant_id, user_id) DO UPDATE
+        SET medium_confirmed_in_a_row = user_trust.medium_confirmed_in_a_row + 1, updated_at = now();
+    END IF;
+    v_payload := jsonb_set(p_event, '{result}', v_result);
+    PERFORM append_outcome((p_event ->> 'eventId')::uuid, stored.tenant_id, p_topic, stored.id::text,
+                           v_payload::text, CASE WHEN p_to_ledger THEN stored.requested_by END,
+                           CASE WHEN p_to_ledger THEN stored.conversation_id END, p_event_type, stored.executed_at);
+    RETURN NEXT;
+END
+$$;
+REVOKE ALL ON FUNCTION execute_action(uuid, regproc, jsonb, text, text, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION execute_action(uuid, regproc, jsonb, text, text, boolean) TO ${executorRole};
