@@ -2,8 +2,8 @@
 # Product target "confirm to executed": the executor's HTTP confirmations per second at 32 clients against the same
 # work done by PostgreSQL in one round trip (a PL/pgSQL call) on the same machine, target ratio >= 0.5; the same work
 # statement by statement over JDBC for comparison; and the service's p99 under open-loop load at a quarter of the
-# one-round-trip rate (target < 50 ms). Both baselines are deploy/bench/confirm-baseline.sql, written from the
-# executor's own SQL (ConfirmBaselineSqlTest fails when it is stale). Starts its own stack (PostgreSQL, Kafka, the
+# one-round-trip rate (target < 50 ms). Both baselines are deploy/bench/confirm-baseline.sql, the executor's own SQL
+# when issue 41 started, frozen (ConfirmBaselineSqlTest holds its hash). Starts its own stack (PostgreSQL, Kafka, the
 # services as JVMs) on free ports, so nothing else need run; builds the services first (tests skipped). Prints the
 # result block, also kept in deploy/local-stack/target/bench/ConfirmThroughputBenchmark.txt. Last, the service's rate
 # just before and just after the database grows by a million past actions (copies of the run's own, with every row
