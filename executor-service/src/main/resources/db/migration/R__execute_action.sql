@@ -107,3 +107,65 @@ END
 $$;
 REVOKE ALL ON FUNCTION execute_action(uuid, regproc, jsonb, text, text, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION execute_action(uuid, regproc, jsonb, text, text, boolean) TO ${executorRole};
+
+-- Undo (UndoService): the executed action p_action put back by its kind's undo function p_undo (arguments: the
+-- action's id, tenant, parameters, result and the target's fields as staged; it answers nothing). A kind's undo refuses
+-- with kind_refuse() (not_undoable, target_changed): the refusal fails the statement, and the executor's undo rolls
+-- its whole transaction back. Marking the action undone stays with the executor (ActionLifecycle.undone).
+CREATE OR REPLACE FUNCTION undo_action(p_action uuid, p_undo regproc) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_action actions;
+BEGIN
+    SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'executed';
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'action % is not executed in this tenant', p_action
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    EXECUTE format('SELECT %s($1, $2, $3, $4, $5)', p_undo)
+        USING v_action.id, v_action.tenant_id, v_action.params, v_action.result, v_action.target_before;
+END
+$$;
+REVOKE ALL ON FUNCTION undo_action(uuid, regproc) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION undo_action(uuid, regproc) TO ${executorRole};
+
+-- An undo's helpers. The target's version right after the action wrote it (its result's version), which the undo
+-- writes only while the row still has; not_undoable for an action that ran before versions were recorded.
+CREATE OR REPLACE FUNCTION kind_written_version(p_result jsonb) RETURNS bigint
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF p_result IS NULL OR jsonb_typeof(p_result -> 'version') IS DISTINCT FROM 'number' THEN
+        PERFORM kind_refuse('not_undoable', 'this action ran before undo was possible (no version recorded)');
+    END IF;
+    RETURN (p_result ->> 'version')::bigint;
+END
+$$;
+REVOKE ALL ON FUNCTION kind_written_version(jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kind_written_version(jsonb) TO ${executorRole};
+
+-- The writer of text column p_column before the action wrote (its result's previousWriters; null: the text came with
+-- the row). not_undoable for an action that ran before writers were recorded: putting its text back under its own
+-- name would launder it.
+CREATE OR REPLACE FUNCTION kind_previous_writer(p_result jsonb, p_column text) RETURNS uuid
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF p_result IS NULL OR NOT coalesce(p_result -> 'previousWriters' ? p_column, false) THEN
+        PERFORM kind_refuse('not_undoable', 'this action ran before the writer of its text was recorded,'
+                                            || ' so undo could not put it back');
+    END IF;
+    RETURN (p_result -> 'previousWriters' ->> p_column)::uuid;
+END
+$$;
+REVOKE ALL ON FUNCTION kind_previous_writer(jsonb, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kind_previous_writer(jsonb, text) TO ${executorRole};
+
+-- The refusal when an undo's guarded statement matched no row: the row moved on since the action wrote it.
+CREATE OR REPLACE FUNCTION kind_changed_since(p_noun text) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    PERFORM kind_refuse('target_changed', format(
+        'the %s changed since this action ran, or is gone; undo refused so that later change is kept', p_noun));
+END
+$$;
+REVOKE ALL ON FUNCTION kind_changed_since(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kind_changed_since(text) TO ${executorRole};

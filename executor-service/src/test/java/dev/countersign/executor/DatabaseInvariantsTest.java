@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
@@ -351,5 +352,32 @@ class DatabaseInvariantsTest {
                         + " p_params jsonb, p_target_version bigint) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$",
                 "CREATE FUNCTION sneaky_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb,"
                         + " p_target_version bigint) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$");
+    }
+
+    /**
+     * The undo helpers every kind's undo reads its result with refuse, as not_undoable, an action that ran before its
+     * version or its texts' writers were recorded (putting text back under the action's own name would launder it).
+     */
+    @Test
+    void anUndoOfAnActionThatRecordedNoVersionOrNoWriterIsRefused() throws Exception {
+        try (var sql = Db.owner()) {
+            for (String call : new String[]{"SELECT kind_written_version('{\"transactionId\": \"x\"}'::jsonb)",
+                    "SELECT kind_written_version(NULL)",
+                    "SELECT kind_previous_writer('{\"version\": 3}'::jsonb, 'name')",
+                    "SELECT kind_previous_writer('{\"version\": 3, \"previousWriters\": {}}'::jsonb, 'name')"}) {
+                assertThatThrownBy(() -> sql.createStatement().execute(call)).as(call)
+                        .isInstanceOfSatisfying(SQLException.class, refused -> {
+                            assertThat(refused.getSQLState()).isEqualTo("CS001");
+                            assertThat(((PSQLException) refused).getServerErrorMessage()
+                                    .getDetail()).isEqualTo("not_undoable");
+                        });
+            }
+            try (var rows = sql.createStatement().executeQuery("SELECT kind_written_version('{\"version\": 3}'),"
+                    + " kind_previous_writer('{\"previousWriters\": {\"name\": null}}', 'name')")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getLong(1)).isEqualTo(3);
+                assertThat(rows.getObject(2)).as("a text that came with the row: no writer").isNull();
+            }
+        }
     }
 }

@@ -26,11 +26,13 @@ import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.kind.ExecutionRefused;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 
 /**
  * SQL for {@code actions}. Every state change is a compare-and-swap named for its transition: it names the status it
@@ -269,6 +271,25 @@ public class ActionRepository {
                             : KindWrite.refused(refusal, row.getString("reason"), row.getBoolean("moved"));
                 });
     }
+
+    /**
+     * The executed action {@code id} put back by the SQL function {@code undoFunction} ({@code undo_action},
+     * R__execute_action.sql); the kind's refusal fails with {@link ExecutionRefused} (the caller's transaction rolls
+     * back). Not a state move: the caller marks it undone.
+     */
+    public Uni<Void> undo(SqlClient sql, UUID id, String undoFunction) {
+        return sql.preparedQuery("SELECT undo_action($1, $2::text::regproc)").execute(Tuple.of(id, undoFunction))
+                .onFailure(PgException.class).transform(failure -> {
+                    PgException refused = (PgException) failure;
+                    return KIND_REFUSAL.equals(refused.getSqlState())
+                            ? ExecutionRefused.declared(refused.getDetail(), refused.getErrorMessage())
+                            : failure;
+                })
+                .replaceWithVoid();
+    }
+
+    /** The SQLSTATE of {@code kind_refuse()}. */
+    private static final String KIND_REFUSAL = "CS001";
 
     /** {@link #execute}'s statement; the stored row's columns come from the function's {@code stored}. */
     private static final String EXECUTE = "SELECT x.refusal, x.reason, x.moved, " + COLUMNS

@@ -43,8 +43,8 @@ public class ExecutorRegistry {
         this((Iterable<DatabaseKind>) databaseKinds, externalKinds);
     }
 
-    /** A write function's name: a plain SQL identifier, so it names one function in the executor's schema. */
-    private static final Pattern WRITE_FUNCTION = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    /** A kind function's name: a plain SQL identifier, so it names one function in the executor's schema. */
+    private static final Pattern SQL_FUNCTION = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     ExecutorRegistry(Iterable<DatabaseKind> databaseParts, Iterable<ExternalKind> externalParts) {
         for (DatabaseKind part : databaseParts) {
@@ -53,15 +53,17 @@ public class ExecutorRegistry {
                 throw new IllegalStateException("The database kind " + part.kind() + " writes a row nobody owns;"
                         + " declare whose it is (a row's owner, or the requester)");
             }
-            if (!WRITE_FUNCTION.matcher(part.writeFunction()).matches()) {
-                throw new IllegalStateException("The database kind " + part.kind() + " names its write function "
-                        + part.writeFunction() + "; a lower-case SQL name of letters, digits and underscores expected");
+            for (String function : functionsOf(part)) {
+                if (!SQL_FUNCTION.matcher(function).matches()) {
+                    throw new IllegalStateException("The database kind " + part.kind() + " names its function "
+                            + function + "; a lower-case SQL name of letters, digits and underscores expected");
+                }
+                databaseKinds.values().stream().filter(other -> functionsOf(other).contains(function)).findAny()
+                        .ifPresent(other -> {
+                            throw new IllegalStateException("The database kinds " + other.kind() + " and "
+                                    + part.kind() + " name one function, " + function);
+                        });
             }
-            databaseKinds.values().stream().filter(other -> other.writeFunction().equals(part.writeFunction()))
-                    .findAny().ifPresent(other -> {
-                        throw new IllegalStateException("The database kinds " + other.kind() + " and " + part.kind()
-                                + " name one write function, " + part.writeFunction());
-                    });
             databaseKinds.put(part.kind(), part);
         }
         for (ExternalKind part : externalParts) {
@@ -113,6 +115,13 @@ public class ExecutorRegistry {
     }
 
     /** The part of a kind written inside the confirming transaction. */
+    /** The SQL functions a database kind names: its write, and its undo if it has one. */
+    static List<String> functionsOf(DatabaseKind kind) {
+        return kind instanceof Undoable undoable
+                ? List.of(kind.writeFunction(), undoable.undoFunction())
+                : List.of(kind.writeFunction());
+    }
+
     /** The database kinds this build runs. */
     public Collection<DatabaseKind> databaseKinds() {
         return List.copyOf(databaseKinds.values());

@@ -12,6 +12,15 @@ public class ExecutionRefused extends RuntimeException {
         this.code = code;
     }
 
+    /**
+     * A refusal a kind's SQL function declared ({@code kind_refuse(code, reason)}); a code that is no {@link ErrorCode}
+     * is a fault of the kind, not a refusal: {@link IllegalStateException}, and the transaction fails.
+     */
+    public static ExecutionRefused declared(String code, String reason) {
+        return new ExecutionRefused(ErrorCode.find(code).orElseThrow(() -> new IllegalStateException(
+                "A kind's SQL refused with " + code + ", which is no error code; nothing commits")), reason);
+    }
+
     public ErrorCode code() {
         return code;
     }

@@ -1,37 +1,21 @@
 package dev.countersign.executor.kind;
 
-import dev.countersign.contracts.ErrorCode;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
-
 /**
- * A database kind whose write can be put back. The inverse lives next to the write, in the same class, so the two
- * change together. Each such kind records the target row's version after its write in the result ({@code version});
- * undo writes only while the row still has that version, so nothing that happened to the row since is overwritten.
+ * A database kind whose write can be put back. Its inverse is a SQL function in the kind's own repeatable migration,
+ * next to its write function, so the two change together, named by {@link #undoFunction()}; the gate calls it through
+ * {@code undo_action} (R__execute_action.sql) in the undo's transaction, then marks the action undone.
+ * <p>
+ * The function's contract: {@code (p_action uuid, p_tenant text, p_params jsonb, p_result jsonb,
+ * p_target_before jsonb) RETURNS void}: the action's id, tenant and parameters, what its write answered and the
+ * target's fields as staged (what the person saw). Each such kind records the target row's version after its write in
+ * the result ({@code version}, read with {@code kind_written_version(p_result)}); the undo writes only while the row
+ * still has that version, so nothing that happened to the row since is overwritten, and refuses otherwise with
+ * {@code kind_changed_since(noun)} ({@code target_changed}); a text's writer before the write is read with
+ * {@code kind_previous_writer(p_result, column)}. Each refuses an action that ran before it was recorded
+ * ({@code not_undoable}).
  */
 public interface Undoable {
 
-    /**
-     * Puts back what {@code executed} wrote, in the caller's transaction.
-     *
-     * @throws ExecutionRefused
-     *             ({@code target_changed}) if the row moved on since the action wrote it, or is gone
-     */
-    Uni<Void> undo(SqlClient sql, KindAction executed);
-
-    /** The target's version right after the action wrote it; refuses actions that ran before versions were recorded. */
-    static long writtenVersion(KindAction executed) {
-        if (executed.result() == null || !executed.result().hasNonNull("version")) {
-            throw new ExecutionRefused(ErrorCode.NOT_UNDOABLE,
-                    "this action ran before undo was possible (no version recorded)");
-        }
-        return executed.result().get("version").asLong();
-    }
-
-    /** The refusal when the guarded inverse matched no row. */
-    static ExecutionRefused changedSince(String noun) {
-        return new ExecutionRefused(ErrorCode.TARGET_CHANGED,
-                "the %s changed since this action ran, or is gone; undo refused so that later change is kept"
-                        .formatted(noun));
-    }
+    /** The undo function's name, a plain SQL identifier like the write function's. */
+    String undoFunction();
 }

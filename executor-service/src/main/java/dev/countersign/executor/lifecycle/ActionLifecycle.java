@@ -88,7 +88,7 @@ public class ActionLifecycle {
      * stored row must be that row, or this fails ({@link StoredRows#storedAsExpected}; the caller's transaction rolls
      * back, or in auto-apply its savepoint). A refusal of the kind's function fails with {@link ExecutionRefused}
      * ({@link TargetMoved} when its guarded write matched no row), the action still confirmed and nothing of the write
-     * kept; a refusal code that is no {@link ErrorCode} fails the transaction.
+     * kept ({@link ExecutionRefused#declared}).
      */
     public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeFunction) {
         ActionRow expected = confirmed.executedInSameTransaction(null);
@@ -111,12 +111,9 @@ public class ActionLifecycle {
     }
 
     private static ExecutionRefused refusal(KindWrite write) {
-        if (write.moved()) {
-            return new TargetMoved(write.reason());
-        }
-        ErrorCode code = ErrorCode.find(write.refusal()).orElseThrow(() -> new IllegalStateException(
-                "A kind's write refused with " + write.refusal() + ", which is no error code; nothing commits"));
-        return new ExecutionRefused(code, write.reason());
+        return write.moved()
+                ? new TargetMoved(write.reason())
+                : ExecutionRefused.declared(write.refusal(), write.reason());
     }
 
     /** {@code confirmed -> failed}, with {@code code} as the history's reason and the action's result. */

@@ -142,7 +142,7 @@ class ExecutorRegistryTest {
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(
                 database(ShippedKinds.RENAME_WALLET, RowOwner.requester(), "shared_write"),
                 database(ShippedKinds.DRAFT_PLAN, RowOwner.requester(), "shared_write")), List.of()))
-                .hasMessageContaining("name one write function");
+                .hasMessageContaining("name one function");
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(
                 database(ShippedKinds.RENAME_WALLET, RowOwner.requester(), "pg_catalog.pg_sleep")), List.of()))
                 .hasMessageContaining("lower-case SQL name");

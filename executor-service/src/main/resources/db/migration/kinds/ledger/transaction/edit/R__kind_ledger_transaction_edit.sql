@@ -2,7 +2,8 @@
 -- the others, while the row still has the version it had at staging (checked on the locked row); imported rows not
 -- yet confirmed are not edited. The result records the values before and after, and each text's writer before
 -- (previousWriters, what undo puts back).
-CREATE OR REPLACE FUNCTION ledger_transaction_edit_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb, p_target_version bigint)
+CREATE OR REPLACE FUNCTION ledger_transaction_edit_write(p_action uuid, p_tenant text, p_requester text,
+                                                         p_params jsonb, p_target_version bigint)
     RETURNS jsonb LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_written record;
@@ -42,3 +43,27 @@ END
 $$;
 REVOKE ALL ON FUNCTION ledger_transaction_edit_write(uuid, text, text, jsonb, bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION ledger_transaction_edit_write(uuid, text, text, jsonb, bigint) TO ${executorRole};
+
+-- Its undo: puts every field back as the person saw it when the action was staged, and each text's writer as it was,
+-- if nothing changed the row since.
+CREATE OR REPLACE FUNCTION ledger_transaction_edit_undo(p_action uuid, p_tenant text, p_params jsonb, p_result jsonb,
+                                                        p_target_before jsonb)
+    RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_version bigint := kind_written_version(p_result);
+    v_category_writer uuid := kind_previous_writer(p_result, 'category');
+    v_description_writer uuid := kind_previous_writer(p_result, 'description');
+BEGIN
+    UPDATE transactions SET amount = (p_target_before ->> 'amount')::numeric,
+           category = p_target_before ->> 'category', description = p_target_before ->> 'description',
+           occurred_on = (p_target_before ->> 'occurredOn')::date,
+           category_action_id = v_category_writer, description_action_id = v_description_writer
+    WHERE id = (p_params ->> 'transactionId')::uuid AND current_tenant() = p_tenant AND version = v_version
+      AND deleted_at IS NULL;
+    IF NOT FOUND THEN
+        PERFORM kind_changed_since('transaction');
+    END IF;
+END
+$$;
+REVOKE ALL ON FUNCTION ledger_transaction_edit_undo(uuid, text, jsonb, jsonb, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION ledger_transaction_edit_undo(uuid, text, jsonb, jsonb, jsonb) TO ${executorRole};

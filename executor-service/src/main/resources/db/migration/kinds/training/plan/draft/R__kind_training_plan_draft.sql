@@ -1,5 +1,6 @@
 -- training.plan.draft's write: a new draft plan of the requester's, its id the action's.
-CREATE OR REPLACE FUNCTION training_plan_draft_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb, p_target_version bigint)
+CREATE OR REPLACE FUNCTION training_plan_draft_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb,
+                                                     p_target_version bigint)
     RETURNS jsonb LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
     INSERT INTO training_plans (id, tenant_id, user_id, name, goal, starts_on, schedule, status, source_action_id)

@@ -1,6 +1,7 @@
 -- training.plan.revise's write: changes the named fields of one of the requester's drafts, while it still has the
 -- version it had at staging. An active or archived plan, or another user's, is not a draft of theirs: the target moved.
-CREATE OR REPLACE FUNCTION training_plan_revise_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb, p_target_version bigint)
+CREATE OR REPLACE FUNCTION training_plan_revise_write(p_action uuid, p_tenant text, p_requester text, p_params jsonb,
+                                                      p_target_version bigint)
     RETURNS jsonb LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_version bigint;

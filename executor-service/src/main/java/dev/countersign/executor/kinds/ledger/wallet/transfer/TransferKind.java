@@ -6,13 +6,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.executor.kind.DatabaseKind;
-import dev.countersign.executor.kind.KindAction;
 import dev.countersign.executor.kind.RowOwner;
 import dev.countersign.executor.kind.StagingCheck;
 import dev.countersign.executor.kind.Undoable;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * {@code ledger.wallet.transfer}: moves an amount from one wallet to another of the same currency, as one transfer and
@@ -74,27 +70,8 @@ public class TransferKind implements DatabaseKind, Undoable {
         return "ledger_wallet_transfer_write";
     }
 
-    /** Adds the two legs that reverse the transfer and marks it reversed, if nothing reversed it since. */
     @Override
-    public Uni<Void> undo(SqlClient sql, KindAction executed) {
-        return sql.preparedQuery("""
-                WITH reversed AS (
-                    UPDATE wallet_transfers SET reversed_at = now()
-                    WHERE id = $1 AND current_tenant() = $2 AND version = $3 AND reversed_at IS NULL
-                    RETURNING id, tenant_id, from_wallet_id, to_wallet_id, amount),
-                legs AS (
-                    INSERT INTO wallet_transfer_legs (transfer_id, tenant_id, leg, wallet_id, amount)
-                    SELECT r.id, r.tenant_id, v.leg, v.wallet_id, v.amount FROM reversed r
-                    CROSS JOIN LATERAL (VALUES (3::smallint, r.from_wallet_id, r.amount),
-                                               (4::smallint, r.to_wallet_id, -r.amount)) AS v(leg, wallet_id, amount)
-                    RETURNING leg)
-                SELECT count(*) AS legs FROM legs""")
-                .execute(Tuple.of(executed.id(), executed.tenantId(), Undoable.writtenVersion(executed)))
-                .map(rows -> {
-                    if (rows.iterator().next().getLong("legs") != 2) {
-                        throw Undoable.changedSince("transfer");
-                    }
-                    return null;
-                });
+    public String undoFunction() {
+        return "ledger_wallet_transfer_undo";
     }
 }
