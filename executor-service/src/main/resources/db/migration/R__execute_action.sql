@@ -28,6 +28,16 @@ $$;
 REVOKE ALL ON FUNCTION kind_target_moved() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION kind_target_moved() TO ${executorRole};
 
+-- The statement that calls a kind's function p_function with its five arguments: schema-qualified and called with the
+-- argument types it was looked up by, so it is that function (not another of its name, in pg_catalog or elsewhere).
+CREATE OR REPLACE FUNCTION kind_call(p_function regprocedure) RETURNS text
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT format('SELECT %I.%I($1, $2, $3, $4, $5)', n.nspname, p.proname)
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = p_function;
+$$;
+REVOKE ALL ON FUNCTION kind_call(regprocedure) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kind_call(regprocedure) TO ${executorRole};
+
 -- An outcome event in the outbox, and in its conversation's ledger when it has a user and a conversation (agent-service
 -- reads the ledger for the next turn). The one statement every outcome is appended with (OutboxWriter, execute_action).
 -- The payload is cast to jsonb only for the ledger: an outcome jsonb refuses (a NUL) is sent without user and
@@ -58,7 +68,8 @@ GRANT EXECUTE ON FUNCTION append_outcome(uuid, text, text, text, text, text, tex
 -- failure (moved: the guarded write matched no row, and the caller says why).
 -- MEDIUM actions a person confirmed count towards the requester's earned trust (EarnedTrust resets the run); the
 -- tier rules' own moves (auto_applied) do not.
-CREATE OR REPLACE FUNCTION execute_action(p_action uuid, p_write regproc, p_event jsonb, p_event_type text,
+DROP FUNCTION IF EXISTS execute_action(uuid, regproc, jsonb, text, text, boolean);
+CREATE OR REPLACE FUNCTION execute_action(p_action uuid, p_write regprocedure, p_event jsonb, p_event_type text,
                                           p_topic text, p_to_ledger boolean)
     RETURNS TABLE (refusal text, reason text, moved boolean, stored actions)
     LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
@@ -67,14 +78,14 @@ DECLARE
     v_result jsonb;
     v_payload jsonb;
 BEGIN
-    SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'confirmed';
+    SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'confirmed' FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'action % is not confirmed in this tenant', p_action
             USING ERRCODE = 'object_not_in_prerequisite_state';
     END IF;
     moved := false;
     BEGIN
-        EXECUTE format('SELECT %s($1, $2, $3, $4, $5)', p_write) INTO v_result
+        EXECUTE kind_call(p_write) INTO v_result
             USING v_action.id, v_action.tenant_id, v_action.requested_by, v_action.params, v_action.target_version;
     EXCEPTION
         WHEN SQLSTATE 'CS001' THEN
@@ -92,6 +103,10 @@ BEGIN
     UPDATE actions a SET status = 'executed', result = v_result, executed_at = now(), version = a.version + 1
     WHERE a.id = p_action AND a.status = 'confirmed'
     RETURNING a.* INTO stored;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'action % was no longer confirmed when its write ended', p_action
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
     IF v_action.tier = 'medium' AND NOT v_action.auto_applied THEN
         INSERT INTO user_trust (tenant_id, user_id, medium_confirmed_in_a_row)
         VALUES (v_action.tenant_id, v_action.requested_by, 1)
@@ -105,29 +120,30 @@ BEGIN
     RETURN NEXT;
 END
 $$;
-REVOKE ALL ON FUNCTION execute_action(uuid, regproc, jsonb, text, text, boolean) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION execute_action(uuid, regproc, jsonb, text, text, boolean) TO ${executorRole};
+REVOKE ALL ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean) TO ${executorRole};
 
 -- Undo (UndoService): the executed action p_action put back by its kind's undo function p_undo (arguments: the
 -- action's id, tenant, parameters, result and the target's fields as staged; it answers nothing). A kind's undo refuses
 -- with kind_refuse() (not_undoable, target_changed): the refusal fails the statement, and the executor's undo rolls
 -- its whole transaction back. Marking the action undone stays with the executor (ActionLifecycle.undone).
-CREATE OR REPLACE FUNCTION undo_action(p_action uuid, p_undo regproc) RETURNS void
+DROP FUNCTION IF EXISTS undo_action(uuid, regproc);
+CREATE OR REPLACE FUNCTION undo_action(p_action uuid, p_undo regprocedure) RETURNS void
     LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_action actions;
 BEGIN
-    SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'executed';
+    SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'executed' FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'action % is not executed in this tenant', p_action
             USING ERRCODE = 'object_not_in_prerequisite_state';
     END IF;
-    EXECUTE format('SELECT %s($1, $2, $3, $4, $5)', p_undo)
+    EXECUTE kind_call(p_undo)
         USING v_action.id, v_action.tenant_id, v_action.params, v_action.result, v_action.target_before;
 END
 $$;
-REVOKE ALL ON FUNCTION undo_action(uuid, regproc) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION undo_action(uuid, regproc) TO ${executorRole};
+REVOKE ALL ON FUNCTION undo_action(uuid, regprocedure) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION undo_action(uuid, regprocedure) TO ${executorRole};
 
 -- An undo's helpers. The target's version right after the action wrote it (its result's version), which the undo
 -- writes only while the row still has; not_undoable for an action that ran before versions were recorded.

@@ -23,6 +23,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
@@ -253,16 +254,16 @@ public class ActionRepository {
     }
 
     /**
-     * The confirmed action {@code id} written by the SQL function {@code writeFunction}, then confirmed -> executed
-     * with its result, the trust count and {@code event} (its result set by the database) appended, in one statement
-     * ({@code execute_action}, R__execute_action.sql). A refusal of the kind's function leaves the action confirmed and
-     * nothing of its write.
+     * The confirmed action {@code id} written by the SQL function {@code writeProcedure} (its name and arguments), then
+     * confirmed -> executed with its result, the trust count and {@code event} (its result set by the database)
+     * appended, in one statement ({@code execute_action}, R__execute_action.sql). A refusal of the kind's function
+     * leaves the action confirmed and nothing of its write.
      */
-    public Uni<KindWrite> execute(SqlClient sql, UUID id, String writeFunction, String event, String eventType,
+    public Uni<KindWrite> execute(SqlClient sql, UUID id, String writeProcedure, String event, String eventType,
             String topic, boolean toLedger) {
         ActionTransitions.require(CONFIRMED, EXECUTED);
         return sql.preparedQuery(EXECUTE)
-                .execute(Tuple.of(id, writeFunction, event, eventType, topic, toLedger))
+                .execute(Tuple.of(id, writeProcedure, event, eventType, topic, toLedger))
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     String refusal = row.getString("refusal");
@@ -273,27 +274,31 @@ public class ActionRepository {
     }
 
     /**
-     * The executed action {@code id} put back by the SQL function {@code undoFunction} ({@code undo_action},
+     * The executed action {@code id} put back by the SQL function {@code undoProcedure} ({@code undo_action},
      * R__execute_action.sql); the kind's refusal fails with {@link ExecutionRefused} (the caller's transaction rolls
      * back). Not a state move: the caller marks it undone.
      */
-    public Uni<Void> undo(SqlClient sql, UUID id, String undoFunction) {
-        return sql.preparedQuery("SELECT undo_action($1, $2::text::regproc)").execute(Tuple.of(id, undoFunction))
+    public Uni<Void> undo(SqlClient sql, UUID id, String undoProcedure) {
+        return sql.preparedQuery("SELECT undo_action($1, $2::text::regprocedure)").execute(Tuple.of(id, undoProcedure))
                 .onFailure(PgException.class).transform(failure -> {
                     PgException refused = (PgException) failure;
-                    return KIND_REFUSAL.equals(refused.getSqlState())
-                            ? ExecutionRefused.declared(refused.getDetail(), refused.getErrorMessage())
+                    if (KIND_REFUSAL.equals(refused.getSqlState())) {
+                        return ExecutionRefused.declared(refused.getDetail(), refused.getErrorMessage());
+                    }
+                    return TARGET_MOVED.equals(refused.getSqlState())
+                            ? new ExecutionRefused(ErrorCode.TARGET_CHANGED, refused.getErrorMessage())
                             : failure;
                 })
                 .replaceWithVoid();
     }
 
-    /** The SQLSTATE of {@code kind_refuse()}. */
+    /** The SQLSTATEs of {@code kind_refuse()} and {@code kind_target_moved()}. */
     private static final String KIND_REFUSAL = "CS001";
+    private static final String TARGET_MOVED = "CS002";
 
     /** {@link #execute}'s statement; the stored row's columns come from the function's {@code stored}. */
     private static final String EXECUTE = "SELECT x.refusal, x.reason, x.moved, " + COLUMNS
-            + " FROM execute_action($1, $2::text::regproc, $3::text::jsonb, $4, $5, $6) x"
+            + " FROM execute_action($1, $2::text::regprocedure, $3::text::jsonb, $4, $5, $6) x"
             + " LEFT JOIN LATERAL (SELECT (x.stored).*) stored ON true";
 
     /** confirmed -> failed, recording why. */

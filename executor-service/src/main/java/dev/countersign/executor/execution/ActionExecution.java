@@ -165,7 +165,7 @@ public class ActionExecution {
      * explained ({@link Targets#explainMoved}).
      */
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, DatabaseKind kind) {
-        return lifecycle.executed(sql, confirmed, kind.writeFunction()).onFailure(TargetMoved.class)
+        return lifecycle.executed(sql, confirmed, kind.writeProcedure()).onFailure(TargetMoved.class)
                 .recoverWithUni(moved -> targets.explainMoved(sql, confirmed, (TargetMoved) moved));
     }
 

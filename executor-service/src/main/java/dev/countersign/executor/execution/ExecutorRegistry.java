@@ -2,6 +2,7 @@ package dev.countersign.executor.execution;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +44,10 @@ public class ExecutorRegistry {
         this((Iterable<DatabaseKind>) databaseKinds, externalKinds);
     }
 
-    /** A kind function's name: a plain SQL identifier, so it names one function in the executor's schema. */
+    /**
+     * A kind function's name: a plain SQL identifier (the gate names a function by it and its arguments, so overloads
+     * and same-named functions elsewhere are not confused with it).
+     */
     private static final Pattern SQL_FUNCTION = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     ExecutorRegistry(Iterable<DatabaseKind> databaseParts, Iterable<ExternalKind> externalParts) {
@@ -52,6 +56,10 @@ public class ExecutorRegistry {
             if (!part.owner().isOwned()) {
                 throw new IllegalStateException("The database kind " + part.kind() + " writes a row nobody owns;"
                         + " declare whose it is (a row's owner, or the requester)");
+            }
+            if (new HashSet<>(functionsOf(part)).size() < functionsOf(part).size()) {
+                throw new IllegalStateException("The database kind " + part.kind() + " names one function for its"
+                        + " write and its undo");
             }
             for (String function : functionsOf(part)) {
                 if (!SQL_FUNCTION.matcher(function).matches()) {
@@ -114,7 +122,6 @@ public class ExecutorRegistry {
         return Optional.ofNullable(externalKinds.get(kind));
     }
 
-    /** The part of a kind written inside the confirming transaction. */
     /** The SQL functions a database kind names: its write, and its undo if it has one. */
     static List<String> functionsOf(DatabaseKind kind) {
         return kind instanceof Undoable undoable
@@ -127,6 +134,7 @@ public class ExecutorRegistry {
         return List.copyOf(databaseKinds.values());
     }
 
+    /** The part of a kind written inside the confirming transaction. */
     public Optional<DatabaseKind> forKind(String kind) {
         return Optional.ofNullable(databaseKinds.get(kind));
     }

@@ -124,7 +124,7 @@ public class UndoService {
     }
 
     private Uni<ActionRow> putBack(SqlClient sql, ActionRow action, String userId) {
-        return actions.undo(sql, action.id(), executors.undoerFor(action.kind()).orElseThrow().undoFunction())
+        return actions.undo(sql, action.id(), executors.undoerFor(action.kind()).orElseThrow().undoProcedure())
                 .onFailure(ExecutionRefused.class).transform(refused -> new ProblemException(
                         ((ExecutionRefused) refused).code(), refused.getMessage() + ".", action.toView()))
                 .flatMap(ignored -> lifecycle.undone(sql, action, userId));

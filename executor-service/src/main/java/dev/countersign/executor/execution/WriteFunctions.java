@@ -14,18 +14,18 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * At start, every database kind's write function, and undo function if it has one, must exist with the signature the
- * gate calls it with ({@link DatabaseKind}, {@link Undoable}) and be the executor's to run: a kind whose Java part
- * shipped without its repeatable migration stops the start here, not at its first confirm. Limit: a function's body is
- * not checked (a kind's own tests run it).
+ * At start, every database kind's write function, and undo function if it has one, must exist with the arguments the
+ * gate calls it with ({@link DatabaseKind#WRITE_ARGUMENTS}, {@link Undoable#UNDO_ARGUMENTS}), be the executor's to run,
+ * run with the caller's rights (not {@code SECURITY DEFINER}: as the tables' owner it would pass row-level security, so
+ * another tenant's rows) and have its {@code search_path} pinned as the gate's functions do. A kind whose Java part
+ * shipped without its repeatable migration, or whose function breaks these, stops the start here, not at its first
+ * confirm. Limit: a function's body is not checked (a kind's own tests run it), nor a function changed after the start.
  */
 @ApplicationScoped
 public class WriteFunctions {
 
-    /** The argument types every write function takes. */
-    static final String WRITE_SIGNATURE = "(uuid, text, text, jsonb, bigint)";
-    /** The argument types every undo function takes. */
-    static final String UNDO_SIGNATURE = "(uuid, text, jsonb, jsonb, jsonb)";
+    /** The search_path every kind function sets, as pg_proc.proconfig holds it. */
+    static final String PINNED_SEARCH_PATH = "search_path=pg_catalog, public, pg_temp";
 
     private final ExecutorRegistry kinds;
     private final Pool pool;
@@ -38,16 +38,18 @@ public class WriteFunctions {
     void onStart(@Observes StartupEvent event) {
         List<String> functions = new ArrayList<>();
         for (DatabaseKind kind : kinds.databaseKinds()) {
-            functions.add(kind.writeFunction() + WRITE_SIGNATURE);
+            functions.add(kind.writeProcedure());
             if (kind instanceof Undoable undoable) {
-                functions.add(undoable.undoFunction() + UNDO_SIGNATURE);
+                functions.add(undoable.undoProcedure());
             }
         }
         List<String> missing = pool.preparedQuery("""
                 SELECT f FROM unnest($1::text[]) AS f
-                WHERE to_regprocedure(f) IS NULL OR NOT has_function_privilege(to_regprocedure(f), 'EXECUTE')
+                LEFT JOIN pg_proc p ON p.oid = to_regprocedure(f)
+                WHERE p.oid IS NULL OR NOT has_function_privilege(p.oid, 'EXECUTE') OR p.prosecdef
+                   OR NOT coalesce(p.proconfig @> ARRAY[$2], false)
                 ORDER BY f""")
-                .execute(Tuple.of(functions.toArray(String[]::new)))
+                .execute(Tuple.of(functions.toArray(String[]::new), PINNED_SEARCH_PATH))
                 .map(rows -> {
                     List<String> names = new ArrayList<>();
                     rows.forEach(row -> names.add(row.getString("f")));
@@ -55,8 +57,9 @@ public class WriteFunctions {
                 })
                 .await().atMost(Duration.ofSeconds(30));
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("These kinds' functions do not exist with these arguments, or this role"
-                    + " may not run them (is the kind's repeatable migration missing?): " + missing);
+            throw new IllegalStateException("These kinds' functions do not exist with these arguments, this role may"
+                    + " not run them, or they are SECURITY DEFINER or leave search_path unpinned (is the kind's"
+                    + " repeatable migration missing?): " + missing);
         }
     }
 }

@@ -17,6 +17,14 @@ package dev.countersign.executor.kind;
  */
 public interface DatabaseKind extends ActionKind {
 
-    /** The write function's name, unique among the kinds (the registry refuses to start otherwise). */
+    /** The argument types of every write function, in order. */
+    String WRITE_ARGUMENTS = "(uuid, text, text, jsonb, bigint)";
+
+    /** The write function's name, unique among the kinds' functions (the registry refuses to start otherwise). */
     String writeFunction();
+
+    /** The write function as PostgreSQL names one function: its name and argument types. */
+    default String writeProcedure() {
+        return writeFunction() + WRITE_ARGUMENTS;
+    }
 }

@@ -16,6 +16,14 @@ package dev.countersign.executor.kind;
  */
 public interface Undoable {
 
+    /** The argument types of every undo function, in order. */
+    String UNDO_ARGUMENTS = "(uuid, text, jsonb, jsonb, jsonb)";
+
     /** The undo function's name, a plain SQL identifier like the write function's. */
     String undoFunction();
+
+    /** The undo function as PostgreSQL names one function: its name and argument types. */
+    default String undoProcedure() {
+        return undoFunction() + UNDO_ARGUMENTS;
+    }
 }

@@ -90,11 +90,11 @@ public class ActionLifecycle {
      * ({@link TargetMoved} when its guarded write matched no row), the action still confirmed and nothing of the write
      * kept ({@link ExecutionRefused#declared}).
      */
-    public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeFunction) {
+    public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeProcedure) {
         ActionRow expected = confirmed.executedInSameTransaction(null);
         ActionExecuted event = OutcomeEvents.executed(expected);
         String payload = Json.write(event);
-        return actions.execute(sql, confirmed.id(), writeFunction, payload, event.getClass().getSimpleName(),
+        return actions.execute(sql, confirmed.id(), writeProcedure, payload, event.getClass().getSimpleName(),
                 Topics.ACTIONS_OUTCOMES, OutboxWriter.toLedger(event, payload))
                 .map(write -> {
                     if (write.refusal() != null) {

@@ -16,6 +16,7 @@ import dev.countersign.executor.kind.Egress;
 import dev.countersign.executor.kind.ExternalKind;
 import dev.countersign.executor.kind.KindAction;
 import dev.countersign.executor.kind.RowOwner;
+import dev.countersign.executor.kinds.fixture.wallet.shout.ShoutWalletKind;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -146,5 +147,14 @@ class ExecutorRegistryTest {
         assertThatThrownBy(() -> new ExecutorRegistry(List.of(
                 database(ShippedKinds.RENAME_WALLET, RowOwner.requester(), "pg_catalog.pg_sleep")), List.of()))
                 .hasMessageContaining("lower-case SQL name");
+        var oneForBoth = new ShoutWalletKind() {
+
+            @Override
+            public String undoFunction() {
+                return writeFunction();
+            }
+        };
+        assertThatThrownBy(() -> new ExecutorRegistry(List.of(oneForBoth), List.of()))
+                .hasMessageContaining("one function for its write and its undo");
     }
 }

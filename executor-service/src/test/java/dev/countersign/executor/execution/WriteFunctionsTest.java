@@ -9,12 +9,17 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.executor.ExecutorTestResources;
 import dev.countersign.executor.kinds.fixture.wallet.shout.ShoutWalletKind;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 
-/** A database kind whose write function is not in the database stops the start, naming it. */
+/**
+ * A database kind whose write function is not in the database, or runs with its owner's rights, or leaves its
+ * search_path unpinned, stops the start, naming it.
+ */
 @QuarkusTest
 @ExecutorTestResources
 class WriteFunctionsTest {
@@ -38,5 +43,41 @@ class WriteFunctionsTest {
         assertThatCode(() -> new WriteFunctions(new ExecutorRegistry(List.of(new ShoutWalletKind()), List.of()), pool)
                 .onStart(null)).as("the fixture kind's function, from the tests' own migration folder")
                 .doesNotThrowAnyException();
+    }
+
+    /**
+     * As the tables' owner a SECURITY DEFINER function would pass row-level security (another tenant's rows); an
+     * unpinned search_path lets the caller's path pick what its unqualified names mean.
+     */
+    @Test
+    void aKindFunctionWithTheOwnersRightsOrAnUnpinnedSearchPathStopsTheStart() throws Exception {
+        String arguments = "(p_action uuid, p_tenant text, p_requester text, p_params jsonb, p_target_version bigint)";
+        try (var owner = TestProperties.ownerConnection(); var sql = owner.createStatement()) {
+            sql.execute("CREATE FUNCTION fixture_definer_write" + arguments + " RETURNS jsonb LANGUAGE sql"
+                    + " SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$ SELECT '{}'::jsonb $$");
+            sql.execute("CREATE FUNCTION fixture_unpinned_write" + arguments
+                    + " RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$");
+            sql.execute("GRANT EXECUTE ON FUNCTION fixture_definer_write(uuid, text, text, jsonb, bigint),"
+                    + " fixture_unpinned_write(uuid, text, text, jsonb, bigint) TO " + LocalPostgres.EXECUTOR_ROLE);
+        }
+        try {
+            for (String function : List.of("fixture_definer_write", "fixture_unpinned_write")) {
+                var planted = new ShoutWalletKind() {
+
+                    @Override
+                    public String writeFunction() {
+                        return function;
+                    }
+                };
+                assertThatThrownBy(() -> new WriteFunctions(new ExecutorRegistry(List.of(planted), List.of()), pool)
+                        .onStart(null)).as(function).hasMessageContaining(function);
+            }
+        } finally {
+            try (var owner = TestProperties.ownerConnection(); var sql = owner.createStatement()) {
+                // DatabaseRulesMigrationTest compares functions with the migrations: leave none behind.
+                sql.execute("DROP FUNCTION fixture_definer_write(uuid, text, text, jsonb, bigint),"
+                        + " fixture_unpinned_write(uuid, text, text, jsonb, bigint)");
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@ BEGIN
     END IF;
     RETURN jsonb_build_object('transactionId', p_params ->> 'transactionId', 'deleted', true,
                               'amount', v_written.amount, 'category', v_written.category,
-                              'occurredOn', v_written.occurred_on::text, 'version', v_written.version);
+                              'occurredOn', v_written.occurred_on, 'version', v_written.version);
 END
 $$;
 REVOKE ALL ON FUNCTION ledger_transaction_delete_write(uuid, text, text, jsonb, bigint) FROM PUBLIC;

@@ -33,10 +33,10 @@ BEGIN
     RETURN jsonb_build_object('transactionId', p_params ->> 'transactionId', 'version', v_written.version,
         'before', jsonb_build_object('amount', v_written.previous_amount, 'category', v_written.previous_category,
                                      'description', v_written.previous_description,
-                                     'occurredOn', v_written.previous_occurred_on::text),
+                                     'occurredOn', v_written.previous_occurred_on),
         'after', jsonb_build_object('amount', v_written.amount, 'category', v_written.category,
                                     'description', v_written.description,
-                                    'occurredOn', v_written.occurred_on::text),
+                                    'occurredOn', v_written.occurred_on),
         'previousWriters', jsonb_build_object('category', v_written.previous_category_writer,
                                               'description', v_written.previous_description_writer));
 END
