@@ -5,7 +5,6 @@ import java.util.Set;
 
 import jakarta.enterprise.context.RequestScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.ErrorCode;
@@ -29,12 +28,10 @@ public class CurrentUser {
     private final Optional<String> refusedAudience;
     private final Set<String> integrationClients;
 
-    public CurrentUser(JsonWebToken token,
-            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience,
-            @ConfigProperty(name = INTEGRATION_CLIENTS) Optional<Set<String>> integrationClients) {
+    public CurrentUser(JsonWebToken token, TokenRules rules) {
         this.token = token;
-        this.refusedAudience = refusedAudience;
-        this.integrationClients = integrationClients.orElse(Set.of());
+        this.refusedAudience = rules.refusedAudience();
+        this.integrationClients = rules.integrationClients();
     }
 
     public String tenantId() {
