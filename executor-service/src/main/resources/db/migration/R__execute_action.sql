@@ -28,11 +28,15 @@ $$;
 REVOKE ALL ON FUNCTION kind_target_moved() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION kind_target_moved() TO ${executorRole};
 
--- The statement that calls a kind's function p_function with its five arguments: schema-qualified and called with the
--- argument types it was looked up by, so it is that function (not another of its name, in pg_catalog or elsewhere).
+-- The statement that calls a kind's function p_function with its five arguments: schema-qualified, and each argument
+-- cast to the type the function declares, so the call resolves to that function (an exact match on every argument
+-- wins over an overload with defaults or variadic arguments, and a function of that name in another schema is not
+-- looked at).
 CREATE OR REPLACE FUNCTION kind_call(p_function regprocedure) RETURNS text
     LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
-    SELECT format('SELECT %I.%I($1, $2, $3, $4, $5)', n.nspname, p.proname)
+    SELECT format('SELECT %I.%I(%s)', n.nspname, p.proname,
+                  (SELECT string_agg(format('$%s::%s', a.i, format_type(a.t, NULL)), ', ' ORDER BY a.i)
+                   FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS a(t, i)))
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = p_function;
 $$;
 REVOKE ALL ON FUNCTION kind_call(regprocedure) FROM PUBLIC;
@@ -99,7 +103,11 @@ BEGIN
             RETURN NEXT;
             RETURN;
     END;
-    v_result := coalesce(v_result, 'null'::jsonb);
+    IF v_result IS NULL THEN
+        -- A write answers what it wrote; no answer is a fault of the kind (CS003, never retried), not a success.
+        RAISE EXCEPTION 'the write function % answered nothing; action % is not executed', p_write, p_action
+            USING ERRCODE = 'CS003';
+    END IF;
     UPDATE actions a SET status = 'executed', result = v_result, executed_at = now(), version = a.version + 1
     WHERE a.id = p_action AND a.status = 'confirmed'
     RETURNING a.* INTO stored;
@@ -124,11 +132,14 @@ REVOKE ALL ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boo
 GRANT EXECUTE ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean) TO ${executorRole};
 
 -- Undo (UndoService): the executed action p_action put back by its kind's undo function p_undo (arguments: the
--- action's id, tenant, parameters, result and the target's fields as staged; it answers nothing). A kind's undo refuses
--- with kind_refuse() (not_undoable, target_changed): the refusal fails the statement, and the executor's undo rolls
--- its whole transaction back. Marking the action undone stays with the executor (ActionLifecycle.undone).
+-- action's id, tenant, parameters, result and the target's fields as staged; it answers nothing). A kind's refusal
+-- (kind_refuse(): not_undoable, target_changed; kind_target_moved()) is answered, as execute_action answers a write's,
+-- with nothing of the undo kept; the executor then refuses the undo and rolls its transaction back. Marking the action
+-- undone stays with the executor (ActionLifecycle.undone).
 DROP FUNCTION IF EXISTS undo_action(uuid, regproc);
-CREATE OR REPLACE FUNCTION undo_action(p_action uuid, p_undo regprocedure) RETURNS void
+DROP FUNCTION IF EXISTS undo_action(uuid, regprocedure);
+CREATE OR REPLACE FUNCTION undo_action(p_action uuid, p_undo regprocedure)
+    RETURNS TABLE (refusal text, reason text, moved boolean)
     LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_action actions;
@@ -138,8 +149,19 @@ BEGIN
         RAISE EXCEPTION 'action % is not executed in this tenant', p_action
             USING ERRCODE = 'object_not_in_prerequisite_state';
     END IF;
-    EXECUTE kind_call(p_undo)
-        USING v_action.id, v_action.tenant_id, v_action.params, v_action.result, v_action.target_before;
+    moved := false;
+    BEGIN
+        EXECUTE kind_call(p_undo)
+            USING v_action.id, v_action.tenant_id, v_action.params, v_action.result, v_action.target_before;
+    EXCEPTION
+        WHEN SQLSTATE 'CS001' THEN
+            GET STACKED DIAGNOSTICS refusal = PG_EXCEPTION_DETAIL, reason = MESSAGE_TEXT;
+        WHEN SQLSTATE 'CS002' THEN
+            GET STACKED DIAGNOSTICS reason = MESSAGE_TEXT;
+            refusal := 'target_changed';
+            moved := true;
+    END;
+    RETURN NEXT;
 END
 $$;
 REVOKE ALL ON FUNCTION undo_action(uuid, regprocedure) FROM PUBLIC;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
 
@@ -40,8 +41,11 @@ class ExecuteActionTest {
                     + "UPDATE wallets SET name = 'half written' WHERE id = (p_params ->> 'walletId')::uuid;"
                     + " PERFORM kind_refuse('currency_mismatch', 'refused after writing'); RETURN '{}'; END $$");
             sql.execute("CREATE FUNCTION fixture_nothing_write" + ARGUMENTS + HEADER + "RETURN NULL; END $$");
+            sql.execute("CREATE FUNCTION fixture_moved_write" + ARGUMENTS + HEADER
+                    + "PERFORM kind_target_moved(); RETURN '{}'; END $$");
             sql.execute("GRANT EXECUTE ON FUNCTION fixture_half_write(uuid, text, text, jsonb, bigint),"
-                    + " fixture_nothing_write(uuid, text, text, jsonb, bigint) TO " + LocalPostgres.EXECUTOR_ROLE);
+                    + " fixture_nothing_write(uuid, text, text, jsonb, bigint),"
+                    + " fixture_moved_write(uuid, text, text, jsonb, bigint) TO " + LocalPostgres.EXECUTOR_ROLE);
         }
     }
 
@@ -50,7 +54,8 @@ class ExecuteActionTest {
         try (var owner = Db.owner(); var sql = owner.createStatement()) {
             // DatabaseRulesMigrationTest compares functions with the migrations: leave none behind.
             sql.execute("DROP FUNCTION fixture_half_write(uuid, text, text, jsonb, bigint),"
-                    + " fixture_nothing_write(uuid, text, text, jsonb, bigint)");
+                    + " fixture_nothing_write(uuid, text, text, jsonb, bigint),"
+                    + " fixture_moved_write(uuid, text, text, jsonb, bigint)");
         }
     }
 
@@ -88,30 +93,45 @@ class ExecuteActionTest {
     }
 
     @Test
-    void aWriteThatAnswersNothingIsExecutedWithANullResultInTheRowAndTheEvent() throws Exception {
+    void aWriteThatAnswersNothingIsAFaultAndNothingIsExecuted() throws Exception {
         TestTenant tenant = TestTenant.withCheckingWallet();
         ProposalMother proposal = ProposalMother.staged(kafka, tenant, "12.50");
-        UUID event = UUID.randomUUID();
-        try (var app = confirmed(tenant, proposal);
-                var call = app.prepareStatement("SELECT refusal, (stored).status, (stored).result::text AS result"
-                        + " FROM execute_action(?, 'fixture_nothing_write(uuid,text,text,jsonb,bigint)'::regprocedure,"
-                        + " ?::jsonb, 'ActionExecuted', 'countersign.actions.outcomes', false)")) {
-            call.setObject(1, proposal.actionId);
-            call.setString(2, "{\"eventId\": \"" + event + "\", \"kind\": \"k\"}");
-            try (var rows = call.executeQuery()) {
-                assertThat(rows.next()).isTrue();
-                assertThat(rows.getString("refusal")).isNull();
-                assertThat(rows.getString("status")).isEqualTo("executed");
-                assertThat(rows.getString("result")).isEqualTo("null");
-            }
-            app.commit();
+        try (var app = confirmed(tenant, proposal)) {
+            assertThatThrownBy(() -> call(app, proposal, "fixture_nothing_write")).isInstanceOfSatisfying(
+                    SQLException.class, fault -> assertThat(fault.getSQLState()).isEqualTo("CS003"));
+            app.rollback();
         }
-        try (var owner = Db.owner()) {
-            assertThat(Db.text(owner, "SELECT payload FROM outbox WHERE event_id = ?", event))
-                    .isEqualTo("{\"kind\": \"k\", \"result\": null, \"eventId\": \"" + event + "\"}");
-            assertThat(Db.text(owner, "SELECT result::text FROM actions WHERE id = ?", proposal.actionId))
-                    .isEqualTo("null");
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aGuardedWriteThatMatchedNoRowIsAnsweredAsMovedAndAnUnconfirmedActionIsNotWritten() throws Exception {
+        TestTenant tenant = TestTenant.withCheckingWallet();
+        ProposalMother proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        try (var app = confirmed(tenant, proposal); var rows = call(app, proposal, "fixture_moved_write")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString("refusal")).isEqualTo("target_changed");
+            assertThat(rows.getBoolean("moved")).isTrue();
+            app.rollback();
         }
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            assertThatThrownBy(() -> call(app, proposal, "fixture_half_write")).as("still proposed")
+                    .isInstanceOfSatisfying(SQLException.class,
+                            refused -> assertThat(refused.getSQLState()).isEqualTo("55000"));
+            app.rollback();
+        }
+        assertThat(walletName(tenant)).as("nothing written for the unconfirmed action").isNotEqualTo("half written");
+    }
+
+    private static ResultSet call(Connection app, ProposalMother proposal, String function)
+            throws SQLException {
+        var call = app.prepareStatement("SELECT refusal, reason, moved FROM execute_action(?, ?::regprocedure,"
+                + " '{}'::jsonb, 'ActionExecuted', 'countersign.actions.outcomes', false)");
+        call.setObject(1, proposal.actionId);
+        call.setString(2, function + "(uuid,text,text,jsonb,bigint)");
+        return call.executeQuery();
     }
 
     /** A refusal code a kind's SQL gives that is no error code is a fault of the kind: the transaction fails. */
@@ -120,7 +140,6 @@ class ExecuteActionTest {
         assertThat(ExecutionRefused.declared("currency_mismatch", "r").code()).isEqualTo(ErrorCode.CURRENCY_MISMATCH);
         assertThatThrownBy(() -> ExecutionRefused.declared("no_such_code", "r"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no_such_code");
-        assertThatThrownBy(() -> ExecutionRefused.declared(null, "r")).isInstanceOf(IllegalStateException.class);
     }
 
     private static String walletName(TestTenant tenant) throws SQLException {

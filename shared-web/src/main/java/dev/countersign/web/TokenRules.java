@@ -11,7 +11,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The configuration {@link CurrentUser} reads a token against, read once at start: the audience this service refuses
  * ({@code countersign.security.refused-audience}) and the integrations' client ids
  * ({@value CurrentUser#INTEGRATION_CLIENTS}). Kept out of the request-scoped {@link CurrentUser}, whose configuration
- * was looked up again for every request (about 4% of the executor's event-loop CPU in the confirm benchmark's profile,
+ * was looked up again for every request (4.5% of the executor's event-loop CPU in the confirm benchmark's profile,
  * session 26).
  */
 @ApplicationScoped

@@ -23,7 +23,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
-import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Tier;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
@@ -33,7 +32,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.pgclient.PgException;
 
 /**
  * SQL for {@code actions}. Every state change is a compare-and-swap named for its transition: it names the status it
@@ -279,22 +277,17 @@ public class ActionRepository {
      * back). Not a state move: the caller marks it undone.
      */
     public Uni<Void> undo(SqlClient sql, UUID id, String undoProcedure) {
-        return sql.preparedQuery("SELECT undo_action($1, $2::text::regprocedure)").execute(Tuple.of(id, undoProcedure))
-                .onFailure(PgException.class).transform(failure -> {
-                    PgException refused = (PgException) failure;
-                    if (KIND_REFUSAL.equals(refused.getSqlState())) {
-                        return ExecutionRefused.declared(refused.getDetail(), refused.getErrorMessage());
+        return sql.preparedQuery("SELECT refusal, reason, moved FROM undo_action($1, $2::text::regprocedure)")
+                .execute(Tuple.of(id, undoProcedure))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    if (row.getString("refusal") != null) {
+                        throw ExecutionRefused.ofKind(row.getString("refusal"), row.getString("reason"),
+                                row.getBoolean("moved"));
                     }
-                    return TARGET_MOVED.equals(refused.getSqlState())
-                            ? new ExecutionRefused(ErrorCode.TARGET_CHANGED, refused.getErrorMessage())
-                            : failure;
-                })
-                .replaceWithVoid();
+                    return null;
+                });
     }
-
-    /** The SQLSTATEs of {@code kind_refuse()} and {@code kind_target_moved()}. */
-    private static final String KIND_REFUSAL = "CS001";
-    private static final String TARGET_MOVED = "CS002";
 
     /** {@link #execute}'s statement; the stored row's columns come from the function's {@code stored}. */
     private static final String EXECUTE = "SELECT x.refusal, x.reason, x.moved, " + COLUMNS

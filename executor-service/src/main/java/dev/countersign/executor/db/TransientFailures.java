@@ -41,9 +41,12 @@ public final class TransientFailures {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof PgException pg) {
                 String state = pg.getSqlState() == null ? "" : pg.getSqlState();
-                // 22 data exception, 23 integrity constraint violation: this record's data. Anything else is the
-                // environment (08 connection, 28 authorization, 25006 read-only, 40 serialization, 53, 55, 57 ...).
-                return !(state.startsWith("22") || state.startsWith("23"));
+                // 22 data exception, 23 integrity constraint violation: this record's data; P0 (a PL/pgSQL RAISE) and
+                // CS (Countersign's own states, such as a kind's write that answered nothing): SQL refusing the same
+                // way on every run, a kind's own included. Anything else is the environment (08 connection, 28
+                // authorization, 25006 read-only, 40 serialization, 53, 55, 57 ...).
+                return !(state.startsWith("22") || state.startsWith("23") || state.startsWith("P0")
+                        || state.startsWith("CS"));
             }
         }
         // Not PostgreSQL speaking: connection refused or closed, pool timeouts. Anything else (a bug in this code)

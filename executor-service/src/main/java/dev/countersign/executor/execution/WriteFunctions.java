@@ -37,19 +37,24 @@ public class WriteFunctions {
 
     void onStart(@Observes StartupEvent event) {
         List<String> functions = new ArrayList<>();
+        List<String> answers = new ArrayList<>();
         for (DatabaseKind kind : kinds.databaseKinds()) {
             functions.add(kind.writeProcedure());
+            answers.add("jsonb");
             if (kind instanceof Undoable undoable) {
                 functions.add(undoable.undoProcedure());
+                answers.add("void");
             }
         }
         List<String> missing = pool.preparedQuery("""
-                SELECT f FROM unnest($1::text[]) AS f
+                SELECT f FROM unnest($1::text[], $2::text[]) AS wanted(f, answer)
                 LEFT JOIN pg_proc p ON p.oid = to_regprocedure(f)
                 WHERE p.oid IS NULL OR NOT has_function_privilege(p.oid, 'EXECUTE') OR p.prosecdef
-                   OR NOT coalesce(p.proconfig @> ARRAY[$2], false)
+                   OR NOT coalesce(p.proconfig @> ARRAY[$3], false) OR p.prokind <> 'f' OR p.proisstrict
+                   OR p.proretset OR p.provolatile <> 'v' OR p.prorettype <> answer::regtype
                 ORDER BY f""")
-                .execute(Tuple.of(functions.toArray(String[]::new), PINNED_SEARCH_PATH))
+                .execute(Tuple.of(functions.toArray(String[]::new), answers.toArray(String[]::new),
+                        PINNED_SEARCH_PATH))
                 .map(rows -> {
                     List<String> names = new ArrayList<>();
                     rows.forEach(row -> names.add(row.getString("f")));
@@ -58,8 +63,9 @@ public class WriteFunctions {
                 .await().atMost(Duration.ofSeconds(30));
         if (!missing.isEmpty()) {
             throw new IllegalStateException("These kinds' functions do not exist with these arguments, this role may"
-                    + " not run them, or they are SECURITY DEFINER or leave search_path unpinned (is the kind's"
-                    + " repeatable migration missing?): " + missing);
+                    + " not run them, or they are not plain volatile functions answering jsonb (a write) or void"
+                    + " (an undo), or they are STRICT or SECURITY DEFINER or leave search_path unpinned (is the"
+                    + " kind's repeatable migration missing?): " + missing);
         }
     }
 }

@@ -21,6 +21,15 @@ public class ExecutionRefused extends RuntimeException {
                 "A kind's SQL refused with " + code + ", which is no error code; nothing commits")), reason);
     }
 
+    /**
+     * What a kind's SQL function's refusal, as the gate's functions answer it ({@code execute_action},
+     * {@code undo_action}), means: {@link TargetMoved} when its guarded statement matched no row, else
+     * {@link #declared}.
+     */
+    public static ExecutionRefused ofKind(String code, String reason, boolean moved) {
+        return moved ? new TargetMoved(reason) : declared(code, reason);
+    }
+
     public ErrorCode code() {
         return code;
     }

@@ -19,11 +19,9 @@ import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.action.KindWrite;
 import dev.countersign.executor.db.Pipelining;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.kind.ExecutionRefused;
-import dev.countersign.executor.kind.TargetMoved;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.outbox.OutcomeEvents;
 import dev.countersign.executor.policy.EarnedTrust;
@@ -87,7 +85,7 @@ public class ActionLifecycle {
      * expected to store (executed in the confirmation's transaction) and the database sets the result into it; the
      * stored row must be that row, or this fails ({@link StoredRows#storedAsExpected}; the caller's transaction rolls
      * back, or in auto-apply its savepoint). A refusal of the kind's function fails with {@link ExecutionRefused}
-     * ({@link TargetMoved} when its guarded write matched no row), the action still confirmed and nothing of the write
+     * ({@code TargetMoved} when its guarded write matched no row), the action still confirmed and nothing of the write
      * kept ({@link ExecutionRefused#declared}).
      */
     public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeProcedure) {
@@ -98,7 +96,7 @@ public class ActionLifecycle {
                 Topics.ACTIONS_OUTCOMES, OutboxWriter.toLedger(event, payload))
                 .map(write -> {
                     if (write.refusal() != null) {
-                        throw refusal(write);
+                        throw ExecutionRefused.ofKind(write.refusal(), write.reason(), write.moved());
                     }
                     ActionRow executed = StoredRows.storedAsExpected(write.executed(),
                             expected.withResult(write.executed().result()));
@@ -108,12 +106,6 @@ public class ActionLifecycle {
                             executed.id(), executed.tenantId(), executed.kind());
                     return executed;
                 });
-    }
-
-    private static ExecutionRefused refusal(KindWrite write) {
-        return write.moved()
-                ? new TargetMoved(write.reason())
-                : ExecutionRefused.declared(write.refusal(), write.reason());
     }
 
     /** {@code confirmed -> failed}, with {@code code} as the history's reason and the action's result. */

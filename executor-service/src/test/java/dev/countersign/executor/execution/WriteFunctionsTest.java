@@ -17,8 +17,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /**
- * A database kind whose write function is not in the database, or runs with its owner's rights, or leaves its
- * search_path unpinned, stops the start, naming it.
+ * A database kind whose write or undo function is not in the database, is not the executor's to run, runs with its
+ * owner's rights, is STRICT or leaves its search_path unpinned, stops the start, naming it.
  */
 @QuarkusTest
 @ExecutorTestResources
@@ -40,6 +40,15 @@ class WriteFunctionsTest {
 
         assertThatThrownBy(() -> new WriteFunctions(registry, pool).onStart(null))
                 .hasMessageContaining("fixture_wallet_whisper_write").hasMessageContaining("repeatable migration");
+        var undoMissing = new ShoutWalletKind() {
+
+            @Override
+            public String undoFunction() {
+                return "fixture_wallet_whisper_undo";
+            }
+        };
+        assertThatThrownBy(() -> new WriteFunctions(new ExecutorRegistry(List.of(undoMissing), List.of()), pool)
+                .onStart(null)).hasMessageContaining("fixture_wallet_whisper_undo");
         assertThatCode(() -> new WriteFunctions(new ExecutorRegistry(List.of(new ShoutWalletKind()), List.of()), pool)
                 .onStart(null)).as("the fixture kind's function, from the tests' own migration folder")
                 .doesNotThrowAnyException();
@@ -57,11 +66,18 @@ class WriteFunctionsTest {
                     + " SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$ SELECT '{}'::jsonb $$");
             sql.execute("CREATE FUNCTION fixture_unpinned_write" + arguments
                     + " RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$");
+            sql.execute("CREATE FUNCTION fixture_strict_write" + arguments + " RETURNS jsonb LANGUAGE sql STRICT"
+                    + " SET search_path = pg_catalog, public, pg_temp AS $$ SELECT '{}'::jsonb $$");
+            sql.execute("CREATE FUNCTION fixture_ungranted_write" + arguments + " RETURNS jsonb LANGUAGE sql"
+                    + " SET search_path = pg_catalog, public, pg_temp AS $$ SELECT '{}'::jsonb $$");
+            sql.execute("REVOKE ALL ON FUNCTION fixture_ungranted_write(uuid, text, text, jsonb, bigint) FROM PUBLIC");
             sql.execute("GRANT EXECUTE ON FUNCTION fixture_definer_write(uuid, text, text, jsonb, bigint),"
-                    + " fixture_unpinned_write(uuid, text, text, jsonb, bigint) TO " + LocalPostgres.EXECUTOR_ROLE);
+                    + " fixture_unpinned_write(uuid, text, text, jsonb, bigint),"
+                    + " fixture_strict_write(uuid, text, text, jsonb, bigint) TO " + LocalPostgres.EXECUTOR_ROLE);
         }
         try {
-            for (String function : List.of("fixture_definer_write", "fixture_unpinned_write")) {
+            for (String function : List.of("fixture_definer_write", "fixture_unpinned_write", "fixture_strict_write",
+                    "fixture_ungranted_write")) {
                 var planted = new ShoutWalletKind() {
 
                     @Override
@@ -76,7 +92,9 @@ class WriteFunctionsTest {
             try (var owner = TestProperties.ownerConnection(); var sql = owner.createStatement()) {
                 // DatabaseRulesMigrationTest compares functions with the migrations: leave none behind.
                 sql.execute("DROP FUNCTION fixture_definer_write(uuid, text, text, jsonb, bigint),"
-                        + " fixture_unpinned_write(uuid, text, text, jsonb, bigint)");
+                        + " fixture_unpinned_write(uuid, text, text, jsonb, bigint),"
+                        + " fixture_strict_write(uuid, text, text, jsonb, bigint),"
+                        + " fixture_ungranted_write(uuid, text, text, jsonb, bigint)");
             }
         }
     }
