@@ -255,20 +255,14 @@ public class ActionRepository {
      * The confirmed action {@code id} written by the SQL function {@code writeProcedure} (its name and arguments), then
      * confirmed -> executed with its result, the trust count and {@code event} (its result set by the database)
      * appended, in one statement ({@code execute_action}, R__execute_action.sql). A refusal of the kind's function
-     * leaves the action confirmed and nothing of its write.
+     * fails with {@link ExecutionRefused}, the action still confirmed and nothing of its write kept.
      */
-    public Uni<KindWrite> execute(SqlClient sql, UUID id, String writeProcedure, String event, String eventType,
+    public Uni<ActionRow> execute(SqlClient sql, UUID id, String writeProcedure, String event, String eventType,
             String topic, boolean toLedger) {
         ActionTransitions.require(CONFIRMED, EXECUTED);
         return sql.preparedQuery(EXECUTE)
                 .execute(Tuple.of(id, writeProcedure, event, eventType, topic, toLedger))
-                .map(rows -> {
-                    Row row = rows.iterator().next();
-                    String refusal = row.getString("refusal");
-                    return refusal == null
-                            ? KindWrite.written(toRow(row))
-                            : KindWrite.refused(refusal, row.getString("reason"), row.getBoolean("moved"));
-                });
+                .map(rows -> toRow(unlessKindRefused(rows.iterator().next())));
     }
 
     /**
@@ -280,13 +274,21 @@ public class ActionRepository {
         return sql.preparedQuery("SELECT refusal, reason, moved FROM undo_action($1, $2::text::regprocedure)")
                 .execute(Tuple.of(id, undoProcedure))
                 .map(rows -> {
-                    Row row = rows.iterator().next();
-                    if (row.getString("refusal") != null) {
-                        throw ExecutionRefused.ofKind(row.getString("refusal"), row.getString("reason"),
-                                row.getBoolean("moved"));
-                    }
+                    unlessKindRefused(rows.iterator().next());
                     return null;
                 });
+    }
+
+    /**
+     * The answer of {@code execute_action} or {@code undo_action}, unless it is a kind's refusal: then
+     * {@link ExecutionRefused#ofKind}, nothing of the kind's work kept.
+     */
+    private static Row unlessKindRefused(Row answer) {
+        if (answer.getString("refusal") != null) {
+            throw ExecutionRefused.ofKind(answer.getString("refusal"), answer.getString("reason"),
+                    answer.getBoolean("moved"));
+        }
+        return answer;
     }
 
     /** {@link #execute}'s statement; the stored row's columns come from the function's {@code stored}. */

@@ -13,15 +13,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionOutcome;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.Pipelining;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.kind.ExecutionRefused;
+import dev.countersign.executor.outbox.AppendedOutcome;
 import dev.countersign.executor.outbox.OutboxWriter;
 import dev.countersign.executor.outbox.OutcomeEvents;
 import dev.countersign.executor.policy.EarnedTrust;
@@ -91,15 +90,11 @@ public class ActionLifecycle {
     public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeProcedure) {
         ActionRow expected = confirmed.executedInSameTransaction(null);
         ActionExecuted event = OutcomeEvents.executed(expected);
-        String payload = Json.write(event);
-        return actions.execute(sql, confirmed.id(), writeProcedure, payload, event.getClass().getSimpleName(),
-                Topics.ACTIONS_OUTCOMES, OutboxWriter.toLedger(event, payload))
-                .map(write -> {
-                    if (write.refusal() != null) {
-                        throw ExecutionRefused.ofKind(write.refusal(), write.reason(), write.moved());
-                    }
-                    ActionRow executed = StoredRows.storedAsExpected(write.executed(),
-                            expected.withResult(write.executed().result()));
+        AppendedOutcome appended = AppendedOutcome.of(event);
+        return actions.execute(sql, confirmed.id(), writeProcedure, appended.payload(), appended.type(),
+                appended.topic(), appended.toLedger())
+                .map(stored -> {
+                    ActionRow executed = StoredRows.storedAsExpected(stored, expected.withResult(stored.result()));
                     outbox.countOnCommit(sql, event, executed);
                     // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
                     LOG.infof("Action %s of tenant %s (%s) written, executed as its transaction commits",

@@ -4,10 +4,7 @@ import java.time.ZoneOffset;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.countersign.contracts.Identifiers;
-import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionOutcome;
-import dev.countersign.contracts.json.Json;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
 import io.smallrye.mutiny.Uni;
@@ -47,25 +44,14 @@ public class OutboxWriter {
      * ({@link OutcomeMetrics}).
      */
     public Uni<Void> append(SqlClient sql, ActionOutcome event, ActionRow row) {
-        String payload = Json.write(event);
-        boolean toLedger = toLedger(event, payload);
+        AppendedOutcome appended = AppendedOutcome.of(event);
         return sql.preparedQuery(APPEND)
-                .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), Topics.ACTIONS_OUTCOMES,
-                        event.actionId().toString(), payload, toLedger ? event.userId() : null,
-                        toLedger ? event.conversationId() : null, event.getClass().getSimpleName(),
+                .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), appended.topic(),
+                        event.actionId().toString(), appended.payload(), appended.toLedger() ? event.userId() : null,
+                        appended.toLedger() ? event.conversationId() : null, appended.type(),
                         event.occurredAt().atOffset(ZoneOffset.UTC)}))
                 .invoke(() -> countOnCommit(sql, event, row))
                 .replaceWithVoid();
-    }
-
-    /**
-     * Whether {@code event} (written as {@code payload}) also goes to its conversation's ledger: only with a printable
-     * user and conversation, and never with a NUL, which PostgreSQL stores in no text or jsonb (such an outcome, of a
-     * proposal rejected for it, reaches the topic only, so its transaction still commits).
-     */
-    public static boolean toLedger(ActionOutcome event, String payload) {
-        return Identifiers.isPrintableId(event.userId()) && Identifiers.isPrintableId(event.conversationId())
-                && !payload.contains("\\u0000");
     }
 
     /** Counts the outcome {@code event} of {@code row} once the transaction of {@code sql} commits. */
