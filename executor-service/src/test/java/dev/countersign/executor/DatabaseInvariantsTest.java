@@ -336,7 +336,8 @@ class DatabaseInvariantsTest {
 
     /**
      * A kind's write and undo run only through the gate, as the executor: neither the agent's role nor the role that
-     * runs the model's plan statements may run any kind function or the gate's (a privilege check, so it fails on a
+     * runs the model's plan statements may run any kind function or the gate's, nor the consumers' dedupe
+     * (first_delivery, first_deliveries: a forged claim would drop a real event) (a privilege check, so it fails on a
      * stray GRANT even where the role's missing table rights would refuse the call anyway); and the executor's own role
      * may not replace a kind's function in the schema (nor create one), so what the gate names is what a migration
      * created. Limit: the executor's role may still create temporary functions; the executor is trusted.
@@ -346,7 +347,8 @@ class DatabaseInvariantsTest {
         String kindFunctions = """
                 SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
                 WHERE n.nspname = 'public' AND (p.proname LIKE 'kind\\_%' OR p.proname LIKE '%\\_write'
-                      OR p.proname LIKE '%\\_undo' OR p.proname IN ('execute_action', 'undo_action', 'append_outcome'))
+                      OR p.proname LIKE '%\\_undo' OR p.proname IN ('execute_action', 'undo_action', 'append_outcome',
+                                                          'first_delivery', 'first_deliveries'))
                 ORDER BY 1""";
         List<String> functions = new ArrayList<>();
         try (var owner = Db.owner(); var rows = owner.createStatement().executeQuery(kindFunctions)) {
@@ -357,7 +359,8 @@ class DatabaseInvariantsTest {
                     "execute_action(uuid,regprocedure,jsonb,text,text,boolean)", "append_outcome(uuid,text,text,text,"
                             + "text,text,text,text,timestamp with time zone)",
                     "ledger_wallet_rename_write(uuid,text,text,jsonb,bigint)",
-                    "ledger_wallet_rename_undo(uuid,text,jsonb,jsonb,jsonb)", "kind_refuse(text,text)");
+                    "ledger_wallet_rename_undo(uuid,text,jsonb,jsonb,jsonb)", "kind_refuse(text,text)",
+                    "first_deliveries(text,uuid[])");
             for (String function : functions) {
                 for (String role : List.of(LocalPostgres.READER_ROLE, LocalPostgres.PLAN_ROLE)) {
                     assertThat(Db.count(owner,

@@ -15,7 +15,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -75,25 +77,61 @@ public class ActionRepository {
             + " FROM actions WHERE id = $1 AND current_tenant() = $2 AND token_hash = $3 FOR UPDATE";
 
     /**
-     * Inserts a proposal, stamped and given its expiry by the database clock; null if the id is already taken (the
-     * existing row is left alone).
+     * Inserts proposals in one statement, each stamped and given its expiry by the database clock, in id order (so two
+     * transactions inserting overlapping ids wait for each other in one order); answers the rows stored, by id. An id
+     * already taken (by a committed or concurrent insert, or another tenant's action) is left alone and is absent from
+     * the answer.
      */
-    public Uni<ActionRow> insertProposed(SqlClient sql, NewAction action, Duration ttl) {
+    public Uni<Map<UUID, ActionRow>> insertProposed(SqlClient sql, List<NewAction> proposals) {
+        int n = proposals.size();
+        UUID[] ids = new UUID[n];
+        UUID[] turns = new UUID[n];
+        Long[] versions = new Long[n];
+        Double[] ttls = new Double[n];
+        Boolean[] clean = new Boolean[n];
+        String[][] text = new String[12][n];
+        for (int i = 0; i < n; i++) {
+            NewAction action = proposals.get(i);
+            ids[i] = action.id();
+            turns[i] = action.turnId();
+            versions[i] = action.target() == null ? null : action.target().version();
+            ttls[i] = (double) action.ttl().toSeconds();
+            clean[i] = action.contextClean();
+            String[] row = {action.tenantId(), action.requestedBy(), action.conversationId(), action.kind(),
+                    action.tier().wireName(), Json.write(action.params()), action.paramsHash(), action.tokenHash(),
+                    action.summary(), action.target() == null ? null : Json.write(action.target().fields()),
+                    action.traceParent(), action.targetOwner()};
+            for (int column = 0; column < row.length; column++) {
+                text[column][i] = row[column];
+            }
+        }
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
                                      target_before, trace_parent, context_clean, target_owner)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', $8::text::jsonb, $9, $10, $11, now(),
-                        now() + make_interval(secs => $12), $13, $14::text::jsonb, $15, $16, $17)
+                SELECT n.id, n.tenant_id, n.requested_by, n.conversation_id, n.turn_id, n.kind, n.tier, 'proposed',
+                       n.params::jsonb, n.params_hash, n.token_hash, n.summary, now(),
+                       now() + make_interval(secs => n.ttl), n.target_version, n.target_before::jsonb, n.trace_parent,
+                       n.context_clean, n.target_owner
+                FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[],
+                            $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[], $13::int8[], $14::text[],
+                            $15::text[], $16::bool[], $17::text[])
+                     AS n(id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, params, params_hash,
+                          token_hash, summary, ttl, target_version, target_before, trace_parent, context_clean,
+                          target_owner)
+                ORDER BY n.id
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
-                .execute(Tuple.from(new Object[]{action.id(), action.tenantId(), action.requestedBy(),
-                        action.conversationId(), action.turnId(), action.kind(), action.tier().wireName(),
-                        Json.write(action.params()), action.paramsHash(), action.tokenHash(), action.summary(),
-                        (double) ttl.toSeconds(), action.target() == null ? null : action.target().version(),
-                        action.target() == null ? null : Json.write(action.target().fields()),
-                        action.traceParent(), action.contextClean(), action.targetOwner()}))
-                .map(ActionRepository::firstOrNull);
+                .execute(Tuple.from(new Object[]{ids, text[0], text[1], text[2], turns, text[3], text[4], text[5],
+                        text[6], text[7], text[8], ttls, versions, text[9], text[10], clean, text[11]}))
+                .map(ActionRepository::byId);
+    }
+
+    /** The actions of this tenant among {@code ids}, by id (another tenant's are simply absent). */
+    public Uni<Map<UUID, ActionRow>> find(SqlClient sql, List<UUID> ids, String tenantId) {
+        return sql.preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = ANY($1) AND current_tenant() = $2")
+                .execute(Tuple.of(ids.toArray(UUID[]::new), tenantId))
+                .map(ActionRepository::byId);
     }
 
     /**
@@ -372,6 +410,12 @@ public class ActionRepository {
         String executedAt = to == EXECUTED ? ", executed_at = now()" : "";
         return "UPDATE actions SET status = '" + to.wireName() + "', result = $2::text::jsonb" + executedAt
                 + ", version = version + 1 WHERE id = $1 AND status = '" + from.wireName() + "' RETURNING " + COLUMNS;
+    }
+
+    private static Map<UUID, ActionRow> byId(RowSet<Row> rows) {
+        Map<UUID, ActionRow> found = new HashMap<>();
+        rows.forEach(row -> found.put(row.getUUID("id"), toRow(row)));
+        return found;
     }
 
     private static ActionRow firstOrNull(RowSet<Row> rows) {

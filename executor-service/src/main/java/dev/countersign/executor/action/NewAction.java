@@ -1,5 +1,6 @@
 package dev.countersign.executor.action;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,8 @@ import dev.countersign.contracts.Tier;
  *            the agent's mark that the proposing turn read no text its user did not write (the agent's claim)
  * @param targetOwner
  *            the person whose row it writes (a wallet's owner, a plan's person), or null for a row nobody owns
+ * @param ttl
+ *            how long it may wait for a decision, from when the database stores it
  */
 public record NewAction(
         UUID id,
@@ -33,5 +36,6 @@ public record NewAction(
         TargetSnapshot target,
         String traceParent,
         boolean contextClean,
-        String targetOwner) {
+        String targetOwner,
+        Duration ttl) {
 }

@@ -1,5 +1,8 @@
 package dev.countersign.executor.db;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -32,5 +35,19 @@ public class ProcessedEvents {
                 .flatMap(rows -> rows.iterator().next().getBoolean("first")
                         ? work.get()
                         : Uni.createFrom().item(ifRedelivered));
+    }
+
+    /**
+     * Which of {@code eventIds} {@code consumer} sees for the first time, remembered in the caller's transaction (one
+     * statement for a batch; an id given twice is one delivery).
+     */
+    public Uni<Set<UUID>> firstDeliveries(SqlClient sql, String consumer, List<UUID> eventIds) {
+        return sql.preparedQuery("SELECT first_deliveries($1, $2) AS event_id")
+                .execute(Tuple.of(consumer, eventIds.toArray(UUID[]::new)))
+                .map(rows -> {
+                    Set<UUID> first = new HashSet<>();
+                    rows.forEach(row -> first.add(row.getUUID("event_id")));
+                    return first;
+                });
     }
 }

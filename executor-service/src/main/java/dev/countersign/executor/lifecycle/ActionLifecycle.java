@@ -70,6 +70,11 @@ public class ActionLifecycle {
         return outbox.append(sql, OutcomeEvents.staged(stored), stored);
     }
 
+    /** {@link #staged} for newly stored actions, their events appended in one statement in the order given. */
+    public Uni<Void> staged(SqlClient sql, List<ActionRow> stored) {
+        return outbox.append(sql, stored.stream().map(OutcomeEvents::staged).toList(), stored);
+    }
+
     /**
      * A stored action its tier could have applied on arrival waits for a person: the reason is recorded on it (once;
      * the database refuses another), then it is announced as staged.

@@ -1,6 +1,9 @@
 package dev.countersign.executor.outbox;
 
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -25,6 +28,11 @@ public class OutboxWriter {
      * topic, $4 key, $5 payload, $6 user and $7 conversation or nulls, $8 event type, $9 when): R__execute_action.sql.
      */
     private static final String APPEND = "SELECT append_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    /** {@link #APPEND} for many outcomes in one statement, appended in the order given (arrays in that order). */
+    private static final String APPEND_ALL = "SELECT append_outcome(o.e, o.t, o.topic, o.k, o.payload, o.u, o.c,"
+            + " o.type, o.at) FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
+            + " $7::text[], $8::text[], $9::timestamptz[]) WITH ORDINALITY AS o(e, t, topic, k, payload, u, c, type, at,"
+            + " i) ORDER BY o.i";
 
     private final TenantTransactions transactions;
     private final OutcomeMetrics metrics;
@@ -51,6 +59,41 @@ public class OutboxWriter {
                         appended.toLedger() ? event.conversationId() : null, appended.type(),
                         event.occurredAt().atOffset(ZoneOffset.UTC)}))
                 .invoke(() -> countOnCommit(sql, event, row))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Appends the outcomes {@code events}, each announcing the move of the row at the same index of {@code rows}, in
+     * one statement and in that order; each is counted once the transaction commits.
+     */
+    public Uni<Void> append(SqlClient sql, List<? extends ActionOutcome> events, List<ActionRow> rows) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        int n = events.size();
+        UUID[] ids = new UUID[n];
+        OffsetDateTime[] at = new OffsetDateTime[n];
+        String[][] text = new String[7][n];
+        for (int i = 0; i < n; i++) {
+            ActionOutcome event = events.get(i);
+            AppendedOutcome appended = AppendedOutcome.of(event);
+            ids[i] = event.eventId();
+            at[i] = event.occurredAt().atOffset(ZoneOffset.UTC);
+            String[] row = {event.tenantId(), appended.topic(), event.actionId().toString(), appended.payload(),
+                    appended.toLedger() ? event.userId() : null, appended.toLedger() ? event.conversationId() : null,
+                    appended.type()};
+            for (int column = 0; column < row.length; column++) {
+                text[column][i] = row[column];
+            }
+        }
+        return sql.preparedQuery(APPEND_ALL)
+                .execute(Tuple.from(new Object[]{ids, text[0], text[1], text[2], text[3], text[4], text[5], text[6],
+                        at}))
+                .invoke(() -> {
+                    for (int i = 0; i < n; i++) {
+                        countOnCommit(sql, events.get(i), rows.get(i));
+                    }
+                })
                 .replaceWithVoid();
     }
 

@@ -1,6 +1,7 @@
 package dev.countersign.executor.staging;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,9 +17,13 @@ import dev.countersign.executor.evidence.Evidence;
 import dev.countersign.executor.evidence.EvidenceGate;
 import dev.countersign.executor.evidence.EvidenceRejectedException;
 import dev.countersign.executor.evidence.RecordTime;
+import dev.countersign.executor.messaging.GroupCommit;
 import dev.countersign.executor.messaging.KeyedLanes;
 import dev.countersign.executor.messaging.ReadPayload;
 import dev.countersign.executor.outbox.OutboxRelay;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -32,6 +37,11 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
  * proposal's tenant signed in recently (or that a service principal proposes as itself): without it the proposal goes
  * to the dead-letter topic with the reason and without the token, and nothing is staged or published for the tenant it
  * names (an unverified tenant gets no outcome events).
+ * <p>
+ * Verified proposals are staged in batches by tenant ({@link GroupCommit}, {@link StagingService#stage}): those that
+ * arrive while every staging transaction is busy are staged together by the next free one. Metrics:
+ * {@code countersign_staging_waiting} (proposals waiting for a transaction) and
+ * {@code countersign_staging_restaged_alone_total} (proposals whose batch failed, staged again alone).
  */
 @ApplicationScoped
 public class ProposalConsumer {
@@ -44,13 +54,25 @@ public class ProposalConsumer {
     private final OutboxRelay relay;
     private final EvidenceGate evidence;
     private final KeyedLanes lanes;
+    private final GroupCommit<StagingRequest, Boolean> batches;
+    private final Counter restagedAlone;
 
     public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence,
-            @ConfigProperty(name = "countersign.proposals.lanes") int lanes) {
+            @ConfigProperty(name = "countersign.proposals.lanes") int lanes,
+            @ConfigProperty(name = "countersign.proposals.transactions") int transactions,
+            @ConfigProperty(name = "countersign.proposals.batch-size") int batchSize, MeterRegistry registry) {
         this.staging = staging;
         this.relay = relay;
         this.evidence = evidence;
         this.lanes = KeyedLanes.withLanes(lanes);
+        this.batches = new GroupCommit<>(transactions, batchSize, request -> request.proposal().tenantId(),
+                staging::stage);
+        Gauge.builder("countersign.staging.waiting", batches, GroupCommit::waitingItems)
+                .description("Proposals waiting for a staging transaction (PROPOSAL_TRANSACTIONS all busy)")
+                .register(registry);
+        this.restagedAlone = Counter.builder("countersign.staging.restaged_alone")
+                .description("Proposals whose staging batch failed as a whole, then staged alone")
+                .register(registry);
     }
 
     /**
@@ -110,13 +132,19 @@ public class ProposalConsumer {
                 });
     }
 
+    /**
+     * Staged with the other proposals of its tenant waiting at the time ({@link GroupCommit}); if that batch's
+     * transaction failed, staged again alone, so one proposal PostgreSQL refuses never fails its neighbours: retried
+     * while the failure is transient, else recorded as rejected.
+     */
     private Uni<Void> stageVerified(ActionProposed proposal) {
-        return TransientFailures.retryWhileTransient(staging.stage(proposal), LOG, "Staging " + proposal.actionId())
+        StagingRequest request = staging.request(proposal);
+        return batches.submit(request)
                 .onFailure().recoverWithUni(failure -> {
-                    LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
+                    LOG.infof("The staging batch of %s failed (%s); staging it alone", proposal.actionId(),
                             failure.getMessage());
-                    // If recording the rejection fails too, the record goes to the dead-letter topic.
-                    return staging.rejectUnstorable(proposal);
+                    restagedAlone.increment();
+                    return stageAlone(request);
                 })
                 .invoke(wroteOutbox -> {
                     if (wroteOutbox) {
@@ -124,5 +152,17 @@ public class ProposalConsumer {
                     }
                 })
                 .replaceWithVoid();
+    }
+
+    private Uni<Boolean> stageAlone(StagingRequest request) {
+        ActionProposed proposal = request.proposal();
+        return TransientFailures.retryWhileTransient(staging.stage(List.of(request)).map(answers -> answers.get(0)),
+                LOG, "Staging " + proposal.actionId())
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
+                            failure.getMessage());
+                    // If recording the rejection fails too, the record goes to the dead-letter topic.
+                    return staging.rejectUnstorable(proposal);
+                });
     }
 }

@@ -2,21 +2,31 @@ package dev.countersign.executor.staging;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.catalogue.ActionCatalogue;
-import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.events.ActionProposed;
@@ -27,6 +37,7 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.ActionsConfig;
 import dev.countersign.executor.action.NewAction;
 import dev.countersign.executor.action.TargetSnapshot;
+import dev.countersign.executor.db.Pipelining;
 import dev.countersign.executor.db.ProcessedEvents;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
@@ -99,11 +110,29 @@ public class StagingService {
         this.config = config;
     }
 
-    /** Completes when the outcome is committed; true if an outbox event was written (the relay should run). */
-    public Uni<Boolean> stage(ActionProposed proposal) {
-        return ActionTelemetry.withLogFields(proposal.tenantId(), proposal.actionId(),
-                () -> transactions.run(actor(proposal), sql -> processed.onFirstDelivery(sql, proposal.eventId(),
-                        CONSUMER, () -> decide(sql, proposal), false)));
+    /** {@code proposal} ready to stage, with the trace it arrived in (read on its own record's context). */
+    public StagingRequest request(ActionProposed proposal) {
+        return new StagingRequest(proposal, telemetry.currentTraceParent());
+    }
+
+    /**
+     * Stages proposals of one tenant in one transaction (the proposals of one tenant waiting together,
+     * {@link ProposalConsumer}; or one alone): what every proposal needs is read and written with one statement for all
+     * of them (the first-delivery records, the lookup of their ids, the tenant's policies, the inserts, the staged
+     * events), the target reads of different proposals are sent together, and what only some need (a rejection, a copy
+     * to settle, a hold, an application on arrival) follows one proposal at a time. Completes when the transaction
+     * committed, with one answer per proposal in order: true if an outbox event was written for it (the relay should
+     * run). A proposal refused by a rule is answered alone; a failure of the transaction fails the whole batch, which
+     * the caller then stages one proposal at a time.
+     */
+    public Uni<List<Boolean>> stage(List<StagingRequest> batch) {
+        String tenantId = batch.get(0).proposal().tenantId();
+        if (batch.stream().anyMatch(request -> !Objects.equals(request.proposal().tenantId(), tenantId))) {
+            throw new IllegalArgumentException("A staging batch holds proposals of one tenant");
+        }
+        // No actor: the history records each stored proposal as its requester's move (R__action_history.sql).
+        Actor staging = new Actor(tenantId, "", TenantTransactions.AGENT);
+        return transactions.run(staging, sql -> new Batch(sql, tenantId, batch).stage());
     }
 
     /**
@@ -119,107 +148,232 @@ public class StagingService {
                 () -> reject(sql, proposal, ErrorCode.VALIDATION_FAILED, "the proposal could not be stored"), false));
     }
 
-    /** The proposal's tenant, and its requester acting through the agent. */
-    private static Actor actor(ActionProposed proposal) {
-        return new Actor(proposal.tenantId(), proposal.userId(), TenantTransactions.AGENT);
-    }
+    /** One staging transaction's proposals and what it has decided for each so far. */
+    private final class Batch {
 
-    private Uni<Boolean> decide(SqlClient sql, ActionProposed proposal) {
-        String envelopeProblem = envelopeProblem(proposal);
-        if (envelopeProblem != null) {
-            return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, envelopeProblem);
+        private final SqlClient sql;
+        private final String tenantId;
+        private final List<StagingRequest> requests;
+        private final Boolean[] answers;
+        /** Work for single proposals, run one after another once the batch's shared reads are in. */
+        private final List<Supplier<Uni<Void>>> oneByOne = Collections.synchronizedList(new ArrayList<>());
+        /** The proposal of each action id a candidate holds. */
+        private final Map<UUID, Integer> candidateOf = new HashMap<>();
+        private StagingPolicies policy;
+
+        Batch(SqlClient sql, String tenantId, List<StagingRequest> requests) {
+            this.sql = sql;
+            this.tenantId = tenantId;
+            this.requests = requests;
+            this.answers = new Boolean[requests.size()];
         }
-        // A copy of a staged action is settled before any other rule: a policy changed or a target gone since must not
-        // publish a rejection under a live action's id.
-        return actions.find(sql, proposal.actionId(), proposal.tenantId()).flatMap(existing -> existing != null
-                ? settleCopy(sql, proposal, existing)
-                : policies.forStaging(sql, proposal.tenantId()).flatMap(
-                        policy -> policy.agentWrites() == AgentWritesPolicy.Mode.DISABLED
-                                ? reject(sql, proposal, ErrorCode.AGENT_WRITES_DISABLED,
-                                        "an administrator has switched agent writes off for this tenant")
-                                : stageValid(sql, proposal, policy)));
-    }
 
-    private Uni<Boolean> stageValid(SqlClient sql, ActionProposed proposal, StagingPolicies policy) {
-        ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
-        if (!validated.isValid()) {
-            return reject(sql, proposal, ErrorCode.VALIDATION_FAILED, validated.violationsText());
+        Uni<List<Boolean>> stage() {
+            List<UUID> eventIds = requests.stream().map(r -> r.proposal().eventId()).filter(Objects::nonNull)
+                    .toList();
+            List<UUID> actionIds = requests.stream().map(r -> r.proposal().actionId()).filter(Objects::nonNull)
+                    .toList();
+            return Pipelining.sendTogether(processed.firstDeliveries(sql, CONSUMER, eventIds),
+                    () -> Pipelining.sendTogether(actions.find(sql, actionIds, tenantId),
+                            () -> policies.forStaging(sql, tenantId), Lookup::new),
+                    (first, lookup) -> lookup.with(first))
+                    .flatMap(this::decide)
+                    .map(ignored -> {
+                        if (Arrays.asList(answers).contains(null)) {
+                            throw new IllegalStateException("A staging batch left a proposal unanswered");
+                        }
+                        return Arrays.asList(answers);
+                    });
         }
-        if (!executors.isExecutable(proposal.kind())) {
-            return reject(sql, proposal, ErrorCode.KIND_NOT_SUPPORTED,
-                    "this executor cannot carry out %s yet".formatted(proposal.kind()));
-        }
-        String paramsHash = validated.hash();
-        if (!paramsHash.equals(proposal.paramsHash())) {
-            return reject(sql, proposal, ErrorCode.PARAMS_MISMATCH,
-                    "paramsHash does not match the canonical hash of the normalised parameters");
-        }
-        if (executors.externalFor(proposal.kind()).isPresent() && !policy.externalSends()) {
-            return reject(sql, proposal, ErrorCode.EXTERNAL_SENDS_DISABLED,
-                    "an administrator has switched off external sends (e-mail, tickets) for this tenant");
-        }
-        return stageTarget(sql, proposal, validated, policy.tiers(), policy.agentWrites());
-    }
 
-    private Uni<Boolean> stageTarget(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
-            TierPolicy tiers, AgentWritesPolicy.Mode agentWrites) {
-        String paramsHash = validated.hash();
-        return targets.refusal(sql, proposal.kind(), validated.normalised(), proposal.tenantId(),
-                proposal.userId())
-                .flatMap(refused -> refused != null
-                        ? reject(sql, proposal, refused.code(), refused.getMessage())
-                        : stageRead(sql, proposal, validated, tiers, agentWrites, paramsHash));
-    }
-
-    private Uni<Boolean> stageRead(SqlClient sql, ActionProposed proposal, ValidatedParams validated,
-            TierPolicy tiers, AgentWritesPolicy.Mode agentWrites, String paramsHash) {
-        return targets.read(sql, proposal.kind(), validated.normalised(), proposal.tenantId(), proposal.userId())
-                .flatMap(target -> targets.owner(sql, proposal.kind(), validated.normalised(), proposal.tenantId(),
-                        proposal.userId()).map(owner -> new Staged(target, owner)))
-                .flatMap(staged -> {
-                    Optional<TargetSnapshot> target = staged.target();
-                    if (target.isEmpty() && targets.hasTarget(proposal.kind())) {
-                        return reject(sql, proposal, ErrorCode.TARGET_NOT_FOUND,
-                                targets.missing(proposal.kind(), validated.normalised()));
-                    }
-                    if (staged.owner() == null && targets.readsOwner(proposal.kind())) {
-                        // A missing owner reads as the requester's own (Relation.of): never stage one.
-                        return reject(sql, proposal, ErrorCode.TARGET_NOT_FOUND,
-                                "the row this action writes does not exist in this tenant");
-                    }
-                    NewAction action = new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
-                            proposal.conversationId(), proposal.turnId(), proposal.kind(),
-                            validated.definition().tierFor(validated.normalised(),
-                                    target.map(TargetSnapshot::fields).orElse(null), tiers),
-                            validated.normalised(), paramsHash, tokenHash(proposal), validated.summary(),
-                            target.orElse(null), telemetry.currentTraceParent(), proposal.markedClean(),
-                            staged.owner());
-                    return store(sql, proposal, action, agentWrites);
-                });
-    }
-
-    /** What staging read of the row an action writes: its snapshot (if it changes one) and its owner. */
-    private record Staged(Optional<TargetSnapshot> target, String owner) {
-    }
-
-    private Uni<Boolean> store(SqlClient sql, ActionProposed proposal, NewAction action,
-            AgentWritesPolicy.Mode agentWrites) {
-        return actions.insertProposed(sql, action, ttl(proposal)).flatMap(stored -> {
-            if (stored == null) {
-                // Taken between the lookup and the insert (a copy on another partition), or another tenant's id.
-                return actions.find(sql, proposal.actionId(), proposal.tenantId())
-                        .flatMap(existing -> settleCopy(sql, proposal, existing));
+        private Uni<Void> decide(Lookup lookup) {
+            policy = lookup.policy();
+            List<Candidate> candidates = new ArrayList<>();
+            Set<UUID> first = new HashSet<>(lookup.firstDeliveries());
+            for (int i = 0; i < requests.size(); i++) {
+                ActionProposed proposal = requests.get(i).proposal();
+                // An event id seen before (or twice in this batch) is a redelivery: nothing happens.
+                if (proposal.eventId() != null && !first.remove(proposal.eventId())) {
+                    answers[i] = false;
+                    continue;
+                }
+                Candidate candidate = check(i, lookup);
+                if (candidate != null) {
+                    candidates.add(candidate);
+                }
             }
-            return autoApply.reason(sql, stored, agentWrites).flatMap(reason -> {
-                if (reason == null) {
-                    return lifecycle.staged(sql, stored);
+            return readTargets(candidates).flatMap(this::store)
+                    .flatMap(ignored -> runOneByOne());
+        }
+
+        /** The rules that need no further read; a proposal they refuse is answered one by one, later. */
+        private Candidate check(int index, Lookup lookup) {
+            ActionProposed proposal = requests.get(index).proposal();
+            String envelopeProblem = envelopeProblem(proposal);
+            if (envelopeProblem != null) {
+                return rejectLater(index, ErrorCode.VALIDATION_FAILED, envelopeProblem);
+            }
+            // A copy of a staged action is settled before any other rule: a policy changed or a target gone since must
+            // not publish a rejection under a live action's id.
+            ActionRow existing = lookup.existing().get(proposal.actionId());
+            if (existing != null) {
+                return later(index, () -> settleCopy(sql, proposal, existing));
+            }
+            if (candidateOf.containsKey(proposal.actionId())) {
+                // Another proposal of this batch holds the id: settled against it once it is stored.
+                return later(index, () -> settleTaken(proposal));
+            }
+            if (policy.agentWrites() == AgentWritesPolicy.Mode.DISABLED) {
+                return rejectLater(index, ErrorCode.AGENT_WRITES_DISABLED,
+                        "an administrator has switched agent writes off for this tenant");
+            }
+            ValidatedParams validated = ActionCatalogue.validate(proposal.kind(), proposal.params());
+            if (!validated.isValid()) {
+                return rejectLater(index, ErrorCode.VALIDATION_FAILED, validated.violationsText());
+            }
+            if (!executors.isExecutable(proposal.kind())) {
+                return rejectLater(index, ErrorCode.KIND_NOT_SUPPORTED,
+                        "this executor cannot carry out %s yet".formatted(proposal.kind()));
+            }
+            if (!validated.hash().equals(proposal.paramsHash())) {
+                return rejectLater(index, ErrorCode.PARAMS_MISMATCH,
+                        "paramsHash does not match the canonical hash of the normalised parameters");
+            }
+            if (executors.externalFor(proposal.kind()).isPresent() && !policy.externalSends()) {
+                return rejectLater(index, ErrorCode.EXTERNAL_SENDS_DISABLED,
+                        "an administrator has switched off external sends (e-mail, tickets) for this tenant");
+            }
+            candidateOf.put(proposal.actionId(), index);
+            return new Candidate(index, validated);
+        }
+
+        /** A proposal whose id was taken after the lookup: a copy of what holds it, or a duplicate id. */
+        private Uni<Boolean> settleTaken(ActionProposed proposal) {
+            return actions.find(sql, proposal.actionId(), proposal.tenantId())
+                    .flatMap(existing -> settleCopy(sql, proposal, existing));
+        }
+
+        /** Refuses the proposal at {@code index} with {@code code}, one by one after the shared work; null. */
+        private <T> T rejectLater(int index, ErrorCode code, String reason) {
+            ActionProposed proposal = requests.get(index).proposal();
+            return later(index, () -> reject(sql, proposal, code, reason));
+        }
+
+        /** Settles the proposal at {@code index} by {@code work}, one by one after the shared work; null. */
+        private <T> T later(int index, Supplier<Uni<Boolean>> work) {
+            ActionProposed proposal = requests.get(index).proposal();
+            oneByOne.add(() -> ActionTelemetry.withLogFields(proposal.tenantId(), proposal.actionId(), work)
+                    .invoke(wrote -> answers[index] = wrote).replaceWithVoid());
+            return null;
+        }
+
+        /**
+         * Each candidate's target, kind's staging check and owner, the reads of all candidates sent together; a
+         * candidate refused by them is answered one by one, later. Answers the actions to store.
+         */
+        private Uni<List<NewAction>> readTargets(List<Candidate> candidates) {
+            if (candidates.isEmpty()) {
+                return Uni.createFrom().item(List.of());
+            }
+            return Uni.join().all(candidates.stream().map(this::read).toList()).andFailFast()
+                    .map(read -> read.stream().filter(Objects::nonNull).toList());
+        }
+
+        private Uni<NewAction> read(Candidate candidate) {
+            ActionProposed proposal = requests.get(candidate.index()).proposal();
+            JsonNode params = candidate.validated().normalised();
+            return targets.refusal(sql, proposal.kind(), params, proposal.tenantId(), proposal.userId())
+                    .flatMap(refused -> refused != null
+                            ? Uni.createFrom().item(this.<NewAction>rejectLater(candidate.index(), refused.code(),
+                                    refused.getMessage()))
+                            : targets.read(sql, proposal.kind(), params, proposal.tenantId(), proposal.userId())
+                                    .flatMap(target -> targets.owner(sql, proposal.kind(), params,
+                                            proposal.tenantId(), proposal.userId())
+                                            .map(owner -> newAction(candidate, target, owner))));
+        }
+
+        /** The action to store, or null (a refusal to answer later) when its row is missing. */
+        private NewAction newAction(Candidate candidate, Optional<TargetSnapshot> target, String owner) {
+            StagingRequest request = requests.get(candidate.index());
+            ActionProposed proposal = request.proposal();
+            ValidatedParams validated = candidate.validated();
+            if (target.isEmpty() && targets.hasTarget(proposal.kind())) {
+                return rejectLater(candidate.index(), ErrorCode.TARGET_NOT_FOUND,
+                        targets.missing(proposal.kind(), validated.normalised()));
+            }
+            if (owner == null && targets.readsOwner(proposal.kind())) {
+                // A missing owner reads as the requester's own (Relation.of): never stage one.
+                return rejectLater(candidate.index(), ErrorCode.TARGET_NOT_FOUND,
+                        "the row this action writes does not exist in this tenant");
+            }
+            return new NewAction(proposal.actionId(), proposal.tenantId(), proposal.userId(),
+                    proposal.conversationId(), proposal.turnId(), proposal.kind(),
+                    validated.definition().tierFor(validated.normalised(),
+                            target.map(TargetSnapshot::fields).orElse(null), policy.tiers()),
+                    validated.normalised(), validated.hash(), tokenHash(proposal), validated.summary(),
+                    target.orElse(null), request.traceParent(), proposal.markedClean(), owner, ttl(proposal));
+        }
+
+        /**
+         * Stores the actions in one statement; each waits for a person, announced together, unless its tier lets it
+         * apply on arrival or its id was taken meanwhile (both handled one by one, later).
+         */
+        private Uni<Void> store(List<NewAction> proposed) {
+            if (proposed.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            AgentWritesPolicy.Mode agentWrites = policy.agentWrites();
+            return actions.insertProposed(sql, proposed).flatMap(stored -> {
+                List<ActionRow> waiting = new ArrayList<>();
+                Uni<Void> decided = Uni.createFrom().voidItem();
+                for (NewAction action : proposed) {
+                    int index = candidateOf.get(action.id());
+                    ActionRow row = stored.get(action.id());
+                    ActionProposed proposal = requests.get(index).proposal();
+                    if (row == null) {
+                        // Taken between the lookup and the insert (a copy on another partition), or another tenant's.
+                        later(index, () -> settleTaken(proposal));
+                        continue;
+                    }
+                    answers[index] = true;
+                    decided = decided.flatMap(ignored -> autoApply.reason(sql, row, agentWrites)).map(reason -> {
+                        if (reason == null) {
+                            waiting.add(row);
+                        } else if (!proposal.markedClean()) {
+                            later(index, () -> lifecycle.held(sql, row, TAINTED).replaceWith(true));
+                        } else {
+                            later(index, () -> applyOnArrival(sql, row, reason).replaceWith(true));
+                        }
+                        return null;
+                    });
                 }
-                if (!proposal.markedClean()) {
-                    return lifecycle.held(sql, stored, TAINTED);
-                }
-                return applyOnArrival(sql, stored, reason);
-            }).replaceWith(true);
-        });
+                return decided.flatMap(ignored -> lifecycle.staged(sql, waiting));
+            });
+        }
+
+        private Uni<Void> runOneByOne() {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (Supplier<Uni<Void>> work : oneByOne) {
+                chain = chain.flatMap(ignored -> work.get());
+            }
+            return chain;
+        }
+    }
+
+    /** What a batch reads before deciding anything: the first deliveries, the ids stored already, the policies. */
+    private record Lookup(Set<UUID> firstDeliveries, Map<UUID, ActionRow> existing, StagingPolicies policy) {
+
+        Lookup(Map<UUID, ActionRow> existing, StagingPolicies policy) {
+            this(Set.of(), existing, policy);
+        }
+
+        Lookup with(Set<UUID> first) {
+            return new Lookup(first, existing, policy);
+        }
+    }
+
+    /** A proposal every rule without a read let through, waiting for its target reads. */
+    private record Candidate(int index, ValidatedParams validated) {
     }
 
     /**

@@ -1,0 +1,160 @@
+package dev.countersign.executor;
+
+import static dev.countersign.devsupport.testing.Waits.await;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.Topics;
+import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.MetricsText;
+import dev.countersign.executor.messaging.KeyedLanes;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Staging in batches (GroupCommit, StagingService.stage): proposals that arrive while every staging transaction is busy
+ * are staged together, in one transaction, and a batch that fails as a whole is staged again one proposal at a time, so
+ * only the proposal PostgreSQL refuses is refused.
+ * <p>
+ * How the transactions are kept busy: this test's uncommitted claim of each blocker proposal's event id in
+ * processed_events, which the blocker's staging transaction waits for; the proposals sent next wait for a transaction
+ * (countersign_staging_waiting counts them), and the test's rollback lets everything go.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class StagingBatchTest {
+
+    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private TestTenant tenant;
+
+    @ConfigProperty(name = "countersign.proposals.lanes")
+    int proposalLanes;
+
+    @ConfigProperty(name = "countersign.proposals.transactions")
+    int transactions;
+
+    @BeforeEach
+    void freshTenant() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+    }
+
+    @Test
+    void proposalsWaitingForABusyTransactionAreStagedTogetherEachAsItsRequestersMove() throws Exception {
+        List<Integer> lanesTaken = new ArrayList<>();
+        var alices = distinctLane(lanesTaken, "3.00");
+        var bobs = distinctLane(lanesTaken, "4.00").by("bob");
+        var alicesSecond = distinctLane(lanesTaken, "5.00");
+
+        try (var owner = Db.owner()) {
+            occupyEveryTransaction(owner, lanesTaken);
+            alices.send(kafka);
+            bobs.send(kafka);
+            alicesSecond.send(kafka);
+            awaitWaiting(3);
+            owner.rollback();
+        }
+
+        for (var proposal : List.of(alices, bobs, alicesSecond)) {
+            Db.awaitStatus(proposal.actionId, "proposed");
+        }
+        assertThat(Db.count("SELECT count(DISTINCT xmin::text) FROM actions WHERE id IN (?, ?, ?)", alices.actionId,
+                bobs.actionId, alicesSecond.actionId)).as("stored by one transaction").isEqualTo(1);
+        assertThat(Db.text("SELECT actor FROM action_history WHERE action_id = ? AND to_status = 'proposed'",
+                bobs.actionId)).isEqualTo("bob");
+        assertThat(Db.text("SELECT actor FROM action_history WHERE action_id = ? AND to_status = 'proposed'",
+                alices.actionId)).isEqualTo("alice");
+        for (var proposal : List.of(alices, bobs, alicesSecond)) {
+            assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(proposal.actionId.toString())))
+                    .singleElement().asString().contains("ActionStaged");
+        }
+    }
+
+    @Test
+    void aBatchThatFailsIsStagedAgainOneByOneSoOnlyTheProposalPostgresRefusesIsRefused() throws Exception {
+        List<Integer> lanesTaken = new ArrayList<>();
+        var poisoned = distinctLane(lanesTaken, "13.13");
+        var good = distinctLane(lanesTaken, "6.00");
+        double restaged = metric("countersign_staging_restaged_alone_total");
+        try (var owner = Db.owner()) {
+            owner.createStatement().execute("""
+                    CREATE FUNCTION test_refuse_poisoned() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        RAISE EXCEPTION 'planted by StagingBatchTest' USING ERRCODE = 'check_violation';
+                    END $$;
+                    CREATE TRIGGER test_refuse_poisoned BEFORE INSERT ON actions FOR EACH ROW
+                        WHEN (NEW.params->>'amount' = '13.13') EXECUTE FUNCTION test_refuse_poisoned();
+                    """);
+        }
+        try {
+            try (var owner = Db.owner()) {
+                occupyEveryTransaction(owner, lanesTaken);
+                poisoned.send(kafka);
+                good.send(kafka);
+                awaitWaiting(2);
+                owner.rollback();
+            }
+
+            Db.awaitStatus(good.actionId, "proposed");
+            assertThat(kafka.awaitAny(Topics.ACTIONS_OUTCOMES, value -> value.contains(poisoned.actionId.toString())))
+                    .singleElement().asString().contains("ActionRejected").contains("validation_failed")
+                    .contains("could not be stored");
+            assertThat(Db.status(poisoned.actionId)).isNull();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                    metric("countersign_staging_restaged_alone_total")).isEqualTo(restaged + 2));
+        } finally {
+            try (var owner = Db.owner()) {
+                owner.createStatement().execute("DROP TRIGGER test_refuse_poisoned ON actions;"
+                        + " DROP FUNCTION test_refuse_poisoned()");
+            }
+        }
+    }
+
+    /**
+     * Sends as many blockers as there are staging transactions, each waiting on this test's uncommitted claim of its
+     * event id (rolled back by the caller), and waits until each waits.
+     */
+    private void occupyEveryTransaction(Connection owner, List<Integer> lanesTaken) throws Exception {
+        owner.setAutoCommit(false);
+        int waitingBefore = Db.count("SELECT count(*) FROM pg_locks WHERE NOT granted");
+        for (int i = 0; i < transactions; i++) {
+            var blocker = distinctLane(lanesTaken, "1.00");
+            try (var claim = owner.prepareStatement(
+                    "INSERT INTO processed_events (consumer, event_id) VALUES ('executor.proposals', ?)")) {
+                claim.setObject(1, UUID.fromString(blocker.event.get("eventId").asText()));
+                claim.executeUpdate();
+            }
+            blocker.send(kafka);
+        }
+        await().atMost(Duration.ofSeconds(15)).until(() -> Db.count(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted") >= waitingBefore + transactions);
+    }
+
+    /** A proposal of the test tenant in a lane no other proposal of this test takes. */
+    private ProposalMother distinctLane(List<Integer> lanesTaken, String amount) {
+        var proposal = new ProposalMother(tenant, amount);
+        while (lanesTaken.contains(KeyedLanes.laneOf(proposal.actionId.toString(), proposalLanes))) {
+            proposal = new ProposalMother(tenant, amount);
+        }
+        lanesTaken.add(KeyedLanes.laneOf(proposal.actionId.toString(), proposalLanes));
+        return proposal;
+    }
+
+    private static void awaitWaiting(int proposals) {
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(metric("countersign_staging_waiting"))
+                .isEqualTo(proposals));
+    }
+
+    private static double metric(String name) {
+        return MetricsText.value(given().get(Management.url("/metrics")).then().statusCode(200).extract().asString(),
+                name);
+    }
+}
