@@ -1,13 +1,22 @@
 -- An action's idempotency key (idempotency_key(uuid), V8) is issued when the action is stored and retired, with the
--- reason, when it is cancelled or expires; a retired key is never revived. Only the database records either: this
--- trigger runs as the owner (search_path pinned with pg_temp last); the application roles only read their tenant's
--- keys.
+-- reason, when it is cancelled or expires; a retired key is never revived. Only the database records either: these
+-- triggers run as the owner (search_path pinned with pg_temp last); the application roles only read their tenant's
+-- keys. Issued once per INSERT statement for all the rows it stored (a transition table: staging stores a batch in one
+-- statement), retired row by row.
+CREATE OR REPLACE FUNCTION idempotency_keys_issue() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    INSERT INTO idempotency_keys (key, action_id, tenant_id)
+    SELECT idempotency_key(s.id), s.id, s.tenant_id FROM stored s;
+    RETURN NULL;
+END;
+$$;
+REVOKE ALL ON FUNCTION idempotency_keys_issue() FROM PUBLIC;
+
 CREATE OR REPLACE FUNCTION idempotency_key_follow_action() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO idempotency_keys (key, action_id, tenant_id) VALUES (idempotency_key(NEW.id), NEW.id, NEW.tenant_id);
-    ELSIF NEW.status IN ('cancelled', 'expired') AND OLD.status <> NEW.status THEN
+    IF NEW.status IN ('cancelled', 'expired') AND OLD.status <> NEW.status THEN
         UPDATE idempotency_keys SET retired_at = now(), retired_because = NEW.status
         WHERE action_id = NEW.id AND retired_at IS NULL;
     END IF;
@@ -17,5 +26,8 @@ $$;
 REVOKE ALL ON FUNCTION idempotency_key_follow_action() FROM PUBLIC;
 
 DROP TRIGGER IF EXISTS actions_idempotency_key ON actions;
-CREATE TRIGGER actions_idempotency_key AFTER INSERT OR UPDATE OF status ON actions
+CREATE TRIGGER actions_idempotency_key AFTER UPDATE OF status ON actions
     FOR EACH ROW EXECUTE FUNCTION idempotency_key_follow_action();
+DROP TRIGGER IF EXISTS actions_idempotency_keys_issued ON actions;
+CREATE TRIGGER actions_idempotency_keys_issued AFTER INSERT ON actions REFERENCING NEW TABLE AS stored
+    FOR EACH STATEMENT EXECUTE FUNCTION idempotency_keys_issue();

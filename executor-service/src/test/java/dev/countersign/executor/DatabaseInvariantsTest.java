@@ -273,6 +273,55 @@ class DatabaseInvariantsTest {
         }
     }
 
+    /**
+     * The trail and the idempotency key of a stored action are written once per INSERT statement for all its rows
+     * (staging stores a batch in one statement): every row of a multi-row insert by hand gets both. Through the agent
+     * channel each row is its requester's move whatever actor the transaction names; through any other, the named
+     * actor's (or 'database').
+     */
+    @Test
+    void everyRowOfOneInsertGetsItsTrailAndItsKeyAsItsRequestersMoveThroughTheAgentChannel() throws Exception {
+        String tenant = "t-" + UUID.randomUUID();
+        UUID alices = UUID.randomUUID();
+        UUID bobs = UUID.randomUUID();
+        UUID byHand = UUID.randomUUID();
+        String insert = """
+                INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
+                                     summary, proposed_at, expires_at)
+                SELECT r.id, '%s', r.requester, 'ledger.transaction.create', 'low', 'proposed', '{}', repeat('a', 64),
+                       repeat('b', 64), 'x', now(), now() + interval '1 hour'
+                FROM (VALUES %s) AS r(id, requester)""";
+        try (var sql = Db.owner()) {
+            sql.setAutoCommit(false);
+            sql.createStatement().execute("SELECT set_config('countersign.channel', 'agent', true),"
+                    + " set_config('countersign.actor', 'mallory', true)");
+            sql.createStatement().executeUpdate(insert.formatted(tenant,
+                    "('" + alices + "'::uuid, 'alice'), ('" + bobs + "'::uuid, 'bob')"));
+            sql.commit();
+            sql.setAutoCommit(true);
+            sql.createStatement().executeUpdate(insert.formatted(tenant, "('" + byHand + "'::uuid, 'carol')"));
+
+            assertThat(trailOf(sql, alices)).isEqualTo("proposed alice agent");
+            assertThat(trailOf(sql, bobs)).isEqualTo("proposed bob agent");
+            assertThat(trailOf(sql, byHand)).isEqualTo("proposed database sql");
+            assertThat(Db.count(sql, "SELECT count(*) FROM idempotency_keys WHERE action_id IN (?, ?, ?)"
+                    + " AND key = idempotency_key(action_id) AND retired_at IS NULL", alices, bobs, byHand))
+                    .isEqualTo(3);
+        }
+    }
+
+    /** The action's trail as "status actor channel" lines, oldest first. */
+    private static String trailOf(java.sql.Connection sql, UUID action) throws SQLException {
+        List<String> lines = new ArrayList<>();
+        try (var rows = sql.createStatement().executeQuery("SELECT to_status, actor, channel FROM action_history"
+                + " WHERE action_id = '" + action + "' ORDER BY id")) {
+            while (rows.next()) {
+                lines.add(rows.getString(1) + " " + rows.getString(2) + " " + rows.getString(3));
+            }
+        }
+        return String.join("\n", lines);
+    }
+
     @Test
     void oneActionWritesAtMostOneLedgerRow() throws Exception {
         try (var sql = Db.owner()) {
