@@ -166,6 +166,34 @@ class EvidenceTest {
         assertRejected(forged, EvidenceVerifier.INVALID);
     }
 
+    /**
+     * A token verified for one record is kept (countersign.evidence.verified-token-reuse) and not verified again, but
+     * what it is evidence of is judged for every record: another tenant, another user, or a record appended after the
+     * token expired is refused though the same token was accepted a moment before.
+     */
+    @Test
+    void aTokenKeptFromAnEarlierRecordIsJudgedAgainForEveryRecord() throws Exception {
+        Instant now = Instant.now();
+        String token = TestProperties.tokens().mint(tenant.id(), "alice", List.of(Audiences.AGENT),
+                List.of(Groups.USER), now.minusSeconds(60), now.plusSeconds(300));
+        TestTenant other = TestTenant.withCheckingWallet();
+
+        assertThat(verify(token, tenant.id(), "alice", now)).isInstanceOf(Evidence.Verified.class);
+        assertThat(verify(token, other.id(), "alice", now))
+                .isEqualTo(new Evidence.Rejected(EvidenceVerifier.WRONG_TENANT));
+        assertThat(verify(token, tenant.id(), "bob", now))
+                .isEqualTo(new Evidence.Rejected(EvidenceVerifier.WRONG_USER));
+        assertThat(verify(token, tenant.id(), "alice", now.plusSeconds(400)))
+                .isEqualTo(new Evidence.Rejected(EvidenceVerifier.EXPIRED));
+        assertThat(verify(token, tenant.id(), "alice", now)).isInstanceOf(Evidence.Verified.class);
+    }
+
+    /** The verifier's judgement of {@code token} on a record the broker appended at {@code appendedAt}. */
+    private Evidence verify(String token, String tenantId, String userId, Instant appendedAt) {
+        return verifier.verify(token, tenantId, userId, new RecordTime(appendedAt, true, appendedAt)).await()
+                .atMost(Duration.ofSeconds(10));
+    }
+
     @Test
     void evidenceIsJudgedAtTheBrokersAppendTimeSoAProposalQueuedThroughAnOutageIsStillValid() {
         // The record was appended ten minutes ago, when the token was still valid; it expired a minute ago.

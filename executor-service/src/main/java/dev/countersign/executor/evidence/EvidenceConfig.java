@@ -35,4 +35,16 @@ public interface EvidenceConfig {
      */
     @WithDefault("P1D")
     Duration maxQueueTime();
+
+    /**
+     * How long a token quarkus-oidc verified (signature, issuer, audience) is taken again without verifying it again,
+     * by its exact text ({@link EvidenceVerifier}); PT0S verifies every record's token. Its times, tenant and subject
+     * are still judged for every record.
+     */
+    @WithDefault("PT60S")
+    Duration verifiedTokenReuse();
+
+    /** The most verified tokens kept for {@link #verifiedTokenReuse()} (each a few kilobytes). */
+    @WithDefault("1000")
+    int verifiedTokensKept();
 }

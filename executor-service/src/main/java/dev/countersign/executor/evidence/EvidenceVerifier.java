@@ -9,6 +9,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Requesters;
@@ -33,6 +36,13 @@ import io.smallrye.mutiny.Uni;
  * the duration of the request; an attacker who compromised it, for the token's remaining lifetime) can attach it to any
  * proposal of that person in that tenant. It stops a compromised agent from acting in tenants and for users who are not
  * signed in to it, which is what the tenant and user of an event alone could not.
+ * <p>
+ * A token quarkus-oidc verified is kept, by its exact text, for {@code countersign.evidence.verified-token-reuse} (60
+ * s; at most {@code verified-tokens-kept}): the records of one signed-in person's turns carry the same token, and
+ * verifying its signature and parsing it again was a sixth of this service's CPU while staging 1,000 proposals/s. Its
+ * expiry, age, tenant and subject are judged for every record as before (quarkus-oidc's own clock check is widened by a
+ * day here anyway). Limit: a signing key the identity provider withdraws from its key set still verifies the tokens
+ * kept for up to that long; a refused token is not kept (each is verified again).
  */
 @ApplicationScoped
 public class EvidenceVerifier {
@@ -50,11 +60,14 @@ public class EvidenceVerifier {
 
     private final TenantIdentityProvider oidc;
     private final EvidenceConfig config;
+    private final Cache<String, JsonWebToken> verified;
 
     public EvidenceVerifier(@Tenant(OIDC_TENANT) TenantIdentityProvider oidc, EvidenceConfig config,
             @ConfigProperty(name = "quarkus.oidc." + OIDC_TENANT + ".token.lifespan-grace") int lifespanGraceSeconds) {
         this.oidc = oidc;
         this.config = config;
+        this.verified = Caffeine.newBuilder().maximumSize(config.verifiedTokensKept())
+                .expireAfterWrite(config.verifiedTokenReuse()).build();
         Duration needed = config.maxQueueTime().plus(config.clockSkew());
         if (Duration.ofSeconds(lifespanGraceSeconds).compareTo(needed) < 0) {
             // A token live at a record's append time would be refused by the clock check before it is judged here.
@@ -73,7 +86,14 @@ public class EvidenceVerifier {
         if (time.now().isAfter(time.reference().plus(config.maxQueueTime()))) {
             return Uni.createFrom().item(Evidence.rejected(QUEUED_TOO_LONG));
         }
-        return TokenChecks.verifiedBy(oidc, token, jwt -> judge(jwt, tenantId, userId, time));
+        JsonWebToken kept = verified.getIfPresent(token);
+        if (kept != null) {
+            return Uni.createFrom().item(judge(kept, tenantId, userId, time));
+        }
+        return TokenChecks.verifiedBy(oidc, token, jwt -> {
+            verified.put(token, jwt);
+            return judge(jwt, tenantId, userId, time);
+        });
     }
 
     private Evidence judge(JsonWebToken jwt, String tenantId, String userId, RecordTime time) {

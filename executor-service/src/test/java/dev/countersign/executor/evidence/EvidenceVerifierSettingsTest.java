@@ -40,6 +40,16 @@ class EvidenceVerifierSettingsTest {
             public Duration maxQueueTime() {
                 return maxQueueTime;
             }
+
+            @Override
+            public Duration verifiedTokenReuse() {
+                return Duration.ofSeconds(60);
+            }
+
+            @Override
+            public int verifiedTokensKept() {
+                return 1000;
+            }
         };
     }
 
