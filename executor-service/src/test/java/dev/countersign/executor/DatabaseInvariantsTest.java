@@ -285,6 +285,7 @@ class DatabaseInvariantsTest {
         UUID alices = UUID.randomUUID();
         UUID bobs = UUID.randomUUID();
         UUID byHand = UUID.randomUUID();
+        UUID dans = UUID.randomUUID();
         String insert = """
                 INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
                                      summary, proposed_at, expires_at)
@@ -297,16 +298,24 @@ class DatabaseInvariantsTest {
                     + " set_config('countersign.actor', 'mallory', true)");
             sql.createStatement().executeUpdate(insert.formatted(tenant,
                     "('" + alices + "'::uuid, 'alice'), ('" + bobs + "'::uuid, 'bob')"));
+            // A row the insert skips (its id is taken) gets no second trail entry or key; the others theirs.
+            assertThat(sql.createStatement().executeUpdate(insert.formatted(tenant,
+                    "('" + alices + "'::uuid, 'alice'), ('" + dans + "'::uuid, 'dan')")
+                    + " ON CONFLICT (id) DO NOTHING"))
+                    .isEqualTo(1);
+            sql.createStatement().executeUpdate(insert.formatted(tenant, "('" + alices + "'::uuid, 'alice')")
+                    + " WHERE false");
             sql.commit();
             sql.setAutoCommit(true);
             sql.createStatement().executeUpdate(insert.formatted(tenant, "('" + byHand + "'::uuid, 'carol')"));
 
             assertThat(trailOf(sql, alices)).isEqualTo("proposed alice agent");
             assertThat(trailOf(sql, bobs)).isEqualTo("proposed bob agent");
+            assertThat(trailOf(sql, dans)).isEqualTo("proposed dan agent");
             assertThat(trailOf(sql, byHand)).isEqualTo("proposed database sql");
-            assertThat(Db.count(sql, "SELECT count(*) FROM idempotency_keys WHERE action_id IN (?, ?, ?)"
-                    + " AND key = idempotency_key(action_id) AND retired_at IS NULL", alices, bobs, byHand))
-                    .isEqualTo(3);
+            assertThat(Db.count(sql, "SELECT count(*) FROM idempotency_keys WHERE action_id IN (?, ?, ?, ?)"
+                    + " AND key = idempotency_key(action_id) AND retired_at IS NULL", alices, bobs, dans, byHand))
+                    .isEqualTo(4);
         }
     }
 

@@ -8,13 +8,16 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.MetricsText;
 import dev.countersign.executor.messaging.KeyedLanes;
@@ -119,6 +122,95 @@ class StagingBatchTest {
     }
 
     /**
+     * One batch holding one proposal of every kind of answer: it waits for a person (HIGH), is refused by a rule
+     * (invalid parameters), is a redelivery of a staged proposal, a copy of a staged action under a new event id, comes
+     * from a tainted turn (held), is applied on arrival (LOW), and two MEDIUM renames of one wallet by a user whose
+     * agent earned trust, both applied on arrival: the second reads the wallet after the first renamed it (a snapshot
+     * read with the batch's would carry a stale version, and its guarded write would fail). Each gets exactly its
+     * outcome, all in one transaction.
+     */
+    @Test
+    void aBatchOfEveryKindOfAnswerAnswersEachAloneInOneTransaction() throws Exception {
+        TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("INSERT INTO user_trust (tenant_id, user_id,"
+                    + " medium_confirmed_in_a_row) VALUES ('%s', 'alice', 100)").formatted(tenant.id()));
+        }
+        List<Integer> lanesTaken = new ArrayList<>();
+        var redelivered = distinctLane(lanesTaken, () -> new ProposalMother(tenant, "900.00")).stage(kafka);
+        var copied = distinctLane(lanesTaken, () -> new ProposalMother(tenant, "901.00")).stage(kafka);
+        var waiting = distinctLane(lanesTaken, () -> new ProposalMother(tenant, "800.00"));
+        var invalid = distinctLane(lanesTaken, () -> new ProposalMother(tenant, "-3.00"));
+        var tainted = distinctLane(lanesTaken, () -> new ProposalMother(tenant, "7.00"));
+        tainted.event.put("contextClean", false);
+        var applied = distinctLane(lanesTaken, () -> new ProposalMother(tenant, "8.00"));
+        var firstRename = distinctLane(lanesTaken, () -> rename("First"));
+        var secondRename = distinctLane(lanesTaken, () -> rename("Second"));
+
+        try (var owner = Db.owner()) {
+            occupyEveryTransaction(owner, lanesTaken);
+            waiting.send(kafka);
+            invalid.send(kafka);
+            redelivered.send(kafka);
+            copied.event.put("eventId", UUID.randomUUID().toString());
+            copied.send(kafka);
+            tainted.send(kafka);
+            applied.send(kafka);
+            firstRename.send(kafka);
+            secondRename.send(kafka);
+            awaitWaiting(8);
+            owner.rollback();
+        }
+
+        Db.awaitStatus(applied.actionId, "executed");
+        Db.awaitStatus(secondRename.actionId, "executed");
+        assertThat(Db.status(firstRename.actionId)).isEqualTo("executed");
+        assertThat(Db.text("SELECT name FROM wallets WHERE id = ?", tenant.wallet())).isEqualTo("Second");
+        assertThat(Db.status(waiting.actionId)).isEqualTo("proposed");
+        assertThat(Db.status(tainted.actionId)).isEqualTo("proposed");
+        assertThat(Db.text("SELECT held_reason FROM actions WHERE id = ?", tainted.actionId)).contains("read text");
+        assertThat(Db.status(invalid.actionId)).isNull();
+        // Stamped with one transaction's start (now()); the rows applied on arrival were updated in subtransactions,
+        // so their xmin differs.
+        assertThat(Db.count("SELECT count(DISTINCT proposed_at) FROM actions WHERE id IN (?, ?, ?, ?, ?)",
+                waiting.actionId, tainted.actionId, applied.actionId, firstRename.actionId, secondRename.actionId))
+                .as("stored by one transaction").isEqualTo(1);
+        try (var owner = Db.owner()) {
+            // The batch committed as a whole: each of its outcomes is in the outbox now, and nothing else.
+            assertThat(outbox(owner, invalid)).containsExactly("ActionRejected");
+            assertThat(outbox(owner, redelivered)).as("a redelivery adds nothing").containsExactly("ActionStaged");
+            assertThat(outbox(owner, copied)).as("a copy adds nothing").containsExactly("ActionStaged");
+            assertThat(outbox(owner, waiting)).containsExactly("ActionStaged");
+            assertThat(outbox(owner, tainted)).containsExactly("ActionStaged");
+            assertThat(outbox(owner, applied)).containsExactly("ActionStaged", "ActionExecuted");
+            assertThat(outbox(owner, secondRename)).containsExactly("ActionStaged", "ActionExecuted");
+            assertThat(Db.text(owner, "SELECT actor || ' ' || channel FROM action_history WHERE action_id = ?"
+                    + " AND to_status = 'proposed'", waiting.actionId)).isEqualTo("alice agent");
+        }
+    }
+
+    private ProposalMother rename(String name) {
+        var params = dev.countersign.contracts.json.Json.mapper().createObjectNode()
+                .put("walletId", tenant.wallet().toString()).put("name", name);
+        return new ProposalMother(tenant, ShippedKinds.RENAME_WALLET, params);
+    }
+
+    /** The types of the outbox's events about {@code proposal}'s action, oldest first. */
+    private static List<String> outbox(Connection owner, ProposalMother proposal) throws Exception {
+        List<String> types = new ArrayList<>();
+        try (var query = owner.prepareStatement("SELECT payload::jsonb ->> 'type' FROM outbox WHERE message_key = ?"
+                + " ORDER BY id")) {
+            query.setString(1, proposal.actionId.toString());
+            try (var rows = query.executeQuery()) {
+                while (rows.next()) {
+                    types.add(rows.getString(1));
+                }
+            }
+        }
+        return types;
+    }
+
+    /**
      * Sends as many blockers as there are staging transactions, each waiting on this test's uncommitted claim of its
      * event id (rolled back by the caller), and waits until each waits.
      */
@@ -140,9 +232,14 @@ class StagingBatchTest {
 
     /** A proposal of the test tenant in a lane no other proposal of this test takes. */
     private ProposalMother distinctLane(List<Integer> lanesTaken, String amount) {
-        var proposal = new ProposalMother(tenant, amount);
+        return distinctLane(lanesTaken, () -> new ProposalMother(tenant, amount));
+    }
+
+    /** A proposal made by {@code make}, made again until its lane is one no other proposal of this test takes. */
+    private ProposalMother distinctLane(List<Integer> lanesTaken, Supplier<ProposalMother> make) {
+        var proposal = make.get();
         while (lanesTaken.contains(KeyedLanes.laneOf(proposal.actionId.toString(), proposalLanes))) {
-            proposal = new ProposalMother(tenant, amount);
+            proposal = make.get();
         }
         lanesTaken.add(KeyedLanes.laneOf(proposal.actionId.toString(), proposalLanes));
         return proposal;

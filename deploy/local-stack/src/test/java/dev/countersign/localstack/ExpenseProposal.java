@@ -14,9 +14,9 @@ import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.json.Json;
 
 /**
- * One {@code ledger.transaction.create} proposal as the agent publishes it ({@code ProposeExpenseTool},
- * {@code ProposalPublisher}): parameters validated and normalised by the catalogue, their canonical hash, a
- * conversation and a turn, and no confirm token (the executor mints that).
+ * One {@code ledger.transaction.create} proposal (or, {@link #transfer}, a transfer) as the agent publishes it
+ * ({@code ProposeExpenseTool}, {@code ProposalPublisher}): parameters validated and normalised by the catalogue, their
+ * canonical hash, a conversation and a turn, and no confirm token (the executor mints that).
  *
  * @param event
  *            the {@code ActionProposed} JSON, to send keyed by {@code id}
@@ -40,14 +40,34 @@ record ExpenseProposal(UUID id, String paramsHash, String event) {
                 .put("category", category)
                 .put("description", description)
                 .put("occurredOn", LocalDate.now().toString());
-        ValidatedParams params = ActionCatalogue.validate(ShippedKinds.CREATE_TRANSACTION, raw);
+        return of(tenant, user, ShippedKinds.CREATE_TRANSACTION, raw, conversationId, tokenHash);
+    }
+
+    /**
+     * A proposal of a transfer of {@code amount} between two wallets ({@code ledger.wallet.transfer}), as the agent
+     * publishes it.
+     */
+    static ExpenseProposal transfer(String tenant, String user, UUID from, UUID to, BigDecimal amount,
+            String conversationId) {
+        ObjectNode raw = Json.mapper().createObjectNode()
+                .put("fromWalletId", from.toString())
+                .put("toWalletId", to.toString())
+                .put("amount", amount.toPlainString())
+                .put("occurredOn", LocalDate.now().toString());
+        return of(tenant, user, ShippedKinds.TRANSFER, raw, conversationId, null);
+    }
+
+    /** A proposal of {@code kind} with {@code raw} parameters, validated, normalised and hashed by the catalogue. */
+    private static ExpenseProposal of(String tenant, String user, String kind, ObjectNode raw, String conversationId,
+            String tokenHash) {
+        ValidatedParams params = ActionCatalogue.validate(kind, raw);
         if (!params.isValid()) {
             throw new IllegalStateException(params.violationsText());
         }
         UUID id = UUID.randomUUID();
         String event = Json.write(new ActionProposed(UUID.randomUUID(), ActionProposed.SCHEMA_VERSION, Instant.now(),
-                id, tenant, user, conversationId, UUID.randomUUID(), ShippedKinds.CREATE_TRANSACTION,
-                params.normalised(), params.hash(), tokenHash, null, true));
+                id, tenant, user, conversationId, UUID.randomUUID(), kind, params.normalised(), params.hash(),
+                tokenHash, null, true));
         return new ExpenseProposal(id, params.hash(), event);
     }
 }

@@ -41,13 +41,14 @@ import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 
 /**
- * Two executor-service processes under load and a crash: a few hundred staged expenses (LOW and HIGH) are each
- * confirmed at once over HTTP on both instances and as a decisions-topic event published twice with one event id, from
- * 32 client threads; half-way one executor is SIGKILLed and started again. Afterwards every action is executed exactly
- * once: one ledger row each, the wallet moved by exactly the sum, one {@code executed} entry in each history, one
- * {@code ActionExecuted} event id per action in the outbox and on the outcomes topic (a relay may repeat it, never mint
- * another), and every HTTP answer was the one winner's 200, a 409 naming {@code executed}, or a broken connection to
- * the instance while it was down. The throughput it prints is informative, not asserted. It runs on the shared stack
+ * Two executor-service processes under load and a crash: a few hundred staged expenses (LOW and HIGH) and transfers
+ * between two wallets (MEDIUM, two legs each) are each confirmed at once over HTTP on both instances and as a
+ * decisions-topic event published twice with one event id, from 32 client threads; half-way one executor is SIGKILLed
+ * and started again. Afterwards every action is executed exactly once: one ledger row per expense, the wallet moved by
+ * exactly their sum, one transfer with exactly its two legs per transfer, one {@code executed} entry in each history,
+ * one {@code ActionExecuted} event id per action in the outbox and on the outcomes topic (a relay may repeat it, never
+ * mint another), and every HTTP answer was the one winner's 200, a 409 naming {@code executed}, or a broken connection
+ * to the instance while it was down. The throughput it prints is informative, not asserted. It runs on the shared stack
  * ({@link SharedStacks}) with a tenant of its own, and starts the killed executor again before it goes on, so the stack
  * is whole again for the classes after it.
  */
@@ -58,6 +59,11 @@ class TwoExecutorsLoadIT {
     private static final int CLIENT_THREADS = 32;
     /** Every fourth expense is at or above the default high-impact threshold (500.00): HIGH. */
     private static final int HIGH_EVERY = 4;
+    /**
+     * Every fourth action after those is a transfer (MEDIUM) from the Checking wallet to Savings: the kind of two legs
+     * (issue 41) held to the same exactly-once checks, and its legs to theirs.
+     */
+    private static final int TRANSFER_EVERY = 4;
     /** The executor SIGKILLed half-way and started again. */
     private static final int VICTIM = 1;
     /** The integration channel the decision events claim (recorded in the history of the actions they win). */
@@ -74,14 +80,14 @@ class TwoExecutorsLoadIT {
      * One staged expense and the decision event an integration would relay, with the confirm token an approver asked
      * the executor for (null until staged).
      */
-    private record Proposal(UUID id, String paramsHash, BigDecimal amount, String event, UUID decisionId,
-            String decision) {
+    private record Proposal(UUID id, String paramsHash, BigDecimal amount, boolean transfer, String event,
+            UUID decisionId, String decision) {
 
         /** The decision event, with the token the executor issued for this action. */
         Proposal decidedWith(String tenant, String token) {
-            return new Proposal(id, paramsHash, amount, event, decisionId, Json.write(new ActionDecided(decisionId,
-                    ActionDecided.SCHEMA_VERSION, Instant.now(), id, tenant, "alice", ActionDecided.Decision.CONFIRM,
-                    token, CHANNEL, null, paramsHash)));
+            return new Proposal(id, paramsHash, amount, transfer, event, decisionId, Json.write(new ActionDecided(
+                    decisionId, ActionDecided.SCHEMA_VERSION, Instant.now(), id, tenant, "alice",
+                    ActionDecided.Decision.CONFIRM, token, CHANNEL, null, paramsHash)));
         }
     }
 
@@ -104,12 +110,18 @@ class TwoExecutorsLoadIT {
                     + " logs in %s%n", seconds(stackUp - stackStarted), stack.settings().logDirectory());
             String tenant = "load-" + UUID.randomUUID();
             UUID wallet;
+            UUID savings;
             try (Connection owner = stack.ownerConnection()) {
                 wallet = DemoData.createWallet(owner, tenant, "alice", "Checking", "EUR");
+                savings = DemoData.createWallet(owner, tenant, "alice", "Savings", "EUR");
             }
             String alice = stack.tokens().mint(tenant, "alice", Audiences.EXECUTOR, Duration.ofHours(1));
             String evidence = AgentEvidence.of(stack, tenant, "alice");
-            List<Proposal> proposals = proposals(tenant, wallet);
+            List<Proposal> proposals = proposals(tenant, wallet, savings);
+            Set<UUID> expenses = proposals.stream().filter(proposal -> !proposal.transfer()).map(Proposal::id)
+                    .collect(Collectors.toSet());
+            Map<UUID, BigDecimal> transfers = proposals.stream().filter(Proposal::transfer)
+                    .collect(Collectors.toMap(Proposal::id, Proposal::amount));
 
             // --- stage: the agent's events, published straight to the topic, keyed by the action id ---
             long stagingStarted = System.nanoTime();
@@ -208,13 +220,26 @@ class TwoExecutorsLoadIT {
                 rows(owner, "SELECT source_action_id, count(*) FROM transactions WHERE tenant_id = ?"
                         + " GROUP BY source_action_id", tenant,
                         row -> ledgerRows.put(row.getObject(1, UUID.class), row.getInt(2)));
-                assertThat(ledgerRows).as("ledger rows by source action").containsOnlyKeys(byId.keySet());
+                assertThat(ledgerRows).as("ledger rows by source action").containsOnlyKeys(expenses);
                 assertThat(other(ledgerRows, 1)).as("actions with other than one ledger row").isEmpty();
-                BigDecimal expected = proposals.stream().map(Proposal::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
+                BigDecimal expected = proposals.stream().filter(proposal -> !proposal.transfer())
+                        .map(Proposal::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
                 List<BigDecimal> balance = new ArrayList<>();
                 rows(owner, "SELECT coalesce(sum(amount), 0) FROM transactions WHERE tenant_id = ? AND wallet_id = ?",
                         List.of(tenant, wallet), row -> balance.add(row.getBigDecimal(1)));
                 assertThat(balance.get(0)).as("the wallet's balance (it started empty)").isEqualByComparingTo(expected);
+                // Each executed transfer: one transfer row, its two legs (out of Checking, into Savings) and no other.
+                Map<UUID, String> legs = new HashMap<>();
+                rows(owner, "SELECT t.source_action_id, string_agg(l.leg || ':' || (l.wallet_id = t.from_wallet_id)"
+                        + " || ':' || l.amount, ' ' ORDER BY l.leg), count(DISTINCT t.id) FROM wallet_transfers t"
+                        + " JOIN wallet_transfer_legs l ON l.transfer_id = t.id WHERE t.tenant_id = ?"
+                        + " GROUP BY t.source_action_id", tenant,
+                        row -> legs.put(row.getObject(1, UUID.class),
+                                row.getLong(3) + " " + row.getString(2)));
+                assertThat(legs).as("transfers by source action").containsOnlyKeys(transfers.keySet());
+                transfers.forEach((action, amount) -> assertThat(legs.get(action)).as("the legs of %s", action)
+                        .isEqualTo("1 1:true:" + amount.negate().toPlainString() + " 2:false:"
+                                + amount.toPlainString()));
 
                 Map<UUID, int[]> history = new HashMap<>();
                 rows(owner, "SELECT action_id, to_status, channel FROM action_history WHERE tenant_id = ?", tenant,
@@ -404,16 +429,22 @@ class TwoExecutorsLoadIT {
         }
     }
 
-    /** Expenses as the agent proposes them: validated and normalised by the catalogue, hashed canonically. */
-    private static List<Proposal> proposals(String tenant, UUID wallet) {
+    /**
+     * Expenses and transfers as the agent proposes them: validated and normalised by the catalogue, hashed canonically.
+     * A quarter of the actions are HIGH expenses, a quarter MEDIUM transfers from {@code wallet} to {@code savings}.
+     */
+    private static List<Proposal> proposals(String tenant, UUID wallet, UUID savings) {
         List<Proposal> proposals = new ArrayList<>();
         for (int i = 0; i < ACTIONS; i++) {
             boolean high = i % HIGH_EVERY == 0;
+            boolean transfer = i % TRANSFER_EVERY == 1;
             BigDecimal amount = BigDecimal.valueOf(high ? 50_000 + i : 100 + i, 2);
-            ExpenseProposal expense = ExpenseProposal.of(tenant, "alice", wallet, amount, high ? "rent" : "coffee",
-                    "load " + i, "load-" + (i % 20));
-            proposals.add(new Proposal(expense.id(), expense.paramsHash(), amount, expense.event(), UUID.randomUUID(),
-                    null));
+            ExpenseProposal proposal = transfer
+                    ? ExpenseProposal.transfer(tenant, "alice", wallet, savings, amount, "load-" + (i % 20))
+                    : ExpenseProposal.of(tenant, "alice", wallet, amount, high ? "rent" : "coffee", "load " + i,
+                            "load-" + (i % 20));
+            proposals.add(new Proposal(proposal.id(), proposal.paramsHash(), amount, transfer, proposal.event(),
+                    UUID.randomUUID(), null));
         }
         return proposals;
     }

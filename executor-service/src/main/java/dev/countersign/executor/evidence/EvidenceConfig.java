@@ -44,7 +44,10 @@ public interface EvidenceConfig {
     @WithDefault("PT60S")
     Duration verifiedTokenReuse();
 
-    /** The most verified tokens kept for {@link #verifiedTokenReuse()} (each a few kilobytes). */
-    @WithDefault("1000")
-    int verifiedTokensKept();
+    /**
+     * The most memory the verified tokens kept for {@link #verifiedTokenReuse()} may take, in kilobytes, counted as
+     * four bytes per character of each token (its text as the key, the principal's copy and its parsed claims).
+     */
+    @WithDefault("4096")
+    int verifiedTokensKilobytes();
 }

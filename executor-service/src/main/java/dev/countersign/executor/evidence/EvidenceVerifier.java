@@ -38,11 +38,12 @@ import io.smallrye.mutiny.Uni;
  * signed in to it, which is what the tenant and user of an event alone could not.
  * <p>
  * A token quarkus-oidc verified is kept, by its exact text, for {@code countersign.evidence.verified-token-reuse} (60
- * s; at most {@code verified-tokens-kept}): the records of one signed-in person's turns carry the same token, and
- * verifying its signature and parsing it again was a sixth of this service's CPU while staging 1,000 proposals/s. Its
- * expiry, age, tenant and subject are judged for every record as before (quarkus-oidc's own clock check is widened by a
- * day here anyway). Limit: a signing key the identity provider withdraws from its key set still verifies the tokens
- * kept for up to that long; a refused token is not kept (each is verified again).
+ * s; at most {@code verified-tokens-kilobytes}, 4 MiB, counting four bytes per token character): the records of one
+ * signed-in person's turns carry the same token, and verifying its signature and parsing it again was a sixth of this
+ * service's CPU while staging 1,000 proposals/s. Its expiry, age, tenant and subject are judged for every record as
+ * before (quarkus-oidc's own clock check is widened by a day here anyway). Limit: a signing key the identity provider
+ * withdraws from its key set still verifies the tokens kept for up to that long; a refused token is not kept (each is
+ * verified again).
  */
 @ApplicationScoped
 public class EvidenceVerifier {
@@ -66,7 +67,8 @@ public class EvidenceVerifier {
             @ConfigProperty(name = "quarkus.oidc." + OIDC_TENANT + ".token.lifespan-grace") int lifespanGraceSeconds) {
         this.oidc = oidc;
         this.config = config;
-        this.verified = Caffeine.newBuilder().maximumSize(config.verifiedTokensKept())
+        this.verified = Caffeine.newBuilder().maximumWeight(config.verifiedTokensKilobytes())
+                .weigher((String token, JsonWebToken jwt) -> 1 + token.length() * 4 / 1024)
                 .expireAfterWrite(config.verifiedTokenReuse()).build();
         Duration needed = config.maxQueueTime().plus(config.clockSkew());
         if (Duration.ofSeconds(lifespanGraceSeconds).compareTo(needed) < 0) {

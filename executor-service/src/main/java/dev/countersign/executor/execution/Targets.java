@@ -89,6 +89,11 @@ public class Targets {
         return kinds.find(kind).map(ActionKind::owner).map(owner -> owner.query() != null).orElse(false);
     }
 
+    /** The id of the existing row an action of {@code kind} with {@code params} changes; empty if it changes none. */
+    public Optional<UUID> targetId(String kind, JsonNode params) {
+        return target(kind).map(target -> UUID.fromString(params.get(target.idParam()).asText()));
+    }
+
     /** Whether actions of {@code kind} change an existing row. */
     public boolean hasTarget(String kind) {
         return target(kind).isPresent();

@@ -26,7 +26,8 @@ import io.vertx.core.Vertx;
  * group keep their order within a batch, and across batches only if the caller submits an item after the one before it
  * ended (as {@link KeyedLanes} does per key). An item waits while the oldest waiting items belong to other groups and
  * every transaction is busy (no fairness beyond arrival order). Cancelling an item's Uni withdraws it only while it
- * waits.
+ * waits. No timeout: a batch whose work never ends holds its transaction for good, and once every transaction is held
+ * so, nothing else runs (the work must bound itself).
  *
  * @param <I>
  *            an item

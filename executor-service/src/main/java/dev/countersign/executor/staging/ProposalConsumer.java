@@ -1,7 +1,6 @@
 package dev.countersign.executor.staging;
 
 import java.time.Duration;
-import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -55,6 +54,8 @@ public class ProposalConsumer {
     private final EvidenceGate evidence;
     private final KeyedLanes lanes;
     private final GroupCommit<StagingRequest, Boolean> batches;
+    /** Proposals of a failed batch, staged again one per transaction, at most as many at once as batches. */
+    private final GroupCommit<StagingRequest, Boolean> alone;
     private final Counter restagedAlone;
 
     public ProposalConsumer(StagingService staging, OutboxRelay relay, EvidenceGate evidence,
@@ -67,6 +68,7 @@ public class ProposalConsumer {
         this.lanes = KeyedLanes.withLanes(lanes);
         this.batches = new GroupCommit<>(transactions, batchSize, request -> request.proposal().tenantId(),
                 staging::stage);
+        this.alone = new GroupCommit<>(transactions, 1, request -> request.proposal().tenantId(), staging::stage);
         Gauge.builder("countersign.staging.waiting", batches, GroupCommit::waitingItems)
                 .description("Proposals waiting for a staging transaction (PROPOSAL_TRANSACTIONS all busy)")
                 .register(registry);
@@ -135,7 +137,9 @@ public class ProposalConsumer {
     /**
      * Staged with the other proposals of its tenant waiting at the time ({@link GroupCommit}); if that batch's
      * transaction failed, staged again alone, so one proposal PostgreSQL refuses never fails its neighbours: retried
-     * while the failure is transient, else recorded as rejected.
+     * while the failure is transient, else recorded as rejected. Staged alone through a limiter of its own
+     * ({@code alone}, as many transactions as the batches'), so a failed batch does not open one transaction per member
+     * at once: at most twice PROPOSAL_TRANSACTIONS staging transactions in all.
      */
     private Uni<Void> stageVerified(ActionProposed proposal) {
         StagingRequest request = staging.request(proposal);
@@ -156,8 +160,7 @@ public class ProposalConsumer {
 
     private Uni<Boolean> stageAlone(StagingRequest request) {
         ActionProposed proposal = request.proposal();
-        return TransientFailures.retryWhileTransient(staging.stage(List.of(request)).map(answers -> answers.get(0)),
-                LOG, "Staging " + proposal.actionId())
+        return TransientFailures.retryWhileTransient(alone.submit(request), LOG, "Staging " + proposal.actionId())
                 .onFailure().recoverWithUni(failure -> {
                     LOG.errorf("Staging %s failed for good (%s); recording it as rejected", proposal.actionId(),
                             failure.getMessage());

@@ -130,6 +130,10 @@ public class StagingService {
         if (batch.stream().anyMatch(request -> !Objects.equals(request.proposal().tenantId(), tenantId))) {
             throw new IllegalArgumentException("A staging batch holds proposals of one tenant");
         }
+        if (batch.stream().map(request -> request.proposal().actionId()).distinct().count() != batch.size()) {
+            // The consumer never batches two records of one action (they share a lane, which waits for the first).
+            throw new IllegalArgumentException("A staging batch holds one proposal per action id");
+        }
         // No actor: the history records each stored proposal as its requester's move (R__action_history.sql).
         Actor staging = new Actor(tenantId, "", TenantTransactions.AGENT);
         return transactions.run(staging, sql -> new Batch(sql, tenantId, batch).stage());
@@ -157,8 +161,12 @@ public class StagingService {
         private final Boolean[] answers;
         /** Work for single proposals, run one after another once the batch's shared reads are in. */
         private final List<Supplier<Uni<Void>>> oneByOne = Collections.synchronizedList(new ArrayList<>());
+        /** Proposals staged after all of that, one after another (they change a row another proposal changes). */
+        private final List<Supplier<Uni<Void>>> afterAll = new ArrayList<>();
         /** The proposal of each action id a candidate holds. */
         private final Map<UUID, Integer> candidateOf = new HashMap<>();
+        /** The rows the candidates change (their kinds' targets). */
+        private final Set<UUID> targetsTaken = new HashSet<>();
         private StagingPolicies policy;
 
         Batch(SqlClient sql, String tenantId, List<StagingRequest> requests) {
@@ -219,10 +227,6 @@ public class StagingService {
             if (existing != null) {
                 return later(index, () -> settleCopy(sql, proposal, existing));
             }
-            if (candidateOf.containsKey(proposal.actionId())) {
-                // Another proposal of this batch holds the id: settled against it once it is stored.
-                return later(index, () -> settleTaken(proposal));
-            }
             if (policy.agentWrites() == AgentWritesPolicy.Mode.DISABLED) {
                 return rejectLater(index, ErrorCode.AGENT_WRITES_DISABLED,
                         "an administrator has switched agent writes off for this tenant");
@@ -243,8 +247,24 @@ public class StagingService {
                 return rejectLater(index, ErrorCode.EXTERNAL_SENDS_DISABLED,
                         "an administrator has switched off external sends (e-mail, tickets) for this tenant");
             }
+            Optional<UUID> target = targets.targetId(proposal.kind(), validated.normalised());
+            if (target.isPresent() && !targetsTaken.add(target.get())) {
+                // Another proposal of the batch changes the same row, and may be applied on arrival before this one
+                // is stored: this one reads the row after the rest of the batch, so its snapshot and tier are current.
+                return last(index, () -> afterTheOthers(index));
+            }
             candidateOf.put(proposal.actionId(), index);
             return new Candidate(index, validated);
+        }
+
+        /** The proposal at {@code index} staged alone, in this transaction, after the rest of the batch. */
+        private Uni<Boolean> afterTheOthers(int index) {
+            StagingRequest request = requests.get(index);
+            Batch alone = new Batch(sql, tenantId, List.of(request));
+            UUID eventId = request.proposal().eventId();
+            // Its event id was claimed with the batch's and its action id was free at the batch's lookup.
+            Lookup claimed = new Lookup(eventId == null ? Set.of() : Set.of(eventId), Map.of(), policy);
+            return alone.decide(claimed).map(ignored -> alone.answers[0]);
         }
 
         /** A proposal whose id was taken after the lookup: a copy of what holds it, or a duplicate id. */
@@ -261,10 +281,20 @@ public class StagingService {
 
         /** Settles the proposal at {@code index} by {@code work}, one by one after the shared work; null. */
         private <T> T later(int index, Supplier<Uni<Boolean>> work) {
-            ActionProposed proposal = requests.get(index).proposal();
-            oneByOne.add(() -> ActionTelemetry.withLogFields(proposal.tenantId(), proposal.actionId(), work)
-                    .invoke(wrote -> answers[index] = wrote).replaceWithVoid());
+            oneByOne.add(answering(index, work));
             return null;
+        }
+
+        /** Settles the proposal at {@code index} by {@code work} after everything else of the batch; null. */
+        private <T> T last(int index, Supplier<Uni<Boolean>> work) {
+            afterAll.add(answering(index, work));
+            return null;
+        }
+
+        private Supplier<Uni<Void>> answering(int index, Supplier<Uni<Boolean>> work) {
+            ActionProposed proposal = requests.get(index).proposal();
+            return () -> ActionTelemetry.withLogFields(proposal.tenantId(), proposal.actionId(), work)
+                    .invoke(wrote -> answers[index] = wrote).replaceWithVoid();
         }
 
         /**
@@ -356,6 +386,9 @@ public class StagingService {
             for (Supplier<Uni<Void>> work : oneByOne) {
                 chain = chain.flatMap(ignored -> work.get());
             }
+            for (Supplier<Uni<Void>> work : afterAll) {
+                chain = chain.flatMap(ignored -> work.get());
+            }
             return chain;
         }
     }
@@ -434,7 +467,9 @@ public class StagingService {
                             failure.getMessage());
                     return sql.query("ROLLBACK TO SAVEPOINT " + AUTO_APPLY_SAVEPOINT).execute()
                             .flatMap(ignored -> lifecycle.held(sql, stored, APPLY_FAILED));
-                });
+                })
+                // The tier rules acted for this action only: the rest of a batch is staged through the agent channel.
+                .call(() -> transactions.actAs(sql, "", TenantTransactions.AGENT, ""));
     }
 
     /** min(requested, configured): a proposal can shorten its window, never extend it. */

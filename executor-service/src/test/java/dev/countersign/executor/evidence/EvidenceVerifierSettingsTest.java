@@ -47,8 +47,8 @@ class EvidenceVerifierSettingsTest {
             }
 
             @Override
-            public int verifiedTokensKept() {
-                return 1000;
+            public int verifiedTokensKilobytes() {
+                return 4096;
             }
         };
     }
