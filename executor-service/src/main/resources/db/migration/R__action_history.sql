@@ -44,7 +44,10 @@ $$;
 REVOKE ALL ON FUNCTION action_history_append() FROM PUBLIC;
 
 DROP TRIGGER IF EXISTS actions_history ON actions;
-CREATE TRIGGER actions_history AFTER UPDATE ON actions FOR EACH ROW EXECUTE FUNCTION action_history_append();
+-- The WHEN clause is the function's condition: an update that is no move and no re-issue (a hold) calls no function.
+CREATE TRIGGER actions_history AFTER UPDATE ON actions FOR EACH ROW
+    WHEN (NEW.status IS DISTINCT FROM OLD.status OR NEW.token_hash IS DISTINCT FROM OLD.token_hash)
+    EXECUTE FUNCTION action_history_append();
 DROP TRIGGER IF EXISTS actions_history_stored ON actions;
 CREATE TRIGGER actions_history_stored AFTER INSERT ON actions REFERENCING NEW TABLE AS stored
     FOR EACH STATEMENT EXECUTE FUNCTION action_history_append_stored();

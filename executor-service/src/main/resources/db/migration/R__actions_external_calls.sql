@@ -23,4 +23,9 @@ END
 $$;
 
 DROP TRIGGER IF EXISTS actions_external_guard ON actions;
-CREATE TRIGGER actions_external_guard BEFORE UPDATE ON actions FOR EACH ROW EXECUTE FUNCTION actions_external_guard();
+-- The WHEN clause lets through every update one of the function's three conditions could hold for (an execution, a
+-- call's start, an executing action); the others (a confirmation, a cancellation, a hold) call no function.
+CREATE TRIGGER actions_external_guard BEFORE UPDATE ON actions FOR EACH ROW
+    WHEN ((OLD.status = 'confirmed' AND NEW.status = 'executed') OR NEW.status = 'executing'
+          OR NEW.call_started_at IS DISTINCT FROM OLD.call_started_at)
+    EXECUTE FUNCTION actions_external_guard();

@@ -12,4 +12,7 @@ END
 $$;
 
 DROP TRIGGER IF EXISTS actions_target_guard ON actions;
-CREATE TRIGGER actions_target_guard BEFORE UPDATE ON actions FOR EACH ROW EXECUTE FUNCTION actions_target_guard();
+-- The WHEN clause is the function's condition: an update that leaves both alone (every move) calls no function.
+CREATE TRIGGER actions_target_guard BEFORE UPDATE ON actions FOR EACH ROW
+    WHEN (NEW.target_version IS DISTINCT FROM OLD.target_version OR NEW.target_before IS DISTINCT FROM OLD.target_before)
+    EXECUTE FUNCTION actions_target_guard();

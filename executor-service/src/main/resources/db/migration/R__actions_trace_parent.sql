@@ -11,5 +11,6 @@ BEGIN
 END $$;
 
 DROP TRIGGER IF EXISTS actions_trace_parent_guard ON actions;
+-- The WHEN clause is the function's condition: an update that leaves it alone (every move) calls no function.
 CREATE TRIGGER actions_trace_parent_guard BEFORE UPDATE ON actions
-    FOR EACH ROW EXECUTE FUNCTION actions_trace_parent_guard();
+    FOR EACH ROW WHEN (NEW.trace_parent IS DISTINCT FROM OLD.trace_parent) EXECUTE FUNCTION actions_trace_parent_guard();

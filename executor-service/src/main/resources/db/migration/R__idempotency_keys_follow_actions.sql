@@ -26,8 +26,10 @@ $$;
 REVOKE ALL ON FUNCTION idempotency_key_follow_action() FROM PUBLIC;
 
 DROP TRIGGER IF EXISTS actions_idempotency_key ON actions;
+-- The WHEN clause is the function's condition: only a cancellation or an expiry calls it.
 CREATE TRIGGER actions_idempotency_key AFTER UPDATE OF status ON actions
-    FOR EACH ROW EXECUTE FUNCTION idempotency_key_follow_action();
+    FOR EACH ROW WHEN (NEW.status IN ('cancelled', 'expired') AND OLD.status IS DISTINCT FROM NEW.status)
+    EXECUTE FUNCTION idempotency_key_follow_action();
 DROP TRIGGER IF EXISTS actions_idempotency_keys_issued ON actions;
 CREATE TRIGGER actions_idempotency_keys_issued AFTER INSERT ON actions REFERENCING NEW TABLE AS stored
     FOR EACH STATEMENT EXECUTE FUNCTION idempotency_keys_issue();
