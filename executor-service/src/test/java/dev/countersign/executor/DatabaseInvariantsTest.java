@@ -206,6 +206,15 @@ class DatabaseInvariantsTest {
             assertThatThrownBy(() -> setStatus(sql, mail, "executed"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("claimed (executing) before it is called");
             setStatus(sql, actionIn(sql, ActionStatus.CONFIRMED), "executed"); // a database kind may
+            // A call starts only with the claim, and the claim records when.
+            UUID ticket = insertAction(sql, "t-" + UUID.randomUUID(), ShippedKinds.CREATE_TICKET);
+            setStatus(sql, ticket, "confirmed");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET call_started_at = now() WHERE id = '" + ticket + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("only an executing action starts a call");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET status = 'executing' WHERE id = '" + ticket + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("records when its call started");
         }
         try (var app = Db.application()) {
             assertThatThrownBy(() -> app.createStatement()

@@ -186,6 +186,9 @@ class StagingBatchTest {
             assertThat(outbox(owner, secondRename)).containsExactly("ActionStaged", "ActionExecuted");
             assertThat(Db.text(owner, "SELECT actor || ' ' || channel FROM action_history WHERE action_id = ?"
                     + " AND to_status = 'proposed'", waiting.actionId)).isEqualTo("alice agent");
+            // Stored after the first rename was applied on arrival: the tier rules' actor is not its.
+            assertThat(Db.text(owner, "SELECT actor || ' ' || channel FROM action_history WHERE action_id = ?"
+                    + " AND to_status = 'proposed'", secondRename.actionId)).isEqualTo("alice agent");
         }
     }
 

@@ -228,17 +228,16 @@ class TwoExecutorsLoadIT {
                 rows(owner, "SELECT coalesce(sum(amount), 0) FROM transactions WHERE tenant_id = ? AND wallet_id = ?",
                         List.of(tenant, wallet), row -> balance.add(row.getBigDecimal(1)));
                 assertThat(balance.get(0)).as("the wallet's balance (it started empty)").isEqualByComparingTo(expected);
-                // Each executed transfer: one transfer row, its two legs (out of Checking, into Savings) and no other.
+                // Each executed transfer: its two legs, out of Checking and into Savings, and no other.
                 Map<UUID, String> legs = new HashMap<>();
-                rows(owner, "SELECT t.source_action_id, string_agg(l.leg || ':' || (l.wallet_id = t.from_wallet_id)"
-                        + " || ':' || l.amount, ' ' ORDER BY l.leg), count(DISTINCT t.id) FROM wallet_transfers t"
-                        + " JOIN wallet_transfer_legs l ON l.transfer_id = t.id WHERE t.tenant_id = ?"
-                        + " GROUP BY t.source_action_id", tenant,
-                        row -> legs.put(row.getObject(1, UUID.class),
-                                row.getLong(3) + " " + row.getString(2)));
+                rows(owner, "SELECT t.source_action_id, string_agg(l.leg || ':' || CASE l.wallet_id WHEN ? THEN"
+                        + " 'checking' WHEN ? THEN 'savings' ELSE 'other' END || ':' || l.amount, ' ' ORDER BY l.leg)"
+                        + " FROM wallet_transfers t JOIN wallet_transfer_legs l ON l.transfer_id = t.id"
+                        + " WHERE t.tenant_id = ? GROUP BY t.source_action_id", List.of(wallet, savings, tenant),
+                        row -> legs.put(row.getObject(1, UUID.class), row.getString(2)));
                 assertThat(legs).as("transfers by source action").containsOnlyKeys(transfers.keySet());
                 transfers.forEach((action, amount) -> assertThat(legs.get(action)).as("the legs of %s", action)
-                        .isEqualTo("1 1:true:" + amount.negate().toPlainString() + " 2:false:"
+                        .isEqualTo("1:checking:" + amount.negate().toPlainString() + " 2:savings:"
                                 + amount.toPlainString()));
 
                 Map<UUID, int[]> history = new HashMap<>();

@@ -45,8 +45,9 @@ public interface EvidenceConfig {
     Duration verifiedTokenReuse();
 
     /**
-     * The most memory the verified tokens kept for {@link #verifiedTokenReuse()} may take, in kilobytes, counted as
-     * four bytes per character of each token (its text as the key, the principal's copy and its parsed claims).
+     * A budget for the verified tokens kept for {@link #verifiedTokenReuse()}, in kilobytes, each token counted as one
+     * kilobyte plus four bytes per character (its text as the key, the principal's copy, its parsed claims): an
+     * estimate of their memory, not a measured bound.
      */
     @WithDefault("4096")
     int verifiedTokensKilobytes();

@@ -38,12 +38,12 @@ import io.smallrye.mutiny.Uni;
  * signed in to it, which is what the tenant and user of an event alone could not.
  * <p>
  * A token quarkus-oidc verified is kept, by its exact text, for {@code countersign.evidence.verified-token-reuse} (60
- * s; at most {@code verified-tokens-kilobytes}, 4 MiB, counting four bytes per token character): the records of one
- * signed-in person's turns carry the same token, and verifying its signature and parsing it again was a sixth of this
- * service's CPU while staging 1,000 proposals/s. Its expiry, age, tenant and subject are judged for every record as
- * before (quarkus-oidc's own clock check is widened by a day here anyway). Limit: a signing key the identity provider
- * withdraws from its key set still verifies the tokens kept for up to that long; a refused token is not kept (each is
- * verified again).
+ * s; a budget of {@code verified-tokens-kilobytes}, about 4 MiB, counting four bytes per token character): the records
+ * of one signed-in person's turns carry the same token, and verifying its signature and parsing it again was a sixth of
+ * this service's CPU while staging 1,000 proposals/s. Its expiry, age, tenant and subject are judged for every record
+ * as before (quarkus-oidc's own clock check is widened by a day here anyway). Limit: a signing key the identity
+ * provider withdraws from its key set still verifies the tokens kept for up to that long; a refused token is not kept
+ * (each is verified again).
  */
 @ApplicationScoped
 public class EvidenceVerifier {

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -167,6 +168,8 @@ public class StagingService {
         private final Map<UUID, Integer> candidateOf = new HashMap<>();
         /** The rows the candidates change (their kinds' targets). */
         private final Set<UUID> targetsTaken = new HashSet<>();
+        /** The batch's action ids (a row an action creates may be named by its action's id). */
+        private final Set<UUID> actionIds;
         private StagingPolicies policy;
 
         Batch(SqlClient sql, String tenantId, List<StagingRequest> requests) {
@@ -174,6 +177,8 @@ public class StagingService {
             this.tenantId = tenantId;
             this.requests = requests;
             this.answers = new Boolean[requests.size()];
+            this.actionIds = requests.stream().map(request -> request.proposal().actionId()).collect(
+                    Collectors.toSet());
         }
 
         Uni<List<Boolean>> stage() {
@@ -248,9 +253,10 @@ public class StagingService {
                         "an administrator has switched off external sends (e-mail, tickets) for this tenant");
             }
             Optional<UUID> target = targets.targetId(proposal.kind(), validated.normalised());
-            if (target.isPresent() && !targetsTaken.add(target.get())) {
-                // Another proposal of the batch changes the same row, and may be applied on arrival before this one
-                // is stored: this one reads the row after the rest of the batch, so its snapshot and tier are current.
+            if (target.isPresent() && (!targetsTaken.add(target.get()) || actionIds.contains(target.get()))) {
+                // Another proposal of the batch changes the same row (or creates it: a row named by its action's id),
+                // and may be applied on arrival before this one is stored: this one reads the row after the rest of
+                // the batch, so its snapshot and tier are current.
                 return last(index, () -> afterTheOthers(index));
             }
             candidateOf.put(proposal.actionId(), index);
