@@ -9,6 +9,7 @@ import static dev.countersign.contracts.ActionStatus.FAILED;
 import static dev.countersign.contracts.ActionStatus.NEEDS_REVIEW;
 import static dev.countersign.contracts.ActionStatus.PROPOSED;
 import static dev.countersign.contracts.ActionStatus.UNDONE;
+import static dev.countersign.executor.db.ArrayParameters.column;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -83,28 +84,6 @@ public class ActionRepository {
      * the answer.
      */
     public Uni<Map<UUID, ActionRow>> insertProposed(SqlClient sql, List<NewAction> proposals) {
-        int n = proposals.size();
-        UUID[] ids = new UUID[n];
-        UUID[] turns = new UUID[n];
-        Long[] versions = new Long[n];
-        Double[] ttls = new Double[n];
-        Boolean[] clean = new Boolean[n];
-        String[][] text = new String[12][n];
-        for (int i = 0; i < n; i++) {
-            NewAction action = proposals.get(i);
-            ids[i] = action.id();
-            turns[i] = action.turnId();
-            versions[i] = action.target() == null ? null : action.target().version();
-            ttls[i] = (double) action.ttl().toSeconds();
-            clean[i] = action.contextClean();
-            String[] row = {action.tenantId(), action.requestedBy(), action.conversationId(), action.kind(),
-                    action.tier().wireName(), Json.write(action.params()), action.paramsHash(), action.tokenHash(),
-                    action.summary(), action.target() == null ? null : Json.write(action.target().fields()),
-                    action.traceParent(), action.targetOwner()};
-            for (int column = 0; column < row.length; column++) {
-                text[column][i] = row[column];
-            }
-        }
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
@@ -122,8 +101,27 @@ public class ActionRepository {
                 ORDER BY n.id
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
-                .execute(Tuple.from(new Object[]{ids, text[0], text[1], text[2], turns, text[3], text[4], text[5],
-                        text[6], text[7], text[8], ttls, versions, text[9], text[10], clean, text[11]}))
+                .execute(Tuple.from(new Object[]{
+                        column(proposals, NewAction::id, UUID[]::new),
+                        column(proposals, NewAction::tenantId, String[]::new),
+                        column(proposals, NewAction::requestedBy, String[]::new),
+                        column(proposals, NewAction::conversationId, String[]::new),
+                        column(proposals, NewAction::turnId, UUID[]::new),
+                        column(proposals, NewAction::kind, String[]::new),
+                        column(proposals, action -> action.tier().wireName(), String[]::new),
+                        column(proposals, action -> Json.write(action.params()), String[]::new),
+                        column(proposals, NewAction::paramsHash, String[]::new),
+                        column(proposals, NewAction::tokenHash, String[]::new),
+                        column(proposals, NewAction::summary, String[]::new),
+                        column(proposals, action -> (double) action.ttl().toSeconds(), Double[]::new),
+                        column(proposals, action -> action.target() == null ? null : action.target().version(),
+                                Long[]::new),
+                        column(proposals, action -> action.target() == null
+                                ? null
+                                : Json.write(action.target().fields()), String[]::new),
+                        column(proposals, NewAction::traceParent, String[]::new),
+                        column(proposals, NewAction::contextClean, Boolean[]::new),
+                        column(proposals, NewAction::targetOwner, String[]::new)}))
                 .map(ActionRepository::byId);
     }
 

@@ -91,7 +91,11 @@ public class Targets {
 
     /** The id of the existing row an action of {@code kind} with {@code params} changes; empty if it changes none. */
     public Optional<UUID> targetId(String kind, JsonNode params) {
-        return target(kind).map(target -> UUID.fromString(params.get(target.idParam()).asText()));
+        return target(kind).map(target -> idOf(target, params));
+    }
+
+    private static UUID idOf(RowTarget target, JsonNode params) {
+        return UUID.fromString(params.get(target.idParam()).asText());
     }
 
     /** Whether actions of {@code kind} change an existing row. */
@@ -109,7 +113,7 @@ public class Targets {
         if (target == null) {
             return Uni.createFrom().item(Optional.empty());
         }
-        UUID id = UUID.fromString(params.get(target.idParam()).asText());
+        UUID id = idOf(target, params);
         Tuple arguments = target.requestersOwn() ? Tuple.of(id, tenantId, requestedBy) : Tuple.of(id, tenantId);
         return sql.preparedQuery(target.query()).execute(arguments).map(rows -> rows.size() == 0
                 ? Optional.<TargetSnapshot>empty()

@@ -1,9 +1,13 @@
 package dev.countersign.executor.outbox;
 
+import static dev.countersign.executor.db.ArrayParameters.column;
+
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -24,15 +28,14 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class OutboxWriter {
 
     /**
-     * The outbox row and, when user and conversation are given, the conversation ledger's ($1 event id, $2 tenant, $3
-     * topic, $4 key, $5 payload, $6 user and $7 conversation or nulls, $8 event type, $9 when): R__execute_action.sql.
+     * The outbox rows and, for those with a user and a conversation, the conversation ledger's, appended in the order
+     * given by {@code append_outcome} (R__execute_action.sql), one call per outcome: arrays of the event ids, tenants,
+     * topics, keys, payloads, users and conversations or nulls, event types and times.
      */
-    private static final String APPEND = "SELECT append_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-    /** {@link #APPEND} for many outcomes in one statement, appended in the order given (arrays in that order). */
-    private static final String APPEND_ALL = "SELECT append_outcome(o.e, o.t, o.topic, o.k, o.payload, o.u, o.c,"
-            + " o.type, o.at) FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
-            + " $7::text[], $8::text[], $9::timestamptz[]) WITH ORDINALITY AS o(e, t, topic, k, payload, u, c, type, at,"
-            + " i) ORDER BY o.i";
+    private static final String APPEND = "SELECT append_outcome(o.e, o.t, o.topic, o.k, o.payload, o.u, o.c, o.type,"
+            + " o.at) FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],"
+            + " $8::text[], $9::timestamptz[]) WITH ORDINALITY AS o(e, t, topic, k, payload, u, c, type, at, i)"
+            + " ORDER BY o.i";
 
     private final TenantTransactions transactions;
     private final OutcomeMetrics metrics;
@@ -52,49 +55,48 @@ public class OutboxWriter {
      * ({@link OutcomeMetrics}).
      */
     public Uni<Void> append(SqlClient sql, ActionOutcome event, ActionRow row) {
-        AppendedOutcome appended = AppendedOutcome.of(event);
-        return sql.preparedQuery(APPEND)
-                .execute(Tuple.from(new Object[]{event.eventId(), event.tenantId(), appended.topic(),
-                        event.actionId().toString(), appended.payload(), appended.toLedger() ? event.userId() : null,
-                        appended.toLedger() ? event.conversationId() : null, appended.type(),
-                        event.occurredAt().atOffset(ZoneOffset.UTC)}))
-                .invoke(() -> countOnCommit(sql, event, row))
-                .replaceWithVoid();
+        return append(sql, List.of(event), Collections.singletonList(row));
     }
 
     /**
-     * Appends the outcomes {@code events}, each announcing the move of the row at the same index of {@code rows}, in
-     * one statement and in that order; each is counted once the transaction commits.
+     * Appends the outcomes {@code events}, each announcing the move of the row at the same index of {@code rows} (null
+     * for an outcome that stored no action), in one statement and in that order; each is counted once the transaction
+     * commits.
      */
     public Uni<Void> append(SqlClient sql, List<? extends ActionOutcome> events, List<ActionRow> rows) {
         if (events.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        int n = events.size();
-        UUID[] ids = new UUID[n];
-        OffsetDateTime[] at = new OffsetDateTime[n];
-        String[][] text = new String[7][n];
-        for (int i = 0; i < n; i++) {
-            ActionOutcome event = events.get(i);
-            AppendedOutcome appended = AppendedOutcome.of(event);
-            ids[i] = event.eventId();
-            at[i] = event.occurredAt().atOffset(ZoneOffset.UTC);
-            String[] row = {event.tenantId(), appended.topic(), event.actionId().toString(), appended.payload(),
-                    appended.toLedger() ? event.userId() : null, appended.toLedger() ? event.conversationId() : null,
-                    appended.type()};
-            for (int column = 0; column < row.length; column++) {
-                text[column][i] = row[column];
-            }
-        }
-        return sql.preparedQuery(APPEND_ALL)
-                .execute(Tuple.from(new Object[]{ids, text[0], text[1], text[2], text[3], text[4], text[5], text[6],
-                        at}))
+        List<AppendedOutcome> appended = events.stream().map(AppendedOutcome::of).toList();
+        List<ActionOutcome> outcomes = List.copyOf(events);
+        return sql.preparedQuery(APPEND)
+                .execute(Tuple.from(new Object[]{
+                        column(outcomes, ActionOutcome::eventId, UUID[]::new),
+                        column(outcomes, ActionOutcome::tenantId, String[]::new),
+                        column(appended, AppendedOutcome::topic, String[]::new),
+                        column(outcomes, event -> event.actionId().toString(), String[]::new),
+                        column(appended, AppendedOutcome::payload, String[]::new),
+                        ledgerColumn(outcomes, appended, ActionOutcome::userId),
+                        ledgerColumn(outcomes, appended, ActionOutcome::conversationId),
+                        column(appended, AppendedOutcome::type, String[]::new),
+                        column(outcomes, event -> event.occurredAt().atOffset(ZoneOffset.UTC),
+                                OffsetDateTime[]::new)}))
                 .invoke(() -> {
-                    for (int i = 0; i < n; i++) {
-                        countOnCommit(sql, events.get(i), rows.get(i));
+                    for (int i = 0; i < outcomes.size(); i++) {
+                        countOnCommit(sql, outcomes.get(i), rows.get(i));
                     }
                 })
                 .replaceWithVoid();
+    }
+
+    /** {@code value} of each outcome that goes to its conversation's ledger, null for the others. */
+    private static String[] ledgerColumn(List<ActionOutcome> outcomes, List<AppendedOutcome> appended,
+            Function<ActionOutcome, String> value) {
+        String[] column = new String[outcomes.size()];
+        for (int i = 0; i < column.length; i++) {
+            column[i] = appended.get(i).toLedger() ? value.apply(outcomes.get(i)) : null;
+        }
+        return column;
     }
 
     /** Counts the outcome {@code event} of {@code row} once the transaction of {@code sql} commits. */
