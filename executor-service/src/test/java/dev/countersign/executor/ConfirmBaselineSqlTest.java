@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.testing.ConfirmBaselineFile;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -49,7 +50,8 @@ class ConfirmBaselineSqlTest {
         UUID transaction = UUID.randomUUID();
         UUID event = UUID.randomUUID();
         try (var owner = Db.owner()) {
-            owner.createStatement().execute(ConfirmBaseline.function(Files.readString(FILE, StandardCharsets.UTF_8)));
+            owner.createStatement()
+                    .execute(ConfirmBaselineFile.parse(Files.readString(FILE, StandardCharsets.UTF_8)).function());
             owner.createStatement().execute("GRANT EXECUTE ON FUNCTION bench_confirm(text, text, uuid, uuid, uuid) TO "
                     + LocalPostgres.EXECUTOR_ROLE);
         }

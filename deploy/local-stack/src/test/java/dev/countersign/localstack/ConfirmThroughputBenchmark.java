@@ -10,6 +10,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -44,6 +46,7 @@ import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.LocalPostgres;
+import dev.countersign.devsupport.testing.ConfirmBaselineFile;
 import dev.countersign.localstack.BenchmarkSupport.CpuMeter;
 import dev.countersign.localstack.BenchmarkSupport.Report;
 
@@ -183,7 +186,8 @@ class ConfirmThroughputBenchmark {
             CpuMeter cpu = new CpuMeter(settings.dataDirectory().resolve("postgres"));
             String jdbcUrl = "jdbc:postgresql://localhost:%d/%s".formatted(settings.postgresPort(),
                     LocalPostgres.DATABASE);
-            ConfirmBaselineFile baseline = ConfirmBaselineFile.read();
+            ConfirmBaselineFile baseline = ConfirmBaselineFile.parse(Files.readString(
+                    TestStacks.repositoryRoot().resolve("deploy/bench/confirm-baseline.sql"), StandardCharsets.UTF_8));
             try (Connection owner = stack.ownerConnection(); Statement ddl = owner.createStatement()) {
                 ddl.execute(baseline.function());
                 ddl.execute("GRANT EXECUTE ON FUNCTION bench_confirm(text, text, uuid, uuid, uuid) TO "

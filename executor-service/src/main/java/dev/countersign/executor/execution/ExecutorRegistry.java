@@ -123,10 +123,27 @@ public class ExecutorRegistry {
     }
 
     /** The SQL functions a database kind names: its write, and its undo if it has one. */
-    static List<String> functionsOf(DatabaseKind kind) {
+    static List<KindFunction> kindFunctionsOf(DatabaseKind kind) {
+        KindFunction write = new KindFunction(kind.writeFunction(), kind.writeProcedure(), "jsonb");
         return kind instanceof Undoable undoable
-                ? List.of(kind.writeFunction(), undoable.undoFunction())
-                : List.of(kind.writeFunction());
+                ? List.of(write, new KindFunction(undoable.undoFunction(), undoable.undoProcedure(), "void"))
+                : List.of(write);
+    }
+
+    /** The names of {@link #kindFunctionsOf}. */
+    static List<String> functionsOf(DatabaseKind kind) {
+        return kindFunctionsOf(kind).stream().map(KindFunction::name).toList();
+    }
+
+    /**
+     * A database kind's SQL function.
+     *
+     * @param procedure
+     *            its name with its argument types, as the gate names it
+     * @param answers
+     *            the type it must answer
+     */
+    record KindFunction(String name, String procedure, String answers) {
     }
 
     /** The database kinds this build runs. */

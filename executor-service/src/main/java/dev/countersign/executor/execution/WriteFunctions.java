@@ -39,11 +39,9 @@ public class WriteFunctions {
         List<String> functions = new ArrayList<>();
         List<String> answers = new ArrayList<>();
         for (DatabaseKind kind : kinds.databaseKinds()) {
-            functions.add(kind.writeProcedure());
-            answers.add("jsonb");
-            if (kind instanceof Undoable undoable) {
-                functions.add(undoable.undoProcedure());
-                answers.add("void");
+            for (ExecutorRegistry.KindFunction function : ExecutorRegistry.kindFunctionsOf(kind)) {
+                functions.add(function.procedure());
+                answers.add(function.answers());
             }
         }
         List<String> missing = pool.preparedQuery("""
