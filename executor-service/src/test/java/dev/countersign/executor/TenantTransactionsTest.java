@@ -3,8 +3,10 @@ package dev.countersign.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.inject.Inject;
 
@@ -16,9 +18,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * TenantTransactions sends its settings statement and the work's first statement together (pipelining): the work must
- * run under the settings, a read-only transaction must stay read-only, and when the settings fail nothing the work sent
- * with them is committed.
+ * TenantTransactions sends BEGIN, its settings statement and the work's first statement together (pipelining), and
+ * COMMIT by hand (or with the work's last statements): the work must run under the settings, a read-only transaction
+ * must stay read-only, when the settings fail nothing the work sent with them is committed, and whatever fails, the
+ * connection goes back to the pool with no transaction open on it.
  */
 @QuarkusTest
 @ExecutorTestResources
@@ -59,4 +62,84 @@ class TenantTransactionsTest {
                 .isInstanceOf(Exception.class);
         assertThat(Db.count("SELECT count(*) FROM processed_events WHERE event_id = ?", event)).isZero();
     }
+
+    @Test
+    void aWorkThatFailsAfterWritingCommitsNothingAndLeavesItsConnectionOutOfAnyTransaction() throws Exception {
+        UUID event = UUID.randomUUID();
+        int[] backend = new int[1];
+        // The http channel runs on its own pool, which nothing else uses during this test: the connection's state
+        // read below is the one this transaction left.
+        assertThatThrownBy(() -> transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(event))
+                .flatMap(inserted -> sql.query("SELECT pg_backend_pid()").execute())
+                .map(rows -> {
+                    backend[0] = rows.iterator().next().getInteger(0);
+                    throw new IllegalStateException("the work fails in Java, after its write answered");
+                }))
+                .await().atMost(Duration.ofSeconds(10)))
+                .hasMessageContaining("fails in Java");
+
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", event)).isZero();
+        assertThat(stateOf(backend[0])).as("back in the pool idle, no transaction open").isEqualTo("idle");
+    }
+
+    @Test
+    void theLastStatementsSentWithTheCommitCommitAndRunTheTasksWaitingForIt() throws Exception {
+        UUID first = UUID.randomUUID();
+        UUID last = UUID.randomUUID();
+        AtomicInteger tasksRun = new AtomicInteger();
+        transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
+                .invoke(() -> transactions.afterCommit(sql, tasksRun::incrementAndGet))
+                .flatMap(inserted -> transactions.commitWith(sql,
+                        () -> sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(last)))))
+                .await().atMost(Duration.ofSeconds(10));
+
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id IN (?, ?)", first, last)).isEqualTo(2);
+        assertThat(tasksRun).hasValue(1);
+    }
+
+    @Test
+    void whenALastStatementSentWithTheCommitFailsNothingCommits() throws Exception {
+        UUID first = UUID.randomUUID();
+        AtomicInteger tasksRun = new AtomicInteger();
+        int[] backend = new int[1];
+        assertThatThrownBy(() -> transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
+                .invoke(() -> transactions.afterCommit(sql, tasksRun::incrementAndGet))
+                .flatMap(inserted -> sql.query("SELECT pg_backend_pid()").execute())
+                .invoke(rows -> backend[0] = rows.iterator().next().getInteger(0))
+                // The same event id again: the outbox's key refuses it, and the COMMIT behind it rolls back.
+                .flatMap(pid -> transactions.commitWith(sql,
+                        () -> sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first)))))
+                .await().atMost(Duration.ofSeconds(10)))
+                .hasMessageContaining("duplicate key");
+
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", first)).isZero();
+        assertThat(tasksRun).hasValue(0);
+        assertThat(stateOf(backend[0])).isEqualTo("idle");
+    }
+
+    @Test
+    void aDeliveryIsNotClaimedInATransactionThatNamedNoTenant() throws Exception {
+        UUID event = UUID.randomUUID();
+        // What would run should BEGIN fail: the claim alone, in its own implicit transaction, no tenant named.
+        try (var app = Db.application(); var claim = app.prepareStatement("SELECT first_delivery('test', ?)")) {
+            claim.setObject(1, event);
+            assertThatThrownBy(claim::executeQuery).isInstanceOf(SQLException.class)
+                    .satisfies(refused -> assertThat(((SQLException) refused).getSQLState()).isEqualTo("CS401"));
+        }
+        assertThat(Db.count("SELECT count(*) FROM processed_events WHERE event_id = ?", event)).isZero();
+    }
+
+    /** A backend's state and, if a transaction is open on it, its start (read as its own role, which may see both). */
+    private static String stateOf(int backend) throws SQLException {
+        try (var app = Db.application()) {
+            return Db.text(app, "SELECT state || coalesce('/' || xact_start::text, '') FROM pg_stat_activity"
+                    + " WHERE pid = ?", backend);
+        }
+    }
+
+    private static final String INSERT_OUTBOX = "INSERT INTO outbox (event_id, tenant_id, topic, message_key, payload)"
+            + " VALUES ($1, current_tenant(), 't', 'k', '{}')";
 }

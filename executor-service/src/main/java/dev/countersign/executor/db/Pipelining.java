@@ -17,8 +17,8 @@ import io.smallrye.mutiny.Uni;
  * it caused; those are attached to it as suppressed where its class keeps them, which PgException does not), and the
  * caller's transaction rolls back. Only inside a transaction that has begun. A later step sent before an earlier one
  * answered must not depend on that answer, unless the caller checks the answer afterwards and fails the transaction
- * when it is not the one the later step assumed. Never for BEGIN itself: after a BEGIN that failed, the later steps'
- * statements would run, and commit, one by one.
+ * when it is not the one the later step assumed. BEGIN is sent this way too ({@link TenantTransactions}, which says
+ * what keeps the statements after a BEGIN that failed from running alone).
  */
 public final class Pipelining {
 

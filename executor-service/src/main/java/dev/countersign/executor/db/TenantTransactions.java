@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -21,11 +22,14 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * transaction, the tenant (row-level security then shows and accepts only that tenant's rows, see migration V7) and who
  * is acting through which channel (the history trigger records both with every move an action makes).
  * <p>
- * Limits: one extra statement per transaction, sent with the work's first (no round trip of its own once the connection
- * has it prepared; the first time on a connection, preparing it holds the work's statements back one round trip).
- * Settings are transaction-local ({@code set_config(..., true)}), so they never leak to the next user of a pooled
- * connection. Row-level security guards against a query that forgets its tenant or takes a wrong id; the tenant named
- * here comes from the caller's token or the event, and code that names another tenant on purpose would see it.
+ * Limits: one extra statement per transaction, sent with BEGIN and the work's first (no round trip of its own once the
+ * connection has it prepared; the first time on a connection, preparing it holds the work's statements back one round
+ * trip). BEGIN and COMMIT are sent by hand on a pooled connection (not the pool's {@code withTransaction}, which waits
+ * for BEGIN's answer and sends COMMIT only after every statement answered): two round trips less per transaction, and
+ * {@link #commitWith} lets a work send its last statements with the COMMIT. Settings are transaction-local
+ * ({@code set_config(..., true)}), so they never leak to the next user of a pooled connection. Row-level security
+ * guards against a query that forgets its tenant or takes a wrong id; the tenant named here comes from the caller's
+ * token or the event, and code that names another tenant on purpose would see it.
  * <p>
  * Two pools: transactions of people acting over HTTP ({@link #HTTP}: confirm, cancel, batch confirm, undo,
  * reissue-token, resolving an action that needs review) run on the {@code http} datasource's pool
@@ -55,8 +59,8 @@ public class TenantTransactions {
 
     private final Pool pool;
     private final Pool httpPool;
-    /** Tasks waiting for the commit of each open transaction, by connection identity. */
-    private final Map<SqlClient, List<Runnable>> afterCommit = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** Each open transaction, by the identity of its connection. */
+    private final Map<SqlClient, OpenTransaction> open = Collections.synchronizedMap(new IdentityHashMap<>());
 
     public TenantTransactions(Pool pool, @ReactiveDataSource(HTTP_DATASOURCE) Pool httpPool) {
         this.pool = pool;
@@ -69,29 +73,45 @@ public class TenantTransactions {
     }
 
     private <T> Uni<T> open(String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
-        // Deferred: a caller's retry resubscribes and gets a fresh task list, not the failed attempt's.
+        // Deferred: a caller's retry resubscribes and gets a fresh transaction record, not the failed attempt's.
         return Uni.createFrom().deferred(() -> {
-            List<Runnable> committed = new ArrayList<>();
+            OpenTransaction transaction = new OpenTransaction();
             SqlConnection[] opened = new SqlConnection[1];
-            // The pool's withTransaction, not a hand-made BEGIN sent ahead of the work: it owns the connection whatever
-            // the caller does (a cancelled request cannot leak it or leave the work running outside the transaction),
-            // and the work starts only inside a transaction that began.
+            // The pool's withConnection owns the connection whatever the caller does: the work runs to its end on a
+            // subscription of the pool's, and the connection goes back only after it (a cancelled request cannot
+            // leak it or leave the work running outside the transaction).
             Pool share = HTTP.equals(actor.channel()) ? httpPool : pool;
-            return share.withTransaction(sql -> {
+            return share.withConnection(sql -> {
                 opened[0] = sql;
-                afterCommit.put(sql, committed);
-                return begin(sql, settings, actor, work);
+                open.put(sql, transaction);
+                return inTransaction(sql, transaction, settings, actor, work);
             }).onTermination().invoke((item, failure, cancelled) -> {
                 if (opened[0] != null) {
-                    afterCommit.remove(opened[0]);
+                    open.remove(opened[0]);
                 }
-                if (failure == null && !cancelled) {
-                    synchronized (committed) {
-                        committed.forEach(Runnable::run);
+                if (transaction.committed) {
+                    synchronized (transaction.afterCommit) {
+                        transaction.afterCommit.forEach(Runnable::run);
                     }
                 }
             });
         });
+    }
+
+    /**
+     * BEGIN, the settings and the work sent together ({@link #begin}); then COMMIT, unless the work sent it with its
+     * last statements ({@link #commitWith}); on any failure ROLLBACK before the connection goes back to the pool (after
+     * a COMMIT that failed, or one sent into an aborted transaction, PostgreSQL has already ended the transaction and
+     * the ROLLBACK only warns). A failed ROLLBACK means a broken connection, which the pool discards; the work's
+     * failure is what the caller sees.
+     */
+    private <T> Uni<T> inTransaction(SqlConnection sql, OpenTransaction transaction, String settings, Actor actor,
+            Function<SqlConnection, Uni<T>> work) {
+        return Pipelining.sendWithoutWaiting(sql.query("BEGIN").execute(), () -> begin(sql, settings, actor, work))
+                .call(() -> transaction.commitSent
+                        ? Uni.createFrom().voidItem()
+                        : sql.query("COMMIT").execute().invoke(() -> transaction.committed = true))
+                .onFailure().call(() -> sql.query("ROLLBACK").execute().onFailure().recoverWithNull());
     }
 
     /**
@@ -101,21 +121,59 @@ public class TenantTransactions {
      * Limits: work undone by {@code ROLLBACK TO SAVEPOINT} inside a transaction that then commits still runs its tasks.
      */
     public void afterCommit(SqlClient sql, Runnable task) {
-        List<Runnable> tasks = afterCommit.get(sql);
-        if (tasks == null) {
+        OpenTransaction transaction = open.get(sql);
+        if (transaction == null) {
             task.run();
             return;
         }
-        synchronized (tasks) {
-            tasks.add(task);
+        synchronized (transaction.afterCommit) {
+            transaction.afterCommit.add(task);
         }
     }
 
     /**
+     * The work's last step, {@code last}, and the transaction's COMMIT sent without waiting for its answer: the commit
+     * costs no round trip of its own. If a statement of {@code last} fails, PostgreSQL has aborted the transaction and
+     * answers the COMMIT by rolling back: nothing commits, and the caller sees the failure. So whatever decides whether
+     * the transaction may commit must be decided in the database by {@code last}'s statements (they fail to refuse);
+     * the Java code that reads their answers runs after the commit and must not decide anything (it could only fail the
+     * call of a transaction that has committed, as a lost connection can, and the tasks waiting for the commit would
+     * then not run). Only once per transaction, as its last statements, inside {@link #run}.
+     */
+    public <T> Uni<T> commitWith(SqlClient sql, Supplier<Uni<T>> last) {
+        OpenTransaction transaction = open.get(sql);
+        if (transaction == null || transaction.commitSent) {
+            throw new IllegalStateException("commitWith ends a transaction opened by run(), once");
+        }
+        transaction.commitSent = true;
+        return Pipelining.sendTogether(Uni.createFrom().<T>deferred(() -> last.get()),
+                () -> sql.query("COMMIT").execute(),
+                (result, ignored) -> {
+                    // Both answered without failure: committed. (A COMMIT sent into an aborted transaction answers
+                    // without failure too, having rolled back: then the last step failed, and this does not run.)
+                    transaction.committed = true;
+                    return result;
+                });
+    }
+
+    /** What is known of an open transaction: its tasks for after the commit, whether COMMIT was sent and answered. */
+    private static final class OpenTransaction {
+
+        final List<Runnable> afterCommit = new ArrayList<>();
+        volatile boolean commitSent;
+        volatile boolean committed;
+    }
+
+    /**
      * The settings statement, and the work without waiting for its answer: the connection runs its commands in the
-     * order they were sent, so the work's first statement follows the settings in the same round trip (pipelining) and
-     * runs under them. If the settings fail, the transaction fails with them and rolls back; a statement of the work
-     * sent meanwhile meets either the aborted transaction or current_tenant()'s refusal, never another tenant's rows.
+     * order they were sent, so BEGIN, the settings and the work's first statement go out in one round trip (pipelining)
+     * and the work runs under the settings. If the settings fail, the transaction fails with them and rolls back; a
+     * statement of the work sent meanwhile meets either the aborted transaction or current_tenant()'s refusal, never
+     * another tenant's rows. Should BEGIN itself fail (on a healthy connection it does not: one already in a
+     * transaction only warns; a broken one fails everything after it too), the settings would end with their own
+     * implicit transaction and the work's first statement would run alone, without a tenant: every tenant table's
+     * policy refuses it (CS401), and so do {@code first_delivery} and {@code first_deliveries}, the owner functions a
+     * work starts with. Limit: a work that began with another owner function would not be refused that way; none does.
      */
     private <T> Uni<T> begin(SqlConnection sql, String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
         return Pipelining.sendWithoutWaiting(sql.preparedQuery(settings).execute(Tuple.from(TenantSettings.values(
