@@ -66,15 +66,23 @@ GRANT EXECUTE ON FUNCTION append_outcome(uuid, text, text, text, text, text, tex
 -- The confirmed action p_action written by its kind's function p_write (arguments: the action's id, tenant,
 -- requester, parameters and the target's version as staged; answer: the result), then executed. p_event is the outcome
 -- event as the executor built it for the row it expects to store, its result left out: the result is set into it
--- here, so the event is built in one place (OutcomeEvents) and carries exactly what was stored. p_to_ledger false
--- keeps it out of the conversation's ledger (append_outcome). Answers the stored row, or the kind's refusal with
--- nothing of the write kept (the block below is a savepoint) and the action still confirmed: the caller records the
--- failure (moved: the guarded write matched no row, and the caller says why).
+-- here, so the event is built in one place (OutcomeEvents) and carries exactly what was stored. p_expected is that row
+-- (the executor's ActionRow columns as JSON, ActionRepository.columnsOf; its result is not compared, the stored one is
+-- the function's answer): the row stored must be it, or the call fails (CS004) and nothing of the transaction may
+-- commit, since the event would describe another row (a trigger changing a column, a clock other than the
+-- confirmation's). A key p_expected lacks is not compared. p_to_ledger false keeps the event out of the conversation's
+-- ledger (append_outcome). Answers the stored row, or the kind's refusal with nothing of the write kept (the block
+-- below is a savepoint) and the action still confirmed: the caller records the failure (moved: the guarded write
+-- matched no row, and the caller says why). With p_refusal_aborts the refusal is raised instead (CS001, or CS002
+-- when moved), failing the transaction: for a call sent with the transaction's COMMIT, which then rolls everything
+-- back, and the executor confirms again the way that records the failure (ActionExecution.confirmThenRun).
 -- MEDIUM actions a person confirmed count towards the requester's earned trust (EarnedTrust resets the run); the
 -- tier rules' own moves (auto_applied) do not.
 DROP FUNCTION IF EXISTS execute_action(uuid, regproc, jsonb, text, text, boolean);
+DROP FUNCTION IF EXISTS execute_action(uuid, regprocedure, jsonb, text, text, boolean);
 CREATE OR REPLACE FUNCTION execute_action(p_action uuid, p_write regprocedure, p_event jsonb, p_event_type text,
-                                          p_topic text, p_to_ledger boolean)
+                                          p_topic text, p_to_ledger boolean, p_expected jsonb,
+                                          p_refusal_aborts boolean)
     RETURNS TABLE (refusal text, reason text, moved boolean, stored actions)
     LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
@@ -82,6 +90,10 @@ DECLARE
     v_result jsonb;
     v_payload jsonb;
 BEGIN
+    IF jsonb_typeof(p_expected) IS DISTINCT FROM 'object' OR p_refusal_aborts IS NULL THEN
+        RAISE EXCEPTION 'execute_action needs the expected row (a JSON object) and whether a refusal aborts'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     SELECT * INTO v_action FROM actions a WHERE a.id = p_action AND a.status = 'confirmed' FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'action % is not confirmed in this tenant', p_action
@@ -93,10 +105,16 @@ BEGIN
             USING v_action.id, v_action.tenant_id, v_action.requested_by, v_action.params, v_action.target_version;
     EXCEPTION
         WHEN SQLSTATE 'CS001' THEN
+            IF p_refusal_aborts THEN
+                RAISE;
+            END IF;
             GET STACKED DIAGNOSTICS refusal = PG_EXCEPTION_DETAIL, reason = MESSAGE_TEXT;
             RETURN NEXT;
             RETURN;
         WHEN SQLSTATE 'CS002' THEN
+            IF p_refusal_aborts THEN
+                RAISE;
+            END IF;
             GET STACKED DIAGNOSTICS reason = MESSAGE_TEXT;
             refusal := 'target_changed';
             moved := true;
@@ -115,6 +133,10 @@ BEGIN
         RAISE EXCEPTION 'action % was no longer confirmed when its write ended', p_action
             USING ERRCODE = 'object_not_in_prerequisite_state';
     END IF;
+    IF jsonb_populate_record(stored, p_expected - 'result') IS DISTINCT FROM stored THEN
+        RAISE EXCEPTION 'action % was stored as executed otherwise than its outcome event says', p_action
+            USING ERRCODE = 'CS004', DETAIL = 'nothing of this transaction may commit';
+    END IF;
     IF v_action.tier = 'medium' AND NOT v_action.auto_applied THEN
         INSERT INTO user_trust (tenant_id, user_id, medium_confirmed_in_a_row)
         VALUES (v_action.tenant_id, v_action.requested_by, 1)
@@ -128,8 +150,9 @@ BEGIN
     RETURN NEXT;
 END
 $$;
-REVOKE ALL ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean) TO ${executorRole};
+REVOKE ALL ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean, jsonb, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION execute_action(uuid, regprocedure, jsonb, text, text, boolean, jsonb, boolean)
+    TO ${executorRole};
 
 -- Undo (UndoService): the executed action p_action put back by its kind's undo function p_undo (arguments: the
 -- action's id, tenant, parameters, result and the target's fields as staged; it answers nothing). A kind's refusal

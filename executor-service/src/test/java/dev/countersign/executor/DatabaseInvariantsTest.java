@@ -423,7 +423,8 @@ class DatabaseInvariantsTest {
                 functions.add(rows.getString(1));
             }
             assertThat(functions).as("the gate's and every kind's functions").contains(
-                    "execute_action(uuid,regprocedure,jsonb,text,text,boolean)", "append_outcome(uuid,text,text,text,"
+                    "execute_action(uuid,regprocedure,jsonb,text,text,boolean,jsonb,boolean)",
+                    "append_outcome(uuid,text,text,text,"
                             + "text,text,text,text,timestamp with time zone)",
                     "ledger_wallet_rename_write(uuid,text,text,jsonb,bigint)",
                     "ledger_wallet_rename_undo(uuid,text,jsonb,jsonb,jsonb)", "kind_refuse(text,text)",

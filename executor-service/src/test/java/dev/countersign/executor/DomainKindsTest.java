@@ -172,6 +172,13 @@ class DomainKindsTest {
         assertThat(Db.status(edit.actionId)).isEqualTo("failed");
         assertThat(Db.text("SELECT amount || ' ' || category FROM transactions WHERE id = ?", coffee))
                 .isEqualTo("9.99 coffee");
+        // The write sent with its COMMIT was refused and that transaction kept nothing; the decision taken again
+        // recorded one confirmation, one failure and one failure event.
+        assertThat(Db.text("SELECT string_agg(to_status || '/' || coalesce(reason, ''), ' ' ORDER BY id)"
+                + " FROM action_history WHERE action_id = ?", edit.actionId))
+                .isEqualTo("proposed/ confirmed/ failed/target_changed");
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE message_key = ? AND payload LIKE '%ActionFailed%'",
+                edit.actionId.toString())).isOne();
     }
 
     @Test

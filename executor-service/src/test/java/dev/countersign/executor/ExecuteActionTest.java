@@ -6,22 +6,33 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.kind.ExecutionRefused;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
  * The gate's execute_action (R__execute_action.sql), around the application, with kind functions planted for the case:
- * a write refused after it wrote keeps nothing of it and leaves the action confirmed with no event; a write answering
- * nothing is executed with a JSON null result, in the row and the event alike.
+ * a write refused after it wrote keeps nothing of it and leaves the action confirmed with no event (or, sent with its
+ * COMMIT, fails the transaction); a write answering nothing is a fault; a row stored otherwise than the outcome event
+ * was built for fails the call.
  */
 @QuarkusTest
 @ExecutorTestResources
@@ -34,6 +45,12 @@ class ExecuteActionTest {
 
     private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
 
+    @Inject
+    TenantTransactions transactions;
+
+    @Inject
+    ActionRepository actions;
+
     @BeforeAll
     static void plantKindFunctions() throws SQLException {
         try (var owner = Db.owner(); var sql = owner.createStatement()) {
@@ -43,7 +60,9 @@ class ExecuteActionTest {
             sql.execute("CREATE FUNCTION fixture_nothing_write" + ARGUMENTS + HEADER + "RETURN NULL; END $$");
             sql.execute("CREATE FUNCTION fixture_moved_write" + ARGUMENTS + HEADER
                     + "PERFORM kind_target_moved(); RETURN '{}'; END $$");
+            sql.execute("CREATE FUNCTION fixture_ok_write" + ARGUMENTS + HEADER + "RETURN '{\"ok\": true}'; END $$");
             sql.execute("GRANT EXECUTE ON FUNCTION fixture_half_write(uuid, text, text, jsonb, bigint),"
+                    + " fixture_ok_write(uuid, text, text, jsonb, bigint),"
                     + " fixture_nothing_write(uuid, text, text, jsonb, bigint),"
                     + " fixture_moved_write(uuid, text, text, jsonb, bigint) TO " + LocalPostgres.EXECUTOR_ROLE);
         }
@@ -54,6 +73,7 @@ class ExecuteActionTest {
         try (var owner = Db.owner(); var sql = owner.createStatement()) {
             // DatabaseRulesMigrationTest compares functions with the migrations: leave none behind.
             sql.execute("DROP FUNCTION fixture_half_write(uuid, text, text, jsonb, bigint),"
+                    + " fixture_ok_write(uuid, text, text, jsonb, bigint),"
                     + " fixture_nothing_write(uuid, text, text, jsonb, bigint),"
                     + " fixture_moved_write(uuid, text, text, jsonb, bigint)");
         }
@@ -68,7 +88,7 @@ class ExecuteActionTest {
         try (var app = confirmed(tenant, proposal);
                 var call = app.prepareStatement("SELECT refusal, reason, moved, (stored).status FROM execute_action(?,"
                         + " 'fixture_half_write(uuid,text,text,jsonb,bigint)'::regprocedure, ?::jsonb,"
-                        + " 'ActionExecuted', 'countersign.actions.outcomes', false)")) {
+                        + " 'ActionExecuted', 'countersign.actions.outcomes', false, '{}'::jsonb, false)")) {
             call.setObject(1, proposal.actionId);
             call.setString(2, "{\"eventId\": \"" + event + "\", \"result\": null}");
             try (var rows = call.executeQuery()) {
@@ -128,10 +148,107 @@ class ExecuteActionTest {
     private static ResultSet call(Connection app, ProposalMother proposal, String function)
             throws SQLException {
         var call = app.prepareStatement("SELECT refusal, reason, moved FROM execute_action(?, ?::regprocedure,"
-                + " '{}'::jsonb, 'ActionExecuted', 'countersign.actions.outcomes', false)");
+                + " '{}'::jsonb, 'ActionExecuted', 'countersign.actions.outcomes', false, '{}'::jsonb, false)");
         call.setObject(1, proposal.actionId);
         call.setString(2, function + "(uuid,text,text,jsonb,bigint)");
         return call.executeQuery();
+    }
+
+    /**
+     * execute_action with a write that succeeds, the event's row expected as {@code expected} (the confirmed row as
+     * JSON, changed by {@code change}) and whether a refusal aborts.
+     */
+    private static ResultSet callExpecting(Connection app, ProposalMother proposal, String function, String change,
+            boolean refusalAborts) throws SQLException {
+        var call = app.prepareStatement("SELECT (stored).status, (stored).result::text AS result FROM execute_action(?,"
+                + " ?::regprocedure, '{\"eventId\": \"" + UUID.randomUUID() + "\"}'::jsonb, 'ActionExecuted',"
+                + " 'countersign.actions.outcomes', false, (SELECT to_jsonb(a) - 'version'"
+                + " || jsonb_build_object('status', 'executed', 'executed_at', a.confirmed_at) || ?::jsonb"
+                + " FROM actions a WHERE a.id = ?), ?)");
+        call.setObject(1, proposal.actionId);
+        call.setString(2, function + "(uuid,text,text,jsonb,bigint)");
+        call.setString(3, change);
+        call.setObject(4, proposal.actionId);
+        call.setBoolean(5, refusalAborts);
+        return call.executeQuery();
+    }
+
+    @Test
+    void theRowStoredMustBeTheOneTheEventWasBuiltFor() throws Exception {
+        TestTenant tenant = TestTenant.withCheckingWallet();
+        ProposalMother proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        try (var app = confirmed(tenant, proposal)) {
+            try (var rows = callExpecting(app, proposal, "fixture_ok_write", "{}", false)) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString("status")).isEqualTo("executed");
+                assertThat(rows.getString("result")).isEqualTo("{\"ok\": true}");
+            }
+            app.rollback();
+        }
+        for (String otherwise : new String[]{"{\"summary\": \"another summary\"}",
+                "{\"executed_at\": \"2001-01-01T00:00:00Z\"}", "{\"confirmed_by\": \"mallory\"}",
+                "{\"params\": {\"amount\": \"13.00\"}}", "{\"target_owner\": null, \"requested_by\": \"x\"}"}) {
+            try (var app = confirmed(tenant, proposal)) {
+                assertThatThrownBy(() -> callExpecting(app, proposal, "fixture_ok_write", otherwise, false))
+                        .as(otherwise).isInstanceOfSatisfying(SQLException.class,
+                                refused -> assertThat(refused.getSQLState()).isEqualTo("CS004"));
+                app.rollback();
+            }
+        }
+        assertThat(Db.status(proposal.actionId)).isEqualTo("proposed");
+    }
+
+    /**
+     * The executor's expected row (ActionRepository.columnsOf) names columns of actions, every one but those stated,
+     * and a row read by the executor, written back that way, is the stored row: a key that named no column would go
+     * uncompared, and a value the database read otherwise (a time, a number) would fail every confirm.
+     */
+    @Test
+    void theExpectedRowNamesTheColumnsOfActionsAndAStoredRowReadsBackAsItself() throws Exception {
+        TestTenant tenant = TestTenant.withCheckingWallet();
+        ProposalMother proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        ActionRow row = transactions.read(tenant.id(), sql -> actions.find(sql, proposal.actionId, tenant.id()))
+                .await().atMost(Duration.ofSeconds(10));
+        ObjectNode columns = ActionRepository.columnsOf(row);
+        Set<String> named = new HashSet<>();
+        columns.fieldNames().forEachRemaining(named::add);
+        Set<String> all = new HashSet<>();
+        try (var owner = Db.owner();
+                var read = owner.prepareStatement("SELECT column_name FROM"
+                        + " information_schema.columns WHERE table_schema = 'public' AND table_name = 'actions'")) {
+            try (var rows = read.executeQuery()) {
+                while (rows.next()) {
+                    all.add(rows.getString(1));
+                }
+            }
+            assertThat(all).containsAll(named);
+            all.removeAll(named);
+            assertThat(all).as("the columns not compared: the result (the write's answer), and what the executor's"
+                    + " row does not hold").containsExactlyInAnyOrder("result", "version", "token_hash",
+                            "context_clean",
+                            "call_started_at");
+            assertThat(Db.text(owner, "SELECT (jsonb_populate_record(a, ?::jsonb) IS NOT DISTINCT FROM a)::text"
+                    + " FROM actions a WHERE a.id = ?", columns.toString(), proposal.actionId)).isEqualTo("true");
+        }
+    }
+
+    @Test
+    void aRefusalOfAWriteSentWithItsCommitFailsTheStatementAndKeepsNothing() throws Exception {
+        TestTenant tenant = TestTenant.withCheckingWallet();
+        ProposalMother proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        String name = walletName(tenant);
+        for (String[] kindAndState : new String[][]{{"fixture_half_write", "CS001"},
+                {"fixture_moved_write", "CS002"}}) {
+            try (var app = confirmed(tenant, proposal)) {
+                assertThatThrownBy(() -> callExpecting(app, proposal, kindAndState[0], "{}", true))
+                        .isInstanceOfSatisfying(SQLException.class,
+                                refused -> assertThat(refused.getSQLState()).isEqualTo(kindAndState[1]));
+                // What the COMMIT sent behind it meets: an aborted transaction, which it ends by rolling back.
+                app.commit();
+            }
+        }
+        assertThat(Db.status(proposal.actionId)).as("not even confirmed").isEqualTo("proposed");
+        assertThat(walletName(tenant)).isEqualTo(name);
     }
 
     /** A refusal code a kind's SQL gives that is no error code is a fault of the kind: the transaction fails. */

@@ -120,6 +120,27 @@ class TenantTransactionsTest {
         assertThat(stateOf(backend[0])).isEqualTo("idle");
     }
 
+    /**
+     * A caller that goes away (an HTTP request cancelled) while its transaction waits for a connection or runs must not
+     * keep the connection: far more cancelled transactions than the http pool holds (8), then one that must still get a
+     * connection at once. The work of a cancelled transaction runs to its end (as with the pool's withTransaction);
+     * what is checked is that the connection comes back.
+     */
+    @Test
+    void cancelledCallersLeaveNoConnectionBehind() {
+        Actor actor = new Actor("t-" + UUID.randomUUID(), "alice", "http");
+        for (int i = 0; i < 40; i++) {
+            transactions.run(actor, sql -> sql.query("SELECT pg_sleep(0.005)").execute()).subscribe()
+                    .with(ignored -> {
+                    }, ignored -> {
+                    }).cancel();
+        }
+        String seen = transactions.run(actor, sql -> sql.query("SELECT current_tenant()").execute()
+                .map(rows -> rows.iterator().next().getString(0)))
+                .await().atMost(Duration.ofSeconds(10));
+        assertThat(seen).isEqualTo(actor.tenantId());
+    }
+
     @Test
     void aDeliveryIsNotClaimedInATransactionThatNamedNoTenant() throws Exception {
         UUID event = UUID.randomUUID();

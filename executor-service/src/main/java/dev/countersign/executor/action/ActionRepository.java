@@ -24,6 +24,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Tier;
@@ -290,14 +291,17 @@ public class ActionRepository {
     /**
      * The confirmed action {@code id} written by the SQL function {@code writeProcedure} (its name and arguments), then
      * confirmed -> executed with its result, the trust count and {@code event} (its result set by the database)
-     * appended, in one statement ({@code execute_action}, R__execute_action.sql). A refusal of the kind's function
-     * fails with {@link ExecutionRefused}, the action still confirmed and nothing of its write kept.
+     * appended, in one statement ({@code execute_action}, R__execute_action.sql), which fails (CS004) unless it stored
+     * {@code expected} (its result aside). A refusal of the kind's function fails with {@link ExecutionRefused}, the
+     * action still confirmed and nothing of its write kept; with {@code refusalAborts} it fails the statement instead
+     * (SQLSTATE CS001 or CS002), and the transaction cannot commit.
      */
     public Uni<ActionRow> execute(SqlClient sql, UUID id, String writeProcedure, String event, String eventType,
-            String topic, boolean toLedger) {
+            String topic, boolean toLedger, ActionRow expected, boolean refusalAborts) {
         ActionTransitions.require(CONFIRMED, EXECUTED);
         return sql.preparedQuery(EXECUTE)
-                .execute(Tuple.of(id, writeProcedure, event, eventType, topic, toLedger))
+                .execute(Tuple.from(new Object[]{id, writeProcedure, event, eventType, topic, toLedger,
+                        columnsOf(expected).toString(), refusalAborts}))
                 .map(rows -> toRow(unlessKindRefused(rows.iterator().next())));
     }
 
@@ -329,7 +333,7 @@ public class ActionRepository {
 
     /** {@link #execute}'s statement; the stored row's columns come from the function's {@code stored}. */
     private static final String EXECUTE = "SELECT x.refusal, x.reason, x.moved, " + COLUMNS
-            + " FROM execute_action($1, $2::text::regprocedure, $3::text::jsonb, $4, $5, $6) x"
+            + " FROM execute_action($1, $2::text::regprocedure, $3::text::jsonb, $4, $5, $6, $7::text::jsonb, $8) x"
             + " LEFT JOIN LATERAL (SELECT (x.stored).*) stored ON true";
 
     /** confirmed -> failed, recording why. */
@@ -449,6 +453,44 @@ public class ActionRepository {
                 row.getString("trace_parent"),
                 row.getString("held_reason"),
                 row.getString("target_owner"));
+    }
+
+    /**
+     * {@code row} as a JSON object of {@code actions}' columns, {@link #toRow} the other way (the result left out):
+     * what the database compares a stored row with ({@code execute_action}'s expected row,
+     * {@code jsonb_populate_record}).
+     */
+    public static ObjectNode columnsOf(ActionRow row) {
+        ObjectNode columns = Json.mapper().createObjectNode();
+        columns.put("id", row.id().toString());
+        columns.put("tenant_id", row.tenantId());
+        columns.put("requested_by", row.requestedBy());
+        columns.put("conversation_id", row.conversationId());
+        columns.put("turn_id", row.turnId() == null ? null : row.turnId().toString());
+        columns.put("kind", row.kind());
+        columns.put("tier", row.tier().wireName());
+        columns.put("status", row.status().wireName());
+        columns.set("params", row.params());
+        columns.put("params_hash", row.paramsHash());
+        columns.put("summary", row.summary());
+        columns.put("proposed_at", text(row.proposedAt()));
+        columns.put("expires_at", text(row.expiresAt()));
+        columns.put("confirmed_by", row.confirmedBy());
+        columns.put("confirmed_at", text(row.confirmedAt()));
+        columns.put("executed_at", text(row.executedAt()));
+        columns.put("target_version", row.targetVersion());
+        columns.set("target_before", row.targetBefore());
+        columns.put("auto_applied", row.autoApplied());
+        columns.put("undone_by", row.undoneBy());
+        columns.put("undone_at", text(row.undoneAt()));
+        columns.put("trace_parent", row.traceParent());
+        columns.put("held_reason", row.heldReason());
+        columns.put("target_owner", row.targetOwner());
+        return columns;
+    }
+
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
     }
 
     private static Instant instant(Row row, String column) {

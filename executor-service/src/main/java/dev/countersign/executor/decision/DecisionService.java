@@ -49,11 +49,11 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * Why this executes at most once: only one transaction can win the first compare-and-swap (PostgreSQL re-checks the
  * WHERE clause of a concurrent UPDATE after the winner commits, and the loser matches no row); if the transaction does
  * not commit, neither the confirmation nor the write exists, and the token still works for a retry. The write may be
- * sent with the compare-and-swap when the swap cannot miss ({@link ActionExecution#confirmThenRun}); it runs after it,
- * and a swap that missed all the same fails the transaction, so a write commits only with a confirmation that won. The
- * unique {@code transactions.source_action_id} is a second line for the ledger. Limit: a write outside this database
- * (an e-mail, a ticket) cannot join the transaction; such executors send the action's idempotency key (see
- * {@link DatabaseKind}).
+ * sent with the compare-and-swap and the COMMIT when the swap cannot miss ({@link ActionExecution#confirmThenRun}); it
+ * runs after it, and a swap that missed all the same fails the write's statement and so the transaction, so a write
+ * commits only with a confirmation that won. The unique {@code transactions.source_action_id} is a second line for the
+ * ledger. Limit: a write outside this database (an e-mail, a ticket) cannot join the transaction; such executors send
+ * the action's idempotency key (see {@link DatabaseKind}).
  */
 @ApplicationScoped
 public class DecisionService {
@@ -89,7 +89,11 @@ public class DecisionService {
 
     public Uni<DecisionOutcome> confirm(DecisionRequest request) {
         requireParamsHash(request);
-        return decide(request, (sql, locked) -> confirmLocked(sql, request, locked))
+        return decide(request, (sql, locked) -> confirmLocked(sql, request, locked, true))
+                // The kind refused the write sent with the COMMIT; nothing of that transaction is kept. Decided again,
+                // the usual way: the refusal is recorded as the action's failure.
+                .onFailure(ActionExecution.RefusedWithCommit.class)
+                .recoverWithUni(() -> decide(request, (sql, locked) -> confirmLocked(sql, request, locked, false)))
                 .flatMap(outcome -> outcome instanceof DecisionOutcome.Claimed claimed
                         // Committed as executing: the external call is made now, with no transaction open, and runs
                         // to its record even if the caller goes away (its own subscription, not the request's).
@@ -99,7 +103,8 @@ public class DecisionService {
                 .invoke(actorMismatches::count);
     }
 
-    private Uni<DecisionOutcome> confirmLocked(SqlClient sql, DecisionRequest request, LockedAction lockedAction) {
+    private Uni<DecisionOutcome> confirmLocked(SqlClient sql, DecisionRequest request, LockedAction lockedAction,
+            boolean commitWithWrite) {
         String tokenHash = lockedAction.tokenHash();
         ActionRow locked = lockedAction.row();
         return Uni.createFrom().deferred(() -> {
@@ -113,7 +118,8 @@ public class DecisionService {
                         : execution.confirmThenRun(sql, lockedAction, request.userId(),
                                 actions.confirm(sql, request.actionId(), request.tenantId(), tokenHash,
                                         request.userId()),
-                                () -> explainLoss(sql, request.actionId(), request.tenantId(), tokenHash)));
+                                () -> explainLoss(sql, request.actionId(), request.tenantId(), tokenHash),
+                                commitWithWrite));
     }
 
     /**

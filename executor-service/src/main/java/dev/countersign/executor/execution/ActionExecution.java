@@ -12,15 +12,16 @@ import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
 import dev.countersign.executor.action.LockedAction;
 import dev.countersign.executor.db.Pipelining;
+import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.kind.DatabaseKind;
 import dev.countersign.executor.kind.ExecutionRefused;
 import dev.countersign.executor.kind.TargetMoved;
 import dev.countersign.executor.lifecycle.ActionLifecycle;
-import dev.countersign.executor.lifecycle.StoredRows;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.executor.telemetry.ActionTelemetry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.pgclient.PgException;
 
 /**
  * Runs a confirmed action inside the caller's transaction, whoever confirmed it (a person's decision, or the tier rules
@@ -39,9 +40,12 @@ public class ActionExecution {
     private final TenantPolicyRepository policies;
     private final Targets targets;
     private final ActionTelemetry telemetry;
+    private final TenantTransactions transactions;
 
     public ActionExecution(ExecutorRegistry executors, ActionRepository actions, ActionLifecycle lifecycle,
-            TenantPolicyRepository policies, Targets targets, ActionTelemetry telemetry) {
+            TenantPolicyRepository policies, Targets targets, ActionTelemetry telemetry,
+            TenantTransactions transactions) {
+        this.transactions = transactions;
         this.executors = executors;
         this.actions = actions;
         this.lifecycle = lifecycle;
@@ -59,19 +63,24 @@ public class ActionExecution {
      * A confirmation of the action the decision locked: {@code confirm} (the compare-and-swap
      * {@code proposed -> confirmed}), then {@link #run}; {@code lost} answers when the compare-and-swap matched no row.
      * <p>
-     * When the swap cannot lose, the write is sent with it, without waiting for its answer (one round trip instead of
-     * two): the action is locked, still proposed and its window open by the database's clock at the lock (the swap
-     * tests the same {@code now()}, the transaction's start, and the token hash the lock matched), and its write stays
-     * in this database. The write reads the stored action as the swap left it; its outcome event is built from the
-     * locked row as the swap will store it (confirmed at the lock's {@code now()}) and executed in the same
-     * transaction. PostgreSQL runs it after the swap. Should the swap match no row all the same, or store another row
-     * than the one predicted, the transaction fails and nothing of it commits. Any other action (an external send, a
-     * kind this build cannot run, parameters that no longer match, a closed window) is confirmed first, then run.
+     * When the swap cannot lose and {@code commitWithWrite}, the swap, the write and the transaction's COMMIT are sent
+     * together (one round trip instead of three): the action is locked, still proposed and its window open by the
+     * database's clock at the lock (the swap tests the same {@code now()}, the transaction's start, and the token hash
+     * the lock matched), and its write stays in this database. The write reads the stored action as the swap left it;
+     * its outcome event is built from the locked row as the swap will store it (confirmed at the lock's {@code now()})
+     * and executed in the same transaction, and the write's statement fails unless it stored that row (CS004). Whatever
+     * would keep the transaction from committing is decided by those statements, so the COMMIT behind them commits only
+     * a confirmation that won with its write: a swap that matched no row fails the write's statement (the action is not
+     * confirmed), and a kind's refusal fails it too ({@code refusalAborts}). A refusal then answers
+     * {@link RefusedWithCommit}, nothing of the transaction kept, and the caller decides again with
+     * {@code commitWithWrite} false, which records the failure (a refusal is rare: the target moved, or the kind
+     * declined). Any other action (an external send, a kind this build cannot run, parameters that no longer match, a
+     * closed window) is confirmed first, then run, and its transaction commits after.
      */
     public Uni<DecisionOutcome> confirmThenRun(SqlClient sql, LockedAction locked, String confirmedBy,
-            Uni<ActionRow> confirm, Supplier<Uni<DecisionOutcome>> lost) {
+            Uni<ActionRow> confirm, Supplier<Uni<DecisionOutcome>> lost, boolean commitWithWrite) {
         ActionRow row = locked.row();
-        DatabaseKind kind = row != null && locked.open() && row.status() == ActionStatus.PROPOSED
+        DatabaseKind kind = commitWithWrite && row != null && locked.open() && row.status() == ActionStatus.PROPOSED
                 && paramsStillMatch(row) && executors.externalFor(row.kind()).isEmpty()
                         ? executors.forKind(row.kind()).orElse(null)
                         : null;
@@ -80,37 +89,26 @@ public class ActionExecution {
         }
         ActionRow expected = row.asConfirmedBy(confirmedBy, locked.lockedAt());
         // The execution's span starts with the confirmation its write goes out with.
-        return telemetry.execution(expected, () -> Pipelining.sendTogether(confirm,
-                () -> write(sql, expected, kind).map(WriteAttempt::written)
-                        .onFailure(ExecutionRefused.class).recoverWithItem(WriteAttempt::refused),
-                (confirmed, attempt) -> attempt.after(confirmedAsExpected(confirmed, expected)))
-                .flatMap(attempt -> attempt.refused() == null
-                        ? Uni.createFrom().item((DecisionOutcome) new DecisionOutcome.Executed(attempt.executed()))
-                        : fail(sql, attempt.confirmed(), attempt.refused())));
+        return telemetry.execution(expected, () -> transactions.commitWith(sql, () -> Pipelining.sendTogether(confirm,
+                () -> lifecycle.executed(sql, expected, kind.writeProcedure(), true),
+                (confirmed, executed) -> (DecisionOutcome) new DecisionOutcome.Executed(executed)))
+                .onFailure(ActionExecution::refusedByKind).transform(RefusedWithCommit::new));
     }
 
-    /** The swap's answer, if it is the row predicted ({@code expected}); otherwise the transaction fails. */
-    static ActionRow confirmedAsExpected(ActionRow confirmed, ActionRow expected) {
-        if (confirmed == null || !StoredRows.sameRow(confirmed, expected)) {
-            throw new IllegalStateException("Action " + expected.id()
-                    + " was not confirmed as its write, sent with the confirmation, was built for; nothing commits");
-        }
-        return confirmed;
+    /** A kind's refusal raised by {@code execute_action} (CS001 declared, CS002 its guarded write matched no row). */
+    private static boolean refusedByKind(Throwable failure) {
+        return failure instanceof PgException pg && ("CS001".equals(pg.getSqlState())
+                || "CS002".equals(pg.getSqlState()));
     }
 
-    /** A write sent with its confirmation: the executed row or the kind's refusal, then the confirmed row. */
-    private record WriteAttempt(ActionRow confirmed, ActionRow executed, ExecutionRefused refused) {
+    /**
+     * A kind refused a write sent with its transaction's COMMIT: the transaction rolled back whole (the confirmation
+     * too); deciding again without sending the COMMIT with the write records the refusal as the action's failure.
+     */
+    public static final class RefusedWithCommit extends RuntimeException {
 
-        static WriteAttempt written(ActionRow executed) {
-            return new WriteAttempt(null, executed, null);
-        }
-
-        static WriteAttempt refused(Throwable refused) {
-            return new WriteAttempt(null, null, (ExecutionRefused) refused);
-        }
-
-        WriteAttempt after(ActionRow confirmedRow) {
-            return new WriteAttempt(confirmedRow, executed, refused);
+        RefusedWithCommit(Throwable refusal) {
+            super("The write was refused; its transaction, sent with its COMMIT, rolled back", refusal, false, false);
         }
     }
 
@@ -165,7 +163,7 @@ public class ActionExecution {
      * explained ({@link Targets#explainMoved}).
      */
     public Uni<ActionRow> write(SqlClient sql, ActionRow confirmed, DatabaseKind kind) {
-        return lifecycle.executed(sql, confirmed, kind.writeProcedure()).onFailure(TargetMoved.class)
+        return lifecycle.executed(sql, confirmed, kind.writeProcedure(), false).onFailure(TargetMoved.class)
                 .recoverWithUni(moved -> targets.explainMoved(sql, confirmed, (TargetMoved) moved));
     }
 

@@ -87,19 +87,19 @@ public class ActionLifecycle {
      * The kind's write function, then {@code confirmed -> executed} with its result, the trust count and the outcome
      * event, in one statement ({@link ActionRepository#execute}). The event is built here for the row the statement is
      * expected to store (executed in the confirmation's transaction) and the database sets the result into it; the
-     * stored row must be that row, or this fails ({@link StoredRows#storedAsExpected}; the caller's transaction rolls
-     * back, or in auto-apply its savepoint). A refusal of the kind's function fails with {@link ExecutionRefused}
-     * ({@code TargetMoved} when its guarded write matched no row), the action still confirmed and nothing of the write
-     * kept ({@link ExecutionRefused#declared}).
+     * statement fails (CS004) unless it stored that row, and the caller's transaction rolls back (in auto-apply, its
+     * savepoint). A refusal of the kind's function fails with {@link ExecutionRefused} ({@code TargetMoved} when its
+     * guarded write matched no row), the action still confirmed and nothing of the write kept
+     * ({@link ExecutionRefused#declared}); unless {@code refusalAborts}: then the statement fails with the refusal's
+     * SQLSTATE, for a write sent with its transaction's COMMIT ({@code TenantTransactions.commitWith}).
      */
-    public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeProcedure) {
+    public Uni<ActionRow> executed(SqlClient sql, ActionRow confirmed, String writeProcedure, boolean refusalAborts) {
         ActionRow expected = confirmed.executedInSameTransaction(null);
         ActionExecuted event = OutcomeEvents.executed(expected);
         AppendedOutcome appended = AppendedOutcome.of(event);
         return actions.execute(sql, confirmed.id(), writeProcedure, appended.payload(), appended.type(),
-                appended.topic(), appended.toLedger())
-                .map(stored -> {
-                    ActionRow executed = StoredRows.storedAsExpected(stored, expected.withResult(stored.result()));
+                appended.topic(), appended.toLedger(), expected, refusalAborts)
+                .map(executed -> {
                     outbox.countOnCommit(sql, event, executed);
                     // Logged inside the execution's span; the transaction commits after it (or rolls back, rarely).
                     LOG.infof("Action %s of tenant %s (%s) written, executed as its transaction commits",
