@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
@@ -241,6 +242,33 @@ class DecisionsTopicTest {
                 .then().statusCode(200)
                 .body("to", contains("proposed", "proposed", "confirmed", "executed"))
                 .body("channel", contains("agent", "http", "slack", "slack"));
+    }
+
+    /**
+     * A confirm by event whose write the kind refuses (the wallet renamed since staging): the write, sent with its
+     * COMMIT, rolls back with the event's claim, and the decision taken again records the failure once, the event
+     * claimed once.
+     */
+    @Test
+    void aConfirmByEventWhoseWriteIsRefusedRecordsTheFailureOnceAndClaimsTheEventOnce() throws Exception {
+        var rename = new ProposalMother(tenant, ShippedKinds.RENAME_WALLET, Json.mapper().createObjectNode()
+                .put("walletId", tenant.wallet().toString()).put("name", "Everyday")).stage(kafka);
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(
+                    "UPDATE wallets SET name = 'Renamed meanwhile' WHERE id = '" + tenant.wallet() + "'");
+        }
+        ObjectNode confirm = rename.decided("confirm", rename.tokenFromExecutor());
+
+        send(confirm);
+        Db.awaitStatus(rename.actionId, "failed");
+        awaitProcessed(confirm);
+        assertThat(Db.count("SELECT count(*) FROM action_history WHERE action_id = ? AND to_status = 'confirmed'",
+                rename.actionId)).isOne();
+        assertThat(Db.text("SELECT reason FROM action_history WHERE action_id = ? AND to_status = 'failed'",
+                rename.actionId)).isEqualTo("target_changed");
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE message_key = ? AND payload LIKE '%ActionFailed%'",
+                rename.actionId.toString())).isOne();
+        assertThat(Db.text("SELECT name FROM wallets WHERE id = ?", tenant.wallet())).isEqualTo("Renamed meanwhile");
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -92,7 +93,7 @@ class TenantTransactionsTest {
                 .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
                 .invoke(() -> transactions.afterCommit(sql, tasksRun::incrementAndGet))
                 .flatMap(inserted -> transactions.commitWith(sql,
-                        () -> sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(last)))))
+                        sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(last)))))
                 .await().atMost(Duration.ofSeconds(10));
 
         assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id IN (?, ?)", first, last)).isEqualTo(2);
@@ -111,13 +112,46 @@ class TenantTransactionsTest {
                 .invoke(rows -> backend[0] = rows.iterator().next().getInteger(0))
                 // The same event id again: the outbox's key refuses it, and the COMMIT behind it rolls back.
                 .flatMap(pid -> transactions.commitWith(sql,
-                        () -> sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first)))))
+                        sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first)))))
                 .await().atMost(Duration.ofSeconds(10)))
                 .hasMessageContaining("duplicate key");
 
         assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", first)).isZero();
         assertThat(tasksRun).hasValue(0);
         assertThat(stateOf(backend[0])).isEqualTo("idle");
+    }
+
+    @Test
+    void aLastStepThatFailsAsItIsSentSendsNoCommitAndNothingCommits() throws Exception {
+        UUID first = UUID.randomUUID();
+        assertThatThrownBy(() -> transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
+                .flatMap(inserted -> transactions.commitWith(sql,
+                        Uni.createFrom().failure(new IllegalStateException("the last step failed in Java")))))
+                .await().atMost(Duration.ofSeconds(10)))
+                .hasMessageContaining("failed in Java");
+
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", first)).isZero();
+    }
+
+    /**
+     * A work that swallows a statement's failure (no savepoint) has an aborted transaction: its end must fail, not
+     * answer as committed (a plain COMMIT there rolls back and answers without an error).
+     */
+    @Test
+    void aWorkThatSwallowedAFailedStatementIsNotReportedAsCommitted() throws Exception {
+        UUID first = UUID.randomUUID();
+        AtomicInteger tasksRun = new AtomicInteger();
+        assertThatThrownBy(() -> transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
+                .invoke(() -> transactions.afterCommit(sql, tasksRun::incrementAndGet))
+                .flatMap(inserted -> sql.preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
+                        .onFailure().recoverWithNull()))
+                .await().atMost(Duration.ofSeconds(10)))
+                .hasMessageContaining("aborted");
+
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", first)).isZero();
+        assertThat(tasksRun).hasValue(0);
     }
 
     /**

@@ -91,7 +91,8 @@ public class ActionRepository {
                                      target_before, trace_parent, context_clean, target_owner)
                 SELECT n.id, n.tenant_id, n.requested_by, n.conversation_id, n.turn_id, n.kind, n.tier, 'proposed',
                        n.params::jsonb, n.params_hash, n.token_hash, n.summary, now(),
-                       now() + make_interval(secs => n.ttl), n.target_version, n.target_before::jsonb, n.trace_parent,
+                       now() + make_interval(secs => n.ttl), n.target_version,
+                       NULLIF(n.target_before::jsonb, 'null'), n.trace_parent,
                        n.context_clean, n.target_owner
                 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[],
                             $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[], $13::int8[], $14::text[],

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,6 +36,29 @@ public class ProcessedEvents {
                 .flatMap(rows -> rows.iterator().next().getBoolean("first")
                         ? work.get()
                         : Uni.createFrom().item(ifRedelivered));
+    }
+
+    /**
+     * {@link #onFirstDelivery}, with the work's first statement, {@code sentWithTheClaim}, sent together with the claim
+     * without waiting for its answer (one round trip less); {@code work} gets its answer. For a redelivery that
+     * statement has run for nothing: it must change nothing (a locking read, whose lock the transaction's end
+     * releases).
+     */
+    public <A, T> Uni<T> onFirstDelivery(SqlClient sql, UUID eventId, String consumer, Uni<A> sentWithTheClaim,
+            Function<A, Uni<T>> work, T ifRedelivered) {
+        if (eventId == null) {
+            return sentWithTheClaim.flatMap(answer -> work.apply(answer));
+        }
+        return Pipelining.sendTogether(sql.preparedQuery("SELECT first_delivery($1, $2) AS first")
+                .execute(Tuple.of(consumer, eventId)), () -> sentWithTheClaim,
+                (claim, answer) -> new Claimed<>(claim.iterator().next().getBoolean("first"), answer))
+                .flatMap(claimed -> claimed.first()
+                        ? work.apply(claimed.answer())
+                        : Uni.createFrom().item(ifRedelivered));
+    }
+
+    /** Whether an event was seen for the first time, and the answer of the statement sent with its claim. */
+    private record Claimed<A>(boolean first, A answer) {
     }
 
     /**

@@ -6,7 +6,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -57,6 +56,14 @@ public class TenantTransactions {
     private static final String ACT_AS = TenantSettings.actAs(n -> "$" + n);
     private static final String BECAUSE = TenantSettings.because(n -> "$" + n);
 
+    /**
+     * The end of a transaction that commits. Its first statement fails (25P02) in a transaction PostgreSQL aborted, and
+     * the COMMIT after it in the same message is then not run: a plain COMMIT there would roll back and answer as if it
+     * had committed, so a work that swallowed a statement's failure would be reported as committed. The transaction
+     * stays open, aborted, until the ROLLBACK every failure sends.
+     */
+    private static final String COMMIT = "SELECT 'the transaction was not aborted'; COMMIT";
+
     private final Pool pool;
     private final Pool httpPool;
     /** Each open transaction, by the identity of its connection. */
@@ -73,22 +80,16 @@ public class TenantTransactions {
     }
 
     private <T> Uni<T> open(String settings, Actor actor, Function<SqlConnection, Uni<T>> work) {
-        // Deferred: a caller's retry resubscribes and gets a fresh transaction record, not the failed attempt's.
-        return Uni.createFrom().deferred(() -> {
+        // The pool's withConnection owns the connection whatever the caller does: the work runs to its end on a
+        // subscription of the pool's, and the connection goes back only after it (a cancelled request cannot leak it
+        // or leave the work running outside the transaction). The transaction's record lives and ends with the work,
+        // inside it, not with the caller's subscription; each subscription (a caller's retry) gets its own.
+        Pool share = HTTP.equals(actor.channel()) ? httpPool : pool;
+        return share.withConnection(sql -> {
             OpenTransaction transaction = new OpenTransaction();
-            SqlConnection[] opened = new SqlConnection[1];
-            // The pool's withConnection owns the connection whatever the caller does: the work runs to its end on a
-            // subscription of the pool's, and the connection goes back only after it (a cancelled request cannot
-            // leak it or leave the work running outside the transaction).
-            Pool share = HTTP.equals(actor.channel()) ? httpPool : pool;
-            return share.withConnection(sql -> {
-                opened[0] = sql;
-                open.put(sql, transaction);
-                return inTransaction(sql, transaction, settings, actor, work);
-            }).onTermination().invoke((item, failure, cancelled) -> {
-                if (opened[0] != null) {
-                    open.remove(opened[0]);
-                }
+            open.put(sql, transaction);
+            return inTransaction(sql, transaction, settings, actor, work).onTermination().invoke(() -> {
+                open.remove(sql);
                 if (transaction.committed) {
                     synchronized (transaction.afterCommit) {
                         transaction.afterCommit.forEach(Runnable::run);
@@ -99,18 +100,18 @@ public class TenantTransactions {
     }
 
     /**
-     * BEGIN, the settings and the work sent together ({@link #begin}); then COMMIT, unless the work sent it with its
-     * last statements ({@link #commitWith}); on any failure ROLLBACK before the connection goes back to the pool (after
-     * a COMMIT that failed, or one sent into an aborted transaction, PostgreSQL has already ended the transaction and
-     * the ROLLBACK only warns). A failed ROLLBACK means a broken connection, which the pool discards; the work's
-     * failure is what the caller sees.
+     * BEGIN, the settings and the work sent together ({@link #begin}); then COMMIT ({@link #COMMIT}), unless the work
+     * sent it with its last statements ({@link #commitWith}); on any failure ROLLBACK before the connection goes back
+     * to the pool (after a COMMIT that failed, PostgreSQL has already ended the transaction and the ROLLBACK only
+     * warns). A failed ROLLBACK means a broken connection, which the pool discards; the work's failure is what the
+     * caller sees.
      */
     private <T> Uni<T> inTransaction(SqlConnection sql, OpenTransaction transaction, String settings, Actor actor,
             Function<SqlConnection, Uni<T>> work) {
         return Pipelining.sendWithoutWaiting(sql.query("BEGIN").execute(), () -> begin(sql, settings, actor, work))
                 .call(() -> transaction.commitSent
                         ? Uni.createFrom().voidItem()
-                        : sql.query("COMMIT").execute().invoke(() -> transaction.committed = true))
+                        : sql.query(COMMIT).execute().invoke(() -> transaction.committed = true))
                 .onFailure().call(() -> sql.query("ROLLBACK").execute().onFailure().recoverWithNull());
     }
 
@@ -134,26 +135,36 @@ public class TenantTransactions {
     /**
      * The work's last step, {@code last}, and the transaction's COMMIT sent without waiting for its answer: the commit
      * costs no round trip of its own. If a statement of {@code last} fails, PostgreSQL has aborted the transaction and
-     * answers the COMMIT by rolling back: nothing commits, and the caller sees the failure. So whatever decides whether
-     * the transaction may commit must be decided in the database by {@code last}'s statements (they fail to refuse);
-     * the Java code that reads their answers runs after the commit and must not decide anything (it could only fail the
-     * call of a transaction that has committed, as a lost connection can, and the tasks waiting for the commit would
-     * then not run). Only once per transaction, as its last statements, inside {@link #run}.
+     * {@link #COMMIT} fails too: nothing commits, and the caller sees the failure. So whatever decides whether the
+     * transaction may commit must be decided in the database by {@code last}'s statements (they fail to refuse); the
+     * Java code that reads their answers runs after the COMMIT was sent and must not decide anything (it could only
+     * fail the call of a transaction that has committed, as a lost connection can; the tasks waiting for the commit run
+     * all the same).
+     * <p>
+     * {@code last} is built before this call (whatever Java work its statements need is done), and sends every one of
+     * its statements when subscribed, without waiting for an answer: a statement it sent only after an answer would run
+     * after the COMMIT, outside the transaction, and Java code failing between two of its statements would let the
+     * COMMIT commit the first alone. A {@code last} that fails as it is subscribed (before sending anything) sends no
+     * COMMIT and the transaction rolls back. Only once per transaction, as its last statements, inside {@link #run}.
      */
-    public <T> Uni<T> commitWith(SqlClient sql, Supplier<Uni<T>> last) {
+    public <T> Uni<T> commitWith(SqlClient sql, Uni<T> last) {
         OpenTransaction transaction = open.get(sql);
-        if (transaction == null || transaction.commitSent) {
-            throw new IllegalStateException("commitWith ends a transaction opened by run(), once");
+        if (transaction == null) {
+            throw new IllegalStateException("commitWith ends a transaction opened by run()");
         }
-        transaction.commitSent = true;
-        return Pipelining.sendTogether(Uni.createFrom().<T>deferred(() -> last.get()),
-                () -> sql.query("COMMIT").execute(),
-                (result, ignored) -> {
-                    // Both answered without failure: committed. (A COMMIT sent into an aborted transaction answers
-                    // without failure too, having rolled back: then the last step failed, and this does not run.)
-                    transaction.committed = true;
-                    return result;
-                });
+        return Uni.createFrom().deferred(() -> {
+            if (transaction.commitSent) {
+                throw new IllegalStateException("commitWith ends a transaction once");
+            }
+            transaction.commitSent = true;
+            boolean[] failedAsSubscribed = new boolean[1];
+            return Pipelining.sendTogether(last.onFailure().invoke(() -> failedAsSubscribed[0] = true),
+                    () -> failedAsSubscribed[0]
+                            ? Uni.createFrom()
+                                    .failure(new IllegalStateException("No COMMIT sent: the last step failed"))
+                            : sql.query(COMMIT).execute().invoke(() -> transaction.committed = true),
+                    (result, ignored) -> result);
+        });
     }
 
     /** What is known of an open transaction: its tasks for after the commit, whether COMMIT was sent and answered. */

@@ -283,7 +283,8 @@ public class DecisionService {
 
     /**
      * One transaction of the request's tenant, with who and through which channel set for the history: a decision
-     * relayed as an event is first recorded as processed (a redelivery decides nothing), its approver token used up
+     * relayed as an event is first recorded as processed (a redelivery decides nothing; the action's lock is sent with
+     * that record, in the same round trip, and a redelivery only takes and releases it), its approver token used up
      * (one used before fails the transaction with {@link SingleUseApprovals.AlreadyUsed}: nothing recorded, the
      * consumer parks the record), then the decision runs.
      */
@@ -291,12 +292,12 @@ public class DecisionService {
         Actor actor = new Actor(request.tenantId(), request.userId(), request.channel());
         return ActionTelemetry.withLogFields(request.tenantId(), request.actionId(),
                 () -> transactions.run(actor, sql -> processed.onFirstDelivery(sql, request.eventId(),
-                        DecisionConsumer.CONSUMER, () -> lockForDecision(sql, request).flatMap(locked -> locked
-                                .tokenHash() == null || hidden(request, locked.row())
+                        DecisionConsumer.CONSUMER, lockForDecision(sql, request), locked -> locked.tokenHash() == null
+                                || hidden(request, locked.row())
                                         ? Uni.createFrom().item(new DecisionOutcome.NotFound())
                                         : approvals.use(sql, request).flatMap(unused -> unused
                                                 ? decision.decide(sql, locked)
-                                                : Uni.createFrom().failure(new SingleUseApprovals.AlreadyUsed()))),
+                                                : Uni.createFrom().failure(new SingleUseApprovals.AlreadyUsed())),
                         new DecisionOutcome.AlreadyDecided())))
                 .invoke(relay::wakeUp);
     }

@@ -88,10 +88,12 @@ public class ActionExecution {
             return confirm.flatMap(confirmed -> confirmed != null ? run(sql, confirmed) : lost.get());
         }
         ActionRow expected = row.asConfirmedBy(confirmedBy, locked.lockedAt());
+        // Built before anything of the round trip goes out (its event, its expected row), so Java failing there
+        // sends nothing, not the swap and the COMMIT without the write.
+        Uni<ActionRow> write = lifecycle.executed(sql, expected, kind.writeProcedure(), true);
         // The execution's span starts with the confirmation its write goes out with.
-        return telemetry.execution(expected, () -> transactions.commitWith(sql, () -> Pipelining.sendTogether(confirm,
-                () -> lifecycle.executed(sql, expected, kind.writeProcedure(), true),
-                (confirmed, executed) -> (DecisionOutcome) new DecisionOutcome.Executed(executed)))
+        return telemetry.execution(expected, () -> transactions.commitWith(sql, Pipelining.sendTogether(confirm,
+                () -> write, (confirmed, executed) -> (DecisionOutcome) new DecisionOutcome.Executed(executed)))
                 .onFailure(ActionExecution::refusedByKind).transform(RefusedWithCommit::new));
     }
 
