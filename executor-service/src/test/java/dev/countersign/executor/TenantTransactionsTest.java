@@ -134,6 +134,25 @@ class TenantTransactionsTest {
         assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", first)).isZero();
     }
 
+    /** A work that recovers from its commitWith's failure has not committed: it must not end as if it had. */
+    @Test
+    void aWorkThatRecoveredFromItsCommitWithFailureIsRolledBackNotReturnedOpen() throws Exception {
+        UUID first = UUID.randomUUID();
+        int[] backend = new int[1];
+        assertThatThrownBy(() -> transactions.run(new Actor("t-" + UUID.randomUUID(), "alice", "http"), sql -> sql
+                .preparedQuery(INSERT_OUTBOX).execute(Tuple.of(first))
+                .flatMap(inserted -> sql.query("SELECT pg_backend_pid()").execute())
+                .invoke(rows -> backend[0] = rows.iterator().next().getInteger(0))
+                .flatMap(pid -> transactions.commitWith(sql,
+                        Uni.createFrom().<Object>failure(new IllegalStateException("the last step failed in Java")))
+                        .onFailure().recoverWithNull()))
+                .await().atMost(Duration.ofSeconds(10)))
+                .hasMessageContaining("without the COMMIT");
+
+        assertThat(Db.count("SELECT count(*) FROM outbox WHERE event_id = ?", first)).isZero();
+        assertThat(stateOf(backend[0])).isEqualTo("idle");
+    }
+
     /**
      * A work that swallows a statement's failure (no savepoint) has an aborted transaction: its end must fail, not
      * answer as committed (a plain COMMIT there rolls back and answers without an error).

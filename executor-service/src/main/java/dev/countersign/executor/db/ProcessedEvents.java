@@ -28,14 +28,8 @@ public class ProcessedEvents {
      */
     public <T> Uni<T> onFirstDelivery(SqlClient sql, UUID eventId, String consumer, Supplier<Uni<T>> work,
             T ifRedelivered) {
-        if (eventId == null) {
-            return work.get();
-        }
-        return sql.preparedQuery("SELECT first_delivery($1, $2) AS first")
-                .execute(Tuple.of(consumer, eventId))
-                .flatMap(rows -> rows.iterator().next().getBoolean("first")
-                        ? work.get()
-                        : Uni.createFrom().item(ifRedelivered));
+        return onFirstDelivery(sql, eventId, consumer, Uni.createFrom().nullItem(), nothingSent -> work.get(),
+                ifRedelivered);
     }
 
     /**

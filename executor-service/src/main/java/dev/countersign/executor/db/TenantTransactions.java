@@ -109,10 +109,23 @@ public class TenantTransactions {
     private <T> Uni<T> inTransaction(SqlConnection sql, OpenTransaction transaction, String settings, Actor actor,
             Function<SqlConnection, Uni<T>> work) {
         return Pipelining.sendWithoutWaiting(sql.query("BEGIN").execute(), () -> begin(sql, settings, actor, work))
-                .call(() -> transaction.commitSent
-                        ? Uni.createFrom().voidItem()
-                        : sql.query(COMMIT).execute().invoke(() -> transaction.committed = true))
+                .call(() -> ended(sql, transaction))
                 .onFailure().call(() -> sql.query("ROLLBACK").execute().onFailure().recoverWithNull());
+    }
+
+    /**
+     * The end of a work that succeeded: COMMIT; or, if it sent the COMMIT with its last step ({@link #commitWith}),
+     * nothing more when that committed, and a failure (so the ROLLBACK) when it did not: a work that recovered from its
+     * {@code commitWith}'s failure must not send its connection back to the pool inside the transaction.
+     */
+    private static Uni<?> ended(SqlConnection sql, OpenTransaction transaction) {
+        if (!transaction.commitSent) {
+            return sql.query(COMMIT).execute().invoke(() -> transaction.committed = true);
+        }
+        return transaction.committed
+                ? Uni.createFrom().voidItem()
+                : Uni.createFrom().failure(new IllegalStateException(
+                        "The work ended without the COMMIT it sent with its last step; rolled back"));
     }
 
     /**
