@@ -88,13 +88,15 @@ public class ActionExecution {
             return confirm.flatMap(confirmed -> confirmed != null ? run(sql, confirmed) : lost.get());
         }
         ActionRow expected = row.asConfirmedBy(confirmedBy, locked.lockedAt());
-        // Built before anything of the round trip goes out (its event, its expected row), so Java failing there
-        // sends nothing, not the swap and the COMMIT without the write.
-        Uni<ActionRow> write = lifecycle.executed(sql, expected, kind.writeProcedure(), true);
         // The execution's span starts with the confirmation its write goes out with.
-        return telemetry.execution(expected, () -> transactions.commitWith(sql, Pipelining.sendTogether(confirm,
-                () -> write, (confirmed, executed) -> (DecisionOutcome) new DecisionOutcome.Executed(executed)))
-                .onFailure(ActionExecution::refusedByKind).transform(RefusedWithCommit::new));
+        return telemetry.execution(expected, () -> {
+            // Built (its event, its expected row) before anything of the round trip goes out, so Java failing there
+            // sends nothing, not the swap and the COMMIT without the write; and inside the span, whose context its
+            // callbacks keep (the log line of the write carries the execution's trace).
+            Uni<ActionRow> write = lifecycle.executed(sql, expected, kind.writeProcedure(), true);
+            return transactions.commitWith(sql, Pipelining.sendTogether(confirm, () -> write,
+                    (confirmed, executed) -> (DecisionOutcome) new DecisionOutcome.Executed(executed)));
+        }).onFailure(ActionExecution::refusedByKind).transform(RefusedWithCommit::new);
     }
 
     /** A kind's refusal raised by {@code execute_action} (CS001 declared, CS002 its guarded write matched no row). */
