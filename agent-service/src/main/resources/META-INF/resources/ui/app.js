@@ -6,7 +6,7 @@ import {
   loadSettings, loadServerSession, uiSettings, currentSession, signIn, signOut, devSignIn, whenSignedOut, agent,
   streamMessage, explain, Problem, isSignedOut, decisionPageUrl,
 } from './api.js';
-import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
+import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from '/shared/dom.js';
 import { actionCard, setWalletNames, trackConversation } from './cards.js';
 import { planCard } from './plan.js';
 

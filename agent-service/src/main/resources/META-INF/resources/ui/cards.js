@@ -3,7 +3,7 @@
 // and decide"). Nothing on this page can confirm, cancel or undo.
 
 import { agent, decisionPageUrl, sessionSignal, isSignedOut, uiSettings } from './api.js';
-import { h, announce, uniqueId, formatTime } from './dom.js';
+import { h, announce, uniqueId, formatTime } from '/shared/dom.js';
 
 // While a card is in one of these, the conversation's statuses are asked for again.
 const WAITING = new Set(['staging', 'proposed', 'confirmed', 'executing']);

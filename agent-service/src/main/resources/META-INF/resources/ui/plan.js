@@ -2,7 +2,7 @@
 // fence and protocol marker, is never shown: only what the server's reader took from it.
 
 import { agent, explain } from './api.js';
-import { h, announce, uniqueId } from './dom.js';
+import { h, announce, uniqueId } from '/shared/dom.js';
 
 const PAGE_SIZE = 20;
 

@@ -21,7 +21,7 @@ class WebUiTest {
 
     @Test
     void thePageAndItsScriptsComeWithAStrictContentSecurityPolicy() {
-        for (String path : new String[]{"/", "/ui/app.js", "/api/ui/config"}) {
+        for (String path : new String[]{"/", "/ui/app.js", "/shared/dom.js", "/shared/base.css", "/api/ui/config"}) {
             given().get(path).then().statusCode(200)
                     .header("Content-Security-Policy", containsString("default-src 'self'"))
                     .header("Content-Security-Policy", containsString("script-src 'self';"))
@@ -29,6 +29,15 @@ class WebUiTest {
                     .header("Content-Security-Policy", not(containsString("unsafe")))
                     .header("X-Content-Type-Options", "nosniff");
         }
+    }
+
+    /** The DOM helpers and base styles come from shared-web's jar, one file for both services, as a module script. */
+    @Test
+    void theSharedPageFilesAreServedFromSharedWebsJar() {
+        given().get("/shared/dom.js").then().statusCode(200).contentType(containsString("javascript"))
+                .body(containsString("export function h("));
+        given().get("/shared/base.css").then().statusCode(200).contentType(containsString("text/css"));
+        given().get("/ui/dom.js").then().statusCode(404);
     }
 
     @Test

@@ -6,7 +6,7 @@
 import {
   loadSession, currentSession, inGroup, get, put, explain, whenSessionEnded, sessionSignal, isSessionEnded,
 } from './api.js';
-import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from './dom.js';
+import { h, announce, clearAnnouncements, showAlert, clearAlert, formatTime } from '/shared/dom.js';
 import { actionCard, historyTable, kindLabel, setApprovalPolicy, setKinds } from './cards.js';
 import { showImports } from './imports.js';
 import { showPlans } from './plans.js';

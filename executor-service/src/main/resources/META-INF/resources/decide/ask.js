@@ -2,7 +2,7 @@
 // rejecting imported rows removes them from the books): the question in words, the change's own button, and a way out.
 // Focus moves to the question, and back to where it came from when the person declines.
 
-import { h } from './dom.js';
+import { h } from '/shared/dom.js';
 
 /**
  * Shows {@code question} in {@code area} with a button named {@code yes} that runs {@code onYes} (once: it is disabled

@@ -3,7 +3,7 @@
 // reason, the history, and an administrator's resolution of an external action whose outcome is unknown.
 
 import { get, post, explain, currentSession, sessionSignal, isSessionEnded } from './api.js';
-import { h, announce, uniqueId, formatTime } from './dom.js';
+import { h, announce, uniqueId, formatTime } from '/shared/dom.js';
 
 // Every declared kind (GET /api/kinds): its label, and whether this executor can undo it. The page names no kind.
 let kinds = new Map();

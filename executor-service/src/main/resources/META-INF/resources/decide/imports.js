@@ -4,7 +4,7 @@
 // other than its importer); rejecting takes the rows out of the books and is asked twice.
 
 import { get, post, explain, isSessionEnded } from './api.js';
-import { h, announce } from './dom.js';
+import { h, announce } from '/shared/dom.js';
 import { askFirst } from './ask.js';
 
 const $ = (id) => document.getElementById(id);

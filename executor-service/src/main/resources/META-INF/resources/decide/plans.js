@@ -4,7 +4,7 @@
 // the commit names the draft's version and that active plan, so a revision or another commit in between refuses it.
 
 import { get, post, explain, isSessionEnded } from './api.js';
-import { h, announce } from './dom.js';
+import { h, announce } from '/shared/dom.js';
 import { askFirst } from './ask.js';
 
 const $ = (id) => document.getElementById(id);

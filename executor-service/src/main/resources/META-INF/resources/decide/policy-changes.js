@@ -4,7 +4,7 @@
 // and Reject (its proposer may withdraw it).
 
 import { get, post, currentSession, inGroup, explain, isSessionEnded } from './api.js';
-import { h, announce, showAlert, clearAlert, formatTime } from './dom.js';
+import { h, announce, showAlert, clearAlert, formatTime } from '/shared/dom.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -54,7 +54,8 @@ class IngressTest {
 
     @Test
     void theChatHostServesTheChatAndItsSignInAndRoutesNothingToTheExecutor() {
-        for (String path : List.of("/", "/index.html", "/ui/app.js", "/api/conversations/c1/messages", "/api/wallets",
+        for (String path : List.of("/", "/index.html", "/ui/app.js", "/shared/dom.js", "/api/conversations/c1/messages",
+                "/api/wallets",
                 "/api/ui/config", "/api/brief", "/api/session", "/callback", "/logout", "/signed-out.html")) {
             assertThat(route(chatHost(), path)).as(path).isEqualTo("agent-service");
         }
@@ -67,7 +68,8 @@ class IngressTest {
     @Test
     void theDecisionHostServesTheDecisionPageItsSignInAndTheExecutorsApiAndNothingOfTheAgent() {
         for (String path : List.of("/decide", "/decide/", "/decide/index.html", "/decide/app.js", "/decide/styles.css",
-                "/decide/callback", "/decide/logout", "/signed-out.html", "/api/session", "/api/actions",
+                "/shared/dom.js", "/shared/base.css", "/decide/callback", "/decide/logout", "/signed-out.html",
+                "/api/session", "/api/actions",
                 "/api/actions/", "/api/actions/0b0e/confirm", "/api/actions/confirm-batch",
                 "/api/actions/policy/agent-writes", "/api/actions/imports/confirm",
                 "/api/actions/plans/p1/commit")) {
