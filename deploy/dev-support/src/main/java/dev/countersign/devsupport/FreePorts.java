@@ -17,6 +17,20 @@ public final class FreePorts {
     private FreePorts() {
     }
 
+    /** A port free at the moment of asking. */
+    public static int one() {
+        return distinct(1)[0];
+    }
+
+    /**
+     * A port free at the moment of asking and other than {@code taken} (a port already chosen for another listener of
+     * the same server, which is not bound yet and so may be handed out again).
+     */
+    public static int besides(int taken) {
+        int[] two = distinct(2);
+        return two[0] != taken ? two[0] : two[1];
+    }
+
     /** {@code count} distinct ports free at the moment of asking. */
     public static int[] distinct(int count) {
         List<ServerSocket> sockets = new ArrayList<>();

@@ -40,10 +40,9 @@ public final class LocalKafka implements AutoCloseable {
         EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker().withNodeId(1).withClusterId(CLUSTER_ID);
         // Ports not given are chosen here, together, so the broker's and the controller's differ (the embedded
         // broker picks each alone, and two picks once returned one port: "Each listener must have a different port").
-        int[] free = FreePorts.distinct(3);
-        int kafkaPort = port > 0 ? port : free[0];
+        int kafkaPort = port > 0 ? port : FreePorts.one();
         broker.withKafkaPort(kafkaPort);
-        broker.withControllerPort(controllerPort > 0 ? controllerPort : free[1] != kafkaPort ? free[1] : free[2]);
+        broker.withControllerPort(controllerPort > 0 ? controllerPort : FreePorts.besides(kafkaPort));
         broker.withAdditionalProperties(properties -> {
             if (advertisedPort > 0) {
                 // Clients are sent to the proxy; a second listener, advertised as itself, lets test tooling look at

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -146,7 +144,7 @@ public final class LocalKeycloak implements AutoCloseable {
                     : Files.createTempDirectory("countersign-keycloak-");
             cache.layOut(directory);
             cache.seed(directory, snapshot);
-            int httpPort = port > 0 ? port : freePort();
+            int httpPort = port > 0 ? port : FreePorts.one();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             Process process = launch(directory, httpPort, false);
             try {
@@ -284,7 +282,7 @@ public final class LocalKeycloak implements AutoCloseable {
     /** For {@link KeycloakCache}: starts an instance that imports the realm from data/import, then stops it. */
     static void runOnceWithImport(Path instance) throws IOException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        int port = freePort();
+        int port = FreePorts.one();
         Process process = launch(instance, port, true);
         try {
             awaitReady(process, http, port, instance.resolve("keycloak.log"));
@@ -298,7 +296,7 @@ public final class LocalKeycloak implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(instance.resolve("bin/kc.sh").toString(), "start",
                 "--optimized", "--http-enabled=true", "--http-host=127.0.0.1", "--http-port=" + port,
                 // Always set: the default management port 9000 clashes between instances.
-                "--http-management-port=" + freePort(),
+                "--http-management-port=" + FreePorts.besides(port),
                 // A fixed issuer: without it the issuer follows the Host header (localhost vs 127.0.0.1).
                 "--hostname=" + baseUrl(port),
                 // Without it `start` opens JGroups cluster ports on every interface and looks for peers.
@@ -410,12 +408,6 @@ public final class LocalKeycloak implements AutoCloseable {
 
     private static String baseUrl(int port) {
         return "http://127.0.0.1:" + port;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     private static void sleep(long millis) {

@@ -9,6 +9,8 @@ import org.netcrusher.core.throttle.ThrottlerFactory;
 import org.netcrusher.tcp.TcpCrusher;
 import org.netcrusher.tcp.TcpCrusherBuilder;
 
+import dev.countersign.devsupport.FreePorts;
+
 /**
  * A real TCP proxy (netcrusher) between the services and one server (Kafka or PostgreSQL), to break the network the way
  * it breaks in production: {@link #freeze()} holds every byte in both directions and every new connection (a frozen
@@ -30,7 +32,7 @@ public final class FaultProxy implements AutoCloseable {
     public static FaultProxy start(NioReactor reactor, int listenPort, int serverPort) {
         AtomicLong replyDelayNanos = new AtomicLong();
         TcpCrusher crusher = TcpCrusherBuilder.builder().withReactor(reactor)
-                .withBindAddress("localhost", listenPort > 0 ? listenPort : freePort())
+                .withBindAddress("localhost", listenPort > 0 ? listenPort : FreePorts.one())
                 .withConnectAddress("localhost", serverPort)
                 .withIncomingThrottlerFactory(new ReplyDelay(replyDelayNanos))
                 .buildAndOpen();
@@ -70,14 +72,6 @@ public final class FaultProxy implements AutoCloseable {
     /** Holds every chunk the server sends back this long (zero: none); requests still reach the server at once. */
     public void delayReplies(Duration delay) {
         replyDelayNanos.set(delay.toNanos());
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     @Override

@@ -2,9 +2,10 @@ package dev.countersign.localstack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 
 import org.netcrusher.core.reactor.NioReactor;
+
+import dev.countersign.devsupport.FreePorts;
 
 /**
  * The fault suite's proxies: one in front of Kafka (the broker advertises the proxy's port, so every client's every
@@ -34,8 +35,10 @@ final class StackFaults implements AutoCloseable {
         }
         try {
             NioReactor reactor = new NioReactor();
+            // The broker's controller and its direct listener: two listeners of one server, so chosen together.
+            int[] ports = FreePorts.distinct(2);
             return new StackFaults(reactor, FaultProxy.start(reactor, 0, settings.kafkaPort()),
-                    FaultProxy.start(reactor, 0, settings.postgresPort()), freePort(), freePort());
+                    FaultProxy.start(reactor, 0, settings.postgresPort()), ports[0], ports[1]);
         } catch (IOException e) {
             throw new UncheckedIOException("The fault proxies did not start", e);
         }
@@ -57,12 +60,6 @@ final class StackFaults implements AutoCloseable {
     /** The broker's listener that bypasses the proxy, for test tooling only. */
     int kafkaDirectPort() {
         return kafkaDirectPort;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override

@@ -120,12 +120,17 @@ public class TenantTransactions {
      */
     private static Uni<?> ended(SqlConnection sql, OpenTransaction transaction) {
         if (!transaction.commitSent) {
-            return sql.query(COMMIT).execute().invoke(() -> transaction.committed = true);
+            return commit(sql, transaction);
         }
         return transaction.committed
                 ? Uni.createFrom().voidItem()
                 : Uni.createFrom().failure(new IllegalStateException(
                         "The work ended without the COMMIT it sent with its last step; rolled back"));
+    }
+
+    /** {@link #COMMIT}, the transaction marked committed once it answered. */
+    private static Uni<?> commit(SqlClient sql, OpenTransaction transaction) {
+        return sql.query(COMMIT).execute().invoke(() -> transaction.committed = true);
     }
 
     /**
@@ -175,7 +180,7 @@ public class TenantTransactions {
                     () -> failedAsSubscribed[0]
                             ? Uni.createFrom()
                                     .failure(new IllegalStateException("No COMMIT sent: the last step failed"))
-                            : sql.query(COMMIT).execute().invoke(() -> transaction.committed = true),
+                            : commit(sql, transaction),
                     (result, ignored) -> result);
         });
     }

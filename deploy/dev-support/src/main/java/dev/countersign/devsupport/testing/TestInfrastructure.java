@@ -1,14 +1,12 @@
 package dev.countersign.devsupport.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
 
 import org.flywaydb.core.Flyway;
 
 import dev.countersign.devsupport.DevTokens;
+import dev.countersign.devsupport.FreePorts;
 import dev.countersign.devsupport.LocalKafka;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.external.LocalSmtp;
@@ -52,7 +50,7 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
             System.setProperty(TestProperties.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
             System.setProperty(TestProperties.PRIVATE_KEY_PEM, tokens.privateKeyPem());
             System.setProperty(TestProperties.PUBLIC_KEY_PEM, tokens.publicKeyPem());
-            System.setProperty(TestProperties.MODEL_PORT, String.valueOf(freePort()));
+            System.setProperty(TestProperties.MODEL_PORT, String.valueOf(FreePorts.one()));
         }
         if ("agent".equals(service) && readerGrants == null) {
             readerGrants = ReaderGrantIssuer.start(tokens.publicKey(), postgres.jdbcUrl());
@@ -114,11 +112,4 @@ public class TestInfrastructure implements QuarkusTestResourceLifecycleManager {
         // cost start-up time.
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }
