@@ -105,6 +105,44 @@ class ImportTest {
     }
 
     @Test
+    void aBankExportIsStoredAsItsUploaderDeclaredItAndItsMoneyInIsSkippedByLine() throws Exception {
+        byte[] export = """
+                Buchungstag;Verwendungszweck;Soll;Haben\r
+                01.12.2026;"Bäckerei Müller; Filiale 3";1.004,85;\r
+                02.12.2026;Gehalt;;3.250,00\r
+                """.getBytes(java.nio.charset.Charset.forName("windows-1252"));
+
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .contentType("text/csv; charset=windows-1252; header=present").queryParam("wallet", tenant.wallet())
+                .queryParam("delimiter", ";").queryParam("decimal", ",").queryParam("dateFormat", "dd.MM.yyyy")
+                .queryParam("dateColumn", "Buchungstag").queryParam("debitColumn", "Soll")
+                .queryParam("creditColumn", "Haben").queryParam("descriptionColumn", "Verwendungszweck")
+                .queryParam("category", "groceries").body(export).post("/api/actions/imports").then().statusCode(200)
+                .body("transactionIds", hasSize(1)).body("skipped[0].line", equalTo(3));
+
+        assertThat(Db.text("SELECT occurred_on || ' ' || amount || ' ' || category || ' ' || description FROM"
+                + " transactions WHERE tenant_id = ? AND unconfirmed", tenant.id()))
+                .isEqualTo("2026-12-01 1004.85 groceries Bäckerei Müller; Filiale 3");
+    }
+
+    @Test
+    void aDeclarationThatCannotBeReadOrACharsetThatIsNotSupportedImportsNothing() throws Exception {
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("text/csv")
+                .queryParam("wallet", tenant.wallet()).queryParam("dateformat", "dd/MM/yyyy")
+                .body("01/02/2026,3.20,coffee\n").post("/api/actions/imports").then().statusCode(400)
+                .contentType("application/problem+json").body("code", equalTo("validation_failed"))
+                .body("violations[0].field", equalTo("dateformat"));
+        given().header("Authorization", "Bearer " + tenant.executorBearer("alice"))
+                .contentType("text/csv; charset=utf-16").queryParam("wallet", tenant.wallet())
+                .body("2026-11-02,3.20,coffee\n".getBytes(java.nio.charset.StandardCharsets.UTF_16))
+                .post("/api/actions/imports").then().statusCode(415).body("code", equalTo("unsupported_request"));
+        upload(tenant.wallet(), "date,credit,category\n2026-11-02,3.20,coffee\n").statusCode(400)
+                .body("violations[0].message", org.hamcrest.Matchers.containsString("no debit column"));
+
+        assertThat(rows("true")).isZero();
+    }
+
+    @Test
     void anImportThatNamesNoWalletIsRefusedAsIncomplete() throws Exception {
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("text/csv")
                 .body("2026-11-02,3.20,coffee\n").post("/api/actions/imports").then().statusCode(400)

@@ -1,6 +1,9 @@
 package dev.countersign.executor.imports;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.ws.rs.Consumes;
@@ -9,24 +12,28 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.UriInfo;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.ImportResult;
 import dev.countersign.contracts.api.ImportedRowsRequest;
-import dev.countersign.contracts.catalogue.ValidatedParams;
 import dev.countersign.executor.access.Caller;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.imports.ImportService.ImportHistoryEntry;
 import dev.countersign.executor.imports.ImportService.PendingImport;
+import dev.countersign.executor.imports.csv.CsvDeclaration;
+import dev.countersign.executor.imports.csv.CsvLines;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
@@ -52,36 +59,66 @@ public class ImportResource {
     }
 
     /**
-     * Parses on a worker thread (a file of up to {@value ImportResult#MAX_LINES} lines is checked line by line), then
-     * stores on the request's own Vert.x context: a Hibernate Reactive session runs on an event loop only.
+     * Reads the file as its uploader declares it ({@link CsvDeclaration}: the media type's charset and header, the
+     * query's delimiter, date format, decimal mark, expense sign, default category and column names), on a worker
+     * thread (a file of up to {@value ImportResult#MAX_LINES} lines is checked row by row), then stores on the
+     * request's own Vert.x context: a Hibernate Reactive session runs on an event loop only.
      */
     @POST
     @Consumes({"text/csv", MediaType.TEXT_PLAIN})
-    public Uni<ImportResult> importCsv(@QueryParam("wallet") String wallet, String csv) {
+    public Uni<ImportResult> importCsv(@QueryParam("wallet") String wallet, @Context HttpHeaders headers,
+            @Context UriInfo uri, byte[] csv) {
         if (wallet == null) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED,
                     "Name the wallet to import into: POST /api/actions/imports?wallet=<wallet id>.");
         }
         UUID walletId = Ids.parseOrNotFound(wallet, ErrorCode.NOT_FOUND, ImportService.NO_WALLET);
+        CsvDeclaration declared = CsvDeclaration.of(mediaTypeParameters(headers.getMediaType()),
+                singleValues(uri.getQueryParameters()));
         Actor actor = actingUser();
-        Context request = Vertx.currentContext();
-        return Uni.createFrom().item(() -> validRows(csv, walletId))
+        io.vertx.core.Context request = Vertx.currentContext();
+        return Uni.createFrom().item(() -> validRows(csv, declared, walletId))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .emitOn(task -> request.runOnContext(ignored -> task.run()))
-                .flatMap(rows -> imports.importRows(actor, walletId, rows));
+                .flatMap(parsed -> imports.importRows(actor, walletId, parsed));
     }
 
-    private List<ValidatedParams> validRows(String csv, UUID walletId) {
-        CsvLines.Parsed parsed = CsvLines.parse(csv, walletId, config.kind(), config.maxRowAmount());
+    private CsvLines.Parsed validRows(byte[] csv, CsvDeclaration declared, UUID walletId) {
+        CsvLines.Parsed parsed = CsvLines.parse(csv, declared, walletId, config.kind(), config.maxRowAmount());
         if (!parsed.violations().isEmpty()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "No line was imported; fix these and send the"
                     + " whole file again.", parsed.violations());
         }
         if (parsed.rows().isEmpty()) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send 1 to %d lines of date,amount,category[,description].".formatted(ImportResult.MAX_LINES));
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "No expense to import%s: send 1 to %d lines of"
+                    .formatted(parsed.skipped().isEmpty()
+                            ? ""
+                            : " (%d lines of money in skipped)"
+                                    .formatted(parsed.skipped().size()),
+                            ImportResult.MAX_LINES)
+                    + " date,amount,category[,description], or a header row naming the columns.");
         }
-        return parsed.rows();
+        return parsed;
+    }
+
+    private static Map<String, String> mediaTypeParameters(MediaType type) {
+        Map<String, String> parameters = new HashMap<>();
+        if (type != null) {
+            type.getParameters().forEach((name, value) -> parameters.put(name.toLowerCase(Locale.ROOT), value));
+        }
+        return parameters;
+    }
+
+    /** The query's parameters, each once: a declaration given twice is refused rather than one of them picked. */
+    private static Map<String, String> singleValues(MultivaluedMap<String, String> query) {
+        Map<String, String> values = new HashMap<>();
+        query.forEach((name, given) -> {
+            if (given.size() != 1) {
+                throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Declare '%s' once.".formatted(name));
+            }
+            values.put(name, given.get(0));
+        });
+        return values;
     }
 
     /**

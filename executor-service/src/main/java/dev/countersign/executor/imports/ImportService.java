@@ -25,6 +25,7 @@ import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.access.Verdict;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.imports.csv.CsvLines;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.web.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -73,10 +74,13 @@ public class ImportService {
         this.trail = trail;
     }
 
-    /** Stores {@code parsed} unconfirmed in {@code walletId}, all or nothing, if the actor owns that wallet. */
-    public Uni<ImportResult> importRows(Actor actor, UUID walletId, List<ValidatedParams> parsed) {
+    /**
+     * Stores the rows of {@code parsed} unconfirmed in {@code walletId}, all or nothing, if the actor owns that wallet;
+     * the answer names the lines it skipped.
+     */
+    public Uni<ImportResult> importRows(Actor actor, UUID walletId, CsvLines.Parsed parsed) {
         List<ImportedRow> batch = new ArrayList<>();
-        for (ValidatedParams row : parsed) {
+        for (ValidatedParams row : parsed.rows()) {
             var params = row.normalised();
             batch.add(ImportedRow.unconfirmed(actor.tenantId(), walletId, new BigDecimal(params.get("amount").asText()),
                     params.get("category").asText(),
@@ -92,7 +96,8 @@ public class ImportService {
                         + " into a wallet of your own. Nothing was imported.");
             }
             return rows.importUnconfirmed(batch);
-        })).map(stored -> new ImportResult(walletId, batch.stream().map(row -> row.id).toList()));
+        })).map(stored -> new ImportResult(walletId, batch.stream().map(row -> row.id).toList(),
+                parsed.skipped()));
     }
 
     /**
