@@ -3,7 +3,9 @@
 # (the demo model answers "list my wallets" with one tool call, so 2 model calls per turn), and for each turn the
 # agent's own metrics (/q/metrics): turn time - model-call time - ledger-recording time. Prints p50/p90/max in ms, with
 # the parts, so the numbers say where the time goes (p50/p90/p99/max in ms; 200 turns after 10 of warm-up by default).
-# Needs curl, jq, awk. Usage: deploy/bench/turn-cost.sh [turns]
+# Needs curl, jq, awk. Usage: deploy/bench/turn-cost.sh [turns]. One person chats faster than the per-person turn
+# limit allows (20 a minute): run the stack with TURNS_PER_PERSON=100000 ./run-local.sh, or every turn past the 20th
+# is refused (429) and the script stops there.
 set -euo pipefail
 turns=${1:-210}
 warmup=10

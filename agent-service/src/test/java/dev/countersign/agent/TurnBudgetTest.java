@@ -1,19 +1,29 @@
 package dev.countersign.agent;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.countersign.agent.turn.ModelCalls;
 import dev.countersign.devsupport.model.ModelBrain;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
@@ -21,19 +31,37 @@ import dev.countersign.devsupport.model.ModelTurn;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
+import io.smallrye.faulttolerance.api.CircuitBreakerState;
 
-/** The wall-clock budget (2 s here instead of 40 s) and a tool that throws. */
+/**
+ * The wall-clock budget (2 s here instead of 40 s), a tool that throws, and the guards around turns and the model
+ * (small here): a person's turn limit, the bulkhead and the circuit breaker of {@code ModelCalls}.
+ */
 @QuarkusTest
 @AgentTestResources
 @TestProfile(TurnBudgetTest.ShortBudget.class)
 class TurnBudgetTest {
 
+    static final int TURNS_PER_PERSON = 3;
+    static final int CONCURRENT_CALLS = 4;
+    static final int BREAKER_VOLUME = 3;
+
     public static class ShortBudget implements QuarkusTestProfile {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("countersign.turn.wall-clock", "PT2S", "countersign.test.exploding-tool", "true");
+            return Map.of("countersign.turn.wall-clock", "PT2S", "countersign.test.exploding-tool", "true",
+                    "countersign.limits.turns-per-person", String.valueOf(TURNS_PER_PERSON),
+                    "countersign.model.max-concurrent-calls", String.valueOf(CONCURRENT_CALLS),
+                    "countersign.model.breaker.request-volume", String.valueOf(BREAKER_VOLUME));
         }
+    }
+
+    @BeforeEach
+    @AfterEach
+    void closedBreaker() {
+        CircuitBreakerMaintenance.get().reset(ModelCalls.BREAKER);
     }
 
     private AgentFixtures fixtures;
@@ -100,5 +128,88 @@ class TurnBudgetTest {
                 + " nothing was done by this call. Do not claim it succeeded: tell the user it did not work and"
                 + " that they can try again.");
         assertThat(results.get(1)).contains("Checking");
+    }
+
+    @Test
+    void aPersonsTurnsBeyondTheLimitAreRefusedWithRetryAfterBeforeAnythingRunsAndOthersGoOn() throws Exception {
+        ScriptedModel.use(turn -> ModelReply.text("Hello."));
+        for (int turn = 0; turn < TURNS_PER_PERSON; turn++) {
+            fixtures.chat("c-limit-" + turn, "hello").statusCode(200);
+        }
+        int asked = ScriptedModel.requests().size();
+
+        String retryAfter = fixtures.chat("c-limit-over", "hello").statusCode(429)
+                .contentType("application/problem+json").body("code", equalTo("rate_limited"))
+                .body("detail", startsWith("You started 3 conversation turns within 60 seconds")).extract()
+                .header("Retry-After");
+        given().contentType("application/json").accept("text/event-stream")
+                .header("Authorization", "Bearer " + fixtures.bearer).body("{\"text\": \"hello\"}")
+                .post("/api/conversations/c-limit-stream/messages").then().statusCode(429)
+                .body("code", equalTo("rate_limited"));
+
+        assertThat(Integer.parseInt(retryAfter)).isBetween(1, 60);
+        assertThat(ScriptedModel.requests()).hasSize(asked);
+        new AgentFixtures().chat("c-limit-other", "hello").statusCode(200);
+    }
+
+    @Test
+    void afterTheModelKeptFailingTurnsAreRefusedAtOnceWithRetryAfterAndTheModelIsNotCalled() throws Exception {
+        // Every request, the client's retry included, gets garbage: each turn is one failed call for the breaker.
+        ScriptedModel.use(AgentFixtures.scriptThenAlways(ModelReply.raw("<html>502 Bad Gateway</html>")));
+        for (int turn = 0; turn < BREAKER_VOLUME; turn++) {
+            new AgentFixtures().chat("c-failing", "hello").statusCode(503)
+                    .body("detail", startsWith("The model did not answer."));
+        }
+        assertThat(CircuitBreakerMaintenance.get().currentState(ModelCalls.BREAKER))
+                .isEqualTo(CircuitBreakerState.OPEN);
+        int asked = ScriptedModel.requests().size();
+
+        fixtures.chat("c-paused", "hello").statusCode(503).body("code", equalTo("upstream_unavailable"))
+                .body("detail", startsWith("The model kept failing, so calls to it are paused for up to 30 seconds"))
+                .header("Retry-After", equalTo("30"));
+
+        assertThat(ScriptedModel.requests()).hasSize(asked);
+    }
+
+    @Test
+    void noMoreModelCallsThanTheBulkheadAllowsAreInFlightAndOneMoreIsRefusedAtOnce() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger mostInFlight = new AtomicInteger();
+        ScriptedModel.use(turn -> {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                release.await(1500, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                inFlight.decrementAndGet();
+            }
+            return ModelReply.text("Done.");
+        });
+        List<AgentFixtures> people = new ArrayList<>();
+        for (int person = 0; person <= CONCURRENT_CALLS; person++) {
+            people.add(new AgentFixtures());
+        }
+        ExecutorService turns = Executors.newFixedThreadPool(people.size());
+        try {
+            List<Future<Integer>> statuses = new ArrayList<>();
+            for (AgentFixtures person : people) {
+                statuses.add(turns.submit(() -> person.chat("c-crowd", "hello").extract().statusCode()));
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> statuses.stream().anyMatch(Future::isDone));
+            release.countDown();
+            List<Integer> answered = new ArrayList<>();
+            for (Future<Integer> status : statuses) {
+                answered.add(status.get(10, TimeUnit.SECONDS));
+            }
+
+            // A call an earlier test abandoned may still hold a place: then more than one is refused.
+            assertThat(answered).contains(503).allMatch(status -> status == 200 || status == 503);
+            assertThat(mostInFlight.get()).isLessThanOrEqualTo(CONCURRENT_CALLS);
+        } finally {
+            release.countDown();
+            turns.shutdownNow();
+        }
     }
 }

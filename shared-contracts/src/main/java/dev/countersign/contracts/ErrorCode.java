@@ -64,8 +64,13 @@ public enum ErrorCode {
     METHOD_NOT_ALLOWED("method_not_allowed", 405),
     /** The request cannot be served in the form asked for (media type, size). */
     UNSUPPORTED_REQUEST("unsupported_request", 415),
-    /** The model endpoint or the broker did not answer in time. */
+    /**
+     * The model endpoint or the broker did not answer in time, or calls to the model are paused after it kept failing
+     * (sent with {@code Retry-After} then).
+     */
     UPSTREAM_UNAVAILABLE("upstream_unavailable", 503),
+    /** The caller asked more often than its limit allows (sent with {@code Retry-After}); nothing was done. */
+    RATE_LIMITED("rate_limited", 429),
     /**
      * PostgreSQL cannot be reached (down, restarting, the network to it broken): the request was not carried out,
      * unless the connection broke as it committed; retrying is safe either way (sent with {@code Retry-After}).

@@ -43,7 +43,10 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e) {
-        return answer(e);
+        Response.ResponseBuilder response = builder(e.problem());
+        e.retryAfter().ifPresent(wait -> response.header(HttpHeaders.RETRY_AFTER,
+                String.valueOf(Math.max(1, (wait.toMillis() + 999) / 1000))));
+        return response.build();
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
@@ -131,11 +134,15 @@ public class ProblemMappers {
     }
 
     private static Response respond(Problem problem) {
+        return builder(problem).build();
+    }
+
+    private static Response.ResponseBuilder builder(Problem problem) {
         Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
         if (ErrorCode.DATABASE_UNAVAILABLE.code().equals(problem.code())) {
             response.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
-        return response.build();
+        return response;
     }
 
 }

@@ -142,8 +142,12 @@ public class ActTurn {
                 LOG.warnf("The model failed in turn %s of conversation %s: %s", turnId,
                         conversation.conversationId(), e.toString());
                 if (rounds.isEmpty()) {
-                    throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
-                            "The model did not answer. Nothing was staged or changed; try again in a moment.");
+                    // A refusal of the guards around the model (ModelCalls) says why and when to try again.
+                    throw e instanceof ProblemException refused
+                            ? refused
+                            : new ProblemException(
+                                    ErrorCode.UPSTREAM_UNAVAILABLE,
+                                    "The model did not answer. Nothing was staged or changed; try again in a moment.");
                 }
                 ending = Ending.MODEL_FAILED;
                 reply = "The model stopped before it finished answering." + done(rounds, scope);

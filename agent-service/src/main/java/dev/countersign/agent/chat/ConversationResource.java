@@ -22,6 +22,7 @@ import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.conversation.ConversationLedger;
 import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.agent.planmode.PlanTurn;
+import dev.countersign.agent.turn.TurnLimits;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.contracts.api.ChatReply;
@@ -42,7 +43,8 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 /**
  * Conversations of the calling user. A turn blocks a worker thread while the model thinks; the streamed variant sends
  * progress as server-sent events ({@code tool}, {@code proposal}, then {@code reply} with the whole {@link ChatReply},
- * or {@code problem}). The model's answer itself is not streamed token by token: the reply event carries it whole.
+ * or {@code problem}). The model's answer itself is not streamed token by token: the reply event carries it whole. A
+ * person's turns are limited ({@link TurnLimits}: 429 {@code rate_limited} before anything runs).
  */
 @Path("/api/conversations")
 @Authenticated
@@ -53,9 +55,11 @@ public class ConversationResource {
     private final ConversationLedger ledger;
     private final CurrentUser user;
     private final SecurityIdentity identity;
+    private final TurnLimits limits;
 
     public ConversationResource(ActTurn actTurns, PlanTurn planTurns, ConversationLedger ledger, CurrentUser user,
-            SecurityIdentity identity) {
+            SecurityIdentity identity, TurnLimits limits) {
+        this.limits = limits;
         this.actTurns = actTurns;
         this.planTurns = planTurns;
         this.ledger = ledger;
@@ -91,6 +95,7 @@ public class ConversationResource {
         ConversationKey conversation = key(conversationId);
         RequestEvidence evidence = evidence();
         String text = validText(request);
+        limits.admit(user.tenantId(), user.userId());
         return plan(request)
                 ? planTurns.run(conversation, evidence, text)
                 : actTurns.run(conversation, evidence, text, TurnListener.NONE);
@@ -109,6 +114,7 @@ public class ConversationResource {
         RequestEvidence evidence = evidence();
         String text = validText(request);
         boolean plan = plan(request);
+        limits.admit(user.tenantId(), user.userId());
         return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
             TurnListener progress = new TurnListener() {
 

@@ -85,8 +85,12 @@ public class PlanTurn {
         } catch (RuntimeException e) {
             LOG.warnf("The model failed in plan turn %s of conversation %s: %s", turnId,
                     conversation.conversationId(), e.toString());
-            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
-                    "The model did not answer. Nothing was run; try again in a moment.");
+            // A refusal of the guards around the model (ModelCalls) says why and when to try again.
+            throw e instanceof ProblemException refused
+                    ? refused
+                    : new ProblemException(
+                            ErrorCode.UPSTREAM_UNAVAILABLE,
+                            "The model did not answer. Nothing was run; try again in a moment.");
         }
         String reply = answer.text() == null || answer.text().isBlank()
                 ? "(The model gave no answer.)"

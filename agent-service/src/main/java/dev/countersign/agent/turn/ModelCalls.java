@@ -1,18 +1,21 @@
 package dev.countersign.agent.turn;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.web.ProblemException;
@@ -22,35 +25,54 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.opentelemetry.context.Context;
+import io.quarkus.runtime.Startup;
+import io.smallrye.faulttolerance.api.TypedGuard;
 
 /**
- * The model, called on a pool of its own so that a turn can give up at its deadline: the HTTP call is abandoned, not
- * awaited. At most {@value #MAX_CONCURRENT_CALLS} model calls run at once per instance; one more is refused (503
- * {@code upstream_unavailable}, nothing changed). Limit: an abandoned call holds its thread until the client's own
- * timeout.
+ * The model, called through SmallRye Fault Tolerance: a bulkhead (at most {@link ModelCallsConfig#maxConcurrentCalls()}
+ * calls in flight per instance; one more is refused at once, 503 {@code upstream_unavailable}, nothing changed) and a
+ * circuit breaker (after the model kept failing, turns are refused at once for a while, with {@code Retry-After},
+ * instead of each holding a thread for the client's timeout and its retry). Each call runs on a thread of its own, so a
+ * turn can give up at its deadline: the HTTP call is abandoned, not awaited.
+ * <p>
+ * Limits: an abandoned call holds its thread and its place in the bulkhead until the client's own timeout, and its
+ * failure then still counts for the breaker. Both guards are per instance: with several replicas each pauses on its own
+ * failures. The breaker cannot tell a model that is down from one that refuses only some requests: any failure counts.
  */
 @ApplicationScoped
+@Startup // the breaker exists (for its state and a reset) from start-up, not from the first turn
 public class ModelCalls {
 
-    static final int MAX_CONCURRENT_CALLS = 64;
+    /** The breaker's name, for {@code CircuitBreakerMaintenance} (state, reset). */
+    public static final String BREAKER = "model-calls";
+    private static final Logger LOG = Logger.getLogger(ModelCalls.class);
 
     private final ChatModel model;
     private final TurnMetrics metrics;
-    private final ExecutorService pool = new ThreadPoolExecutor(0, MAX_CONCURRENT_CALLS, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), runnable -> {
-                Thread thread = new Thread(runnable, "model-call");
-                thread.setDaemon(true);
-                return thread;
-            });
+    private final Duration pause;
+    private final TypedGuard<AiMessage> guard;
+    /** Not bounded itself: only calls the guard let in hold a thread beyond a moment. */
+    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "model-call");
+        thread.setDaemon(true);
+        return thread;
+    });
 
-    public ModelCalls(ChatModel model, TurnMetrics metrics) {
+    public ModelCalls(ChatModel model, TurnMetrics metrics, ModelCallsConfig config) {
         this.model = model;
         this.metrics = metrics;
+        this.pause = config.breaker().delay();
+        this.guard = TypedGuard.create(AiMessage.class).withDescription("calls to the model")
+                .withBulkhead().limit(config.maxConcurrentCalls()).done()
+                .withCircuitBreaker().name(BREAKER).requestVolumeThreshold(config.breaker().requestVolume())
+                .failureRatio(config.breaker().failureRatio()).delay(pause.toMillis(), ChronoUnit.MILLIS)
+                .onStateChange(state -> LOG.warnf("Calls to the model: circuit %s", state)).done()
+                .build();
     }
 
     @PreDestroy
     void stop() {
-        pool.shutdownNow();
+        threads.shutdownNow();
     }
 
     /** Asks the model, giving up (TimeoutException) when {@code remaining} runs out. */
@@ -61,28 +83,35 @@ public class ModelCalls {
         }
         ChatRequest request = ChatRequest.builder().messages(List.copyOf(messages))
                 .toolSpecifications(specifications).build();
-        Future<AiMessage> answer;
-        try {
-            // The call stays in the turn's trace.
-            answer = pool.submit(Context.current()
-                    .wrap(() -> metrics.modelCall(() -> model.chat(request)).aiMessage()));
-        } catch (RejectedExecutionException e) {
-            throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
-                    "Too many conversations are waiting for the model; nothing was changed. Try again in a moment.");
-        }
+        // The call stays in the turn's trace.
+        Future<AiMessage> answer = threads.submit(Context.current()
+                .wrap(() -> guard.call(() -> metrics.modelCall(() -> model.chat(request)).aiMessage())));
         try {
             return answer.get(remaining.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            answer.cancel(true);
+            // Not interrupted: the client's own timeout ends the call, so the breaker counts what the model did, not
+            // where the turn's deadline fell.
+            answer.cancel(false);
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            answer.cancel(true);
+            answer.cancel(false);
             throw new IllegalStateException("interrupted while waiting for the model", e);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException runtime
-                    ? runtime
-                    : new IllegalStateException(e.getCause());
+            throw refusalOrFailure(e.getCause());
         }
+    }
+
+    private RuntimeException refusalOrFailure(Throwable cause) {
+        if (cause instanceof CircuitBreakerOpenException) {
+            return new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE, ("The model kept failing, so calls to it are"
+                    + " paused for up to %d seconds; nothing was changed. Try again then.")
+                    .formatted(pause.toSeconds()), pause);
+        }
+        if (cause instanceof BulkheadException) {
+            return new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE,
+                    "Too many conversations are waiting for the model; nothing was changed. Try again in a moment.");
+        }
+        return cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
     }
 }

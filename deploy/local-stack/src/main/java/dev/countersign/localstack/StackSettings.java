@@ -68,9 +68,10 @@ public record StackSettings(
             "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
             "EXTERNAL_RECOVERY_INTERVAL");
 
-    /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker). */
+    /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker, the guards). */
     static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE",
-            "PROPOSAL_ATTEMPT_TIMEOUT_MS");
+            "PROPOSAL_ATTEMPT_TIMEOUT_MS", "TURNS_PER_PERSON", "TURNS_WINDOW", "MODEL_MAX_CONCURRENT_CALLS",
+            "MODEL_BREAKER_REQUEST_VOLUME", "MODEL_BREAKER_FAILURE_RATIO", "MODEL_BREAKER_DELAY");
 
     /**
      * Observability settings both services get when set: {@code OTEL_EXPORTER_OTLP_ENDPOINT} (traces to a collector;
