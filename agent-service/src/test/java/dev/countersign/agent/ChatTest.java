@@ -28,16 +28,17 @@ import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelTurn;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 
 @QuarkusTest
 @AgentTestResources
 class ChatTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private String tenant;
     private String bearer;
     private UUID checking;
@@ -102,13 +103,11 @@ class ChatTest {
         assertThat(event.get("conversationId").asText()).isEqualTo("c-1");
         // The caller's own bearer token travels as evidence in a header, never in the event body.
         var record = kafka.awaitRecords(Topics.ACTIONS_PROPOSED, value -> value.contains(actionId)).get(0);
-        assertThat(new String(record.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
-                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(bearer);
+        assertThat(KafkaCompanion.getHeader(record.headers(), KafkaHeaders.EVIDENCE)).isEqualTo(bearer);
         assertThat(record.value()).doesNotContain(bearer);
         var turnRecord = kafka.awaitRecords(Topics.CONVERSATION_EVENTS,
                 value -> value.contains(tenant) && value.contains("\"c-1\"")).get(0);
-        assertThat(new String(turnRecord.headers().lastHeader(KafkaHeaders.EVIDENCE).value(),
-                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(bearer);
+        assertThat(KafkaCompanion.getHeader(turnRecord.headers(), KafkaHeaders.EVIDENCE)).isEqualTo(bearer);
         assertThat(ContractFixtures.memberNames(event))
                 .containsExactlyInAnyOrderElementsOf(ContractFixtures.memberNames(ContractFixtures.ACTION_PROPOSED));
 

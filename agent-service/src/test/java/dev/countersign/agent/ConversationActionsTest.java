@@ -20,8 +20,8 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.model.ModelReply;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -30,7 +30,7 @@ import io.restassured.response.ValidatableResponse;
 @AgentTestResources
 class ConversationActionsTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private AgentFixtures fixtures;
 
     @BeforeEach

@@ -21,7 +21,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The conversation API, the history a turn is shown, the streamed variant, and where confirm tokens go. */
@@ -31,7 +31,7 @@ class ConversationTest {
 
     private static final String EXPENSE = "{\"wallet\":\"Checking\",\"amount\":\"%s\",\"category\":\"coffee\"}";
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private AgentFixtures fixtures;
 
     @BeforeEach

@@ -29,8 +29,8 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.TurnRecorded;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
@@ -42,7 +42,7 @@ class DailyBriefTest {
     /** The one tenant the test profile names in countersign.brief.tenants. */
     private static final String CONFIGURED_TENANT = "t-brief-configured";
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     @Inject
     BriefSchedule schedule;

@@ -28,7 +28,7 @@ import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Every tool, through the real OpenAI client and the scripted model: what it is offered, what it does. */
@@ -38,7 +38,7 @@ class ToolsTest {
 
     private static final LocalDate TODAY = LocalDate.now();
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private AgentFixtures fixtures;
 
     @Inject

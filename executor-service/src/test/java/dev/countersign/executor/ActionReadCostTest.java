@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.action.ActionReads;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
@@ -30,7 +30,7 @@ class ActionReadCostTest {
     private static final int WARM_UP = Integer.getInteger("countersign.readcost.warmup", 30);
     private static final int ROUNDS = Integer.getInteger("countersign.readcost.rounds", 100);
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private final TenantSessions sessions;
     private final TenantTransactions transactions;
     private final ActionReads reads;

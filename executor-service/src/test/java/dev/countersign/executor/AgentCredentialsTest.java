@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.LocalPostgres;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -32,7 +32,7 @@ class AgentCredentialsTest {
 
     private static final String NO_GRANT = "CS401";
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     private String mine;
     private String theirs;

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The per-tenant kill switch: admin-only, audited, and a disabled tenant's proposals are rejected with a reason. */
@@ -20,7 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class AgentWritesSwitchTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
     private String admin;
 

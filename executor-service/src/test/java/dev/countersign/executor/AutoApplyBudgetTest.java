@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -37,7 +37,7 @@ import io.restassured.response.ValidatableResponse;
 @ExecutorTestResources
 class AutoApplyBudgetTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @BeforeEach
@@ -68,7 +68,7 @@ class AutoApplyBudgetTest {
      * executor stages proposals of different actions side by side ({@code PROPOSAL_LANES}), so proposals sent at once
      * would spend the budget in no fixed order.
      */
-    private static List<String> settle(KafkaTestClient kafka, List<ProposalMother> proposals) throws SQLException {
+    private static List<String> settle(TopicRecords kafka, List<ProposalMother> proposals) throws SQLException {
         List<String> statuses = new ArrayList<>();
         for (ProposalMother proposal : proposals) {
             proposal.send(kafka);

@@ -15,7 +15,7 @@ import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.LocalPostgres;
 import dev.countersign.devsupport.testing.ConfirmBaselineFile;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -30,7 +30,7 @@ class ConfirmBaselineSqlTest {
 
     private static final Path FILE = Path.of("..", "deploy", "bench", "confirm-baseline.sql");
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     /** The file's SHA-256 as frozen (its header comment rewritten to say so, its SQL as at commit 60e2add). */
     private static final String FROZEN = "b67edcf3c009a0ef7c46786dc8d87097eb8cb8cae5fbb384f1f165a8f6a26ccf";

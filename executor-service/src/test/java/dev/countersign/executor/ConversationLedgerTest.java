@@ -20,16 +20,17 @@ import dev.countersign.contracts.events.PlanEvent;
 import dev.countersign.contracts.events.PlanFellShort;
 import dev.countersign.contracts.events.PlanRefused;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 
 /** The conversation ledger: turns consumed from Kafka, appended once, bad records parked, the table append-only. */
 @QuarkusTest
 @ExecutorTestResources
 class ConversationLedgerTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private String tenant;
 
     @BeforeEach
@@ -121,7 +122,7 @@ class ConversationLedgerTest {
         var parked = kafka.awaitKey(Topics.CONVERSATION_EVENTS_DEAD_LETTER, conversation, Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);
         assertThat(parked.get(0).value()).isEqualTo("null");
-        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).contains("unreadable")
+        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason")).contains("unreadable")
                 .contains("JSON null");
     }
 

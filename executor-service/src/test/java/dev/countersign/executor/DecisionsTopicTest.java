@@ -26,13 +26,14 @@ import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.expiry.ExpirySweeper;
 import dev.countersign.executor.messaging.KeyedLanes;
 import io.quarkus.reactive.datasource.ReactiveDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
@@ -41,7 +42,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 @ExecutorTestResources
 class DecisionsTopicTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @BeforeEach
@@ -370,7 +371,7 @@ class DecisionsTopicTest {
         var parked = kafka.awaitKey(Topics.ACTIONS_DECISIONS_DEAD_LETTER, key, Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);
         assertThat(parked.get(0).value()).isEqualTo("null");
-        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:")
+        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason")).startsWith("unreadable:")
                 .contains("JSON null");
     }
 
@@ -390,7 +391,7 @@ class DecisionsTopicTest {
         var parked = kafka.awaitKey(Topics.ACTIONS_DECISIONS_DEAD_LETTER, key, Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);
         assertThat(parked.get(0).value()).isEmpty();
-        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:");
+        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason")).startsWith("unreadable:");
     }
 
     /**
@@ -411,7 +412,7 @@ class DecisionsTopicTest {
         var parked = kafka.awaitKey(Topics.ACTIONS_DECISIONS_DEAD_LETTER, key, Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);
         assertThat(parked.get(0).value()).doesNotContain(token);
-        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).startsWith("unreadable:");
+        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason")).startsWith("unreadable:");
     }
 
     @Test
@@ -518,7 +519,7 @@ class DecisionsTopicTest {
                 found -> found.size() >= 2, Duration.ofSeconds(20));
         assertThat(parked).hasSize(2).allSatisfy(value -> assertThat(value).doesNotContain(bobsToken));
         assertThat(kafka.awaitRecords(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker)))
-                .allSatisfy(record -> assertThat(KafkaTestClient.header(record, "dead-letter-reason"))
+                .allSatisfy(record -> assertThat(KafkaCompanion.getHeader(record.headers(), "dead-letter-reason"))
                         .isEqualTo("approver token refused: already_used"));
         assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", second.actionId)).isZero();
         assertThat(approvals(first)).containsExactly("bob");
@@ -546,7 +547,8 @@ class DecisionsTopicTest {
                 withoutJti);
 
         assertThat(kafka.awaitRecords(Topics.ACTIONS_DECISIONS_DEAD_LETTER, value -> value.contains(marker)))
-                .singleElement().satisfies(record -> assertThat(KafkaTestClient.header(record, "dead-letter-reason"))
+                .singleElement()
+                .satisfies(record -> assertThat(KafkaCompanion.getHeader(record.headers(), "dead-letter-reason"))
                         .isEqualTo("approver token refused: no_token_id"));
         assertThat(Db.count("SELECT count(*) FROM action_approvals WHERE action_id = ?", high.actionId)).isZero();
     }

@@ -18,7 +18,7 @@ import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ActionDefinition;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** The kinds beyond creating expenses and renaming wallets: each staged from Kafka and confirmed over HTTP. */
@@ -26,7 +26,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class DomainKindsTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @BeforeEach

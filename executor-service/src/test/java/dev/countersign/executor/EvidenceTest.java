@@ -29,8 +29,8 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DevTokens;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.evidence.Evidence;
 import dev.countersign.executor.evidence.EvidenceVerifier;
 import dev.countersign.executor.evidence.RecordTime;
@@ -45,7 +45,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class EvidenceTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @Inject

@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.devsupport.LocalPostgres;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
@@ -43,7 +43,7 @@ class ExecuteActionTest {
     private static final String HEADER = " RETURNS jsonb LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp"
             + " AS $$ BEGIN ";
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     @Inject
     TenantTransactions transactions;

@@ -27,10 +27,10 @@ import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.external.LocalSmtp;
 import dev.countersign.devsupport.external.TicketStub;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.MetricsText;
 import dev.countersign.devsupport.testing.TestInfrastructure;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
@@ -53,7 +53,7 @@ import io.restassured.response.ValidatableResponse;
 @ExecutorTestResources
 class ExternalWritesTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private final LocalSmtp smtp = TestInfrastructure.smtp();
     private final TicketStub tickets = TestInfrastructure.tickets();
     private TestTenant tenant;

@@ -13,8 +13,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Audiences;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.ReliabilityReport;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.devsupport.testing.fuzz.Credential;
 import dev.countersign.devsupport.testing.fuzz.DomainChecksum;
 import dev.countersign.devsupport.testing.fuzz.Endpoint;
@@ -40,7 +40,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class HttpFuzzTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     @Test
     void everyEndpointRefusesGeneratedBadInputWithAProblemAndWritesNothing() throws Exception {

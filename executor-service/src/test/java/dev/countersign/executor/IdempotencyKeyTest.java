@@ -13,7 +13,7 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** One idempotency key per action, issued and retired by the database (R__idempotency_keys_follow_actions.sql). */
@@ -21,7 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class IdempotencyKeyTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
     private String alice;
 

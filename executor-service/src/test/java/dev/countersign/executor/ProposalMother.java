@@ -16,8 +16,8 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.ConfirmTokens;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.restassured.response.Response;
 
 /**
@@ -94,17 +94,17 @@ final class ProposalMother {
         return this;
     }
 
-    void send(KafkaTestClient kafka) {
+    void send(TopicRecords kafka) {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), headers(Map.of()));
     }
 
     /** Sends it under a record key other than its action id, as a careless or compromised producer could. */
-    void sendKeyed(KafkaTestClient kafka, String key) {
+    void sendKeyed(TopicRecords kafka, String key) {
         kafka.send(Topics.ACTIONS_PROPOSED, key, json(), headers(Map.of()));
     }
 
     /** Sends it with a producer-chosen record timestamp, as an attacker with the agent's Kafka credentials could. */
-    void sendStamped(KafkaTestClient kafka, Instant timestamp) {
+    void sendStamped(TopicRecords kafka, Instant timestamp) {
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(), headers(Map.of()), timestamp);
     }
 
@@ -120,7 +120,7 @@ final class ProposalMother {
      * Sends it as if from inside the trace {@code traceId} (32 hex digits), in a W3C {@code traceparent} header with a
      * random parent span, as the agent's client adds it.
      */
-    void sendTraced(KafkaTestClient kafka, String traceId) {
+    void sendTraced(TopicRecords kafka, String traceId) {
         String parentSpan = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         kafka.send(Topics.ACTIONS_PROPOSED, actionId.toString(), json(),
                 headers(Map.of("traceparent", "00-" + traceId + "-" + parentSpan + "-01")));
@@ -136,7 +136,7 @@ final class ProposalMother {
     }
 
     /** Sends it and waits until the executor has stored it as proposed. */
-    ProposalMother stage(KafkaTestClient kafka) throws Exception {
+    ProposalMother stage(TopicRecords kafka) throws Exception {
         send(kafka);
         Db.awaitStatus(actionId, "proposed");
         return this;
@@ -181,12 +181,12 @@ final class ProposalMother {
     }
 
     /** A fresh expense in the test tenant's Checking wallet, staged. */
-    static ProposalMother staged(KafkaTestClient kafka, TestTenant tenant, String amount) throws Exception {
+    static ProposalMother staged(TopicRecords kafka, TestTenant tenant, String amount) throws Exception {
         return new ProposalMother(tenant, amount).stage(kafka);
     }
 
     /** A proposal of a fresh expense, staged. */
-    static ProposalMother staged(KafkaTestClient kafka, String tenantId, UUID walletId, String amount)
+    static ProposalMother staged(TopicRecords kafka, String tenantId, UUID walletId, String amount)
             throws Exception {
         return new ProposalMother(tenantId, walletId, amount).stage(kafka);
     }

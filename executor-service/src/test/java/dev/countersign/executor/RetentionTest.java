@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.retention.RetentionSweep;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -31,7 +31,7 @@ class RetentionTest {
     @Inject
     RetentionSweep sweep;
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     @Test
     void publishedOutboxRowsAndDedupRecordsPastTheirRetentionGoTheRestStays() throws Exception {

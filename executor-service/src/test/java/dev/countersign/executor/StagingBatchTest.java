@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.MetricsText;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.messaging.KeyedLanes;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -36,7 +36,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class StagingBatchTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @ConfigProperty(name = "countersign.proposals.lanes")

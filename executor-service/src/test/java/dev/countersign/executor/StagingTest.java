@@ -19,15 +19,16 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.executor.messaging.KeyedLanes;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 
 @QuarkusTest
 @ExecutorTestResources
 class StagingTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @BeforeEach
@@ -357,7 +358,7 @@ class StagingTest {
         var parked = kafka.awaitKey(Topics.ACTIONS_PROPOSED_DEAD_LETTER, key, Duration.ofSeconds(15));
         assertThat(parked).hasSize(1);
         assertThat(parked.get(0).value()).isEqualTo("null");
-        assertThat(KafkaTestClient.header(parked.get(0), "dead-letter-reason")).contains("unreadable")
+        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason")).contains("unreadable")
                 .contains("JSON null");
     }
 

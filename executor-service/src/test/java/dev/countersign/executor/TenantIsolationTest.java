@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -32,7 +32,7 @@ class TenantIsolationTest {
             "undo_approvals", "wallet_transfers", "wallet_transfer_legs");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private String mine;
     private String theirs;
     private UUID theirWallet;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Topics;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -22,7 +22,7 @@ class TenantOutcomeTopicsTest {
 
     private static final String LISTED = "t-integrated";
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     @Test
     void aListedTenantsOutcomesReachItsOwnTopicAndNoOtherTenantsDo() throws Exception {

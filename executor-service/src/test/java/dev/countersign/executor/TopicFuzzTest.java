@@ -28,9 +28,9 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.ReliabilityReport;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import dev.countersign.devsupport.testing.fuzz.Credential;
 import dev.countersign.devsupport.testing.fuzz.DomainChecksum;
 import dev.countersign.devsupport.testing.fuzz.FuzzRun;
@@ -77,7 +77,7 @@ class TopicFuzzTest {
     private static final List<String> BAD_CONVERSATION_IDS = List.of("", "c fuzz", "c/fuzz", "x".repeat(65),
             "c-fuzz\u0000", "c-fuzz'; DROP TABLE actions; --", "c\u202Efuzz", "c-f\u00fczz", "c.fuzz", " c-fuzz");
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
 
     /** Per topic, the keys of the records without a fate; and the keys found on the dead-letter topics. */
     private record Fates(Map<String, Set<String>> missing, Set<String> parked) {

@@ -25,7 +25,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.CapturedLogs;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -45,7 +45,7 @@ class TracingTest {
     @Inject
     TestSpans spans;
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private final CapturedLogs logs = new CapturedLogs();
     private TestTenant tenant;
 

@@ -19,8 +19,8 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.Race;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -33,7 +33,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @ExecutorTestResources
 class TransferTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
     private UUID savings;
     private UUID bobs;

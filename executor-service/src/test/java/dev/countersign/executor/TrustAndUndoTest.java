@@ -19,8 +19,8 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.events.ActionExecuted;
 import dev.countersign.contracts.json.Json;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.TestProperties;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -32,7 +32,7 @@ import io.restassured.response.ValidatableResponse;
 @ExecutorTestResources
 class TrustAndUndoTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @BeforeEach

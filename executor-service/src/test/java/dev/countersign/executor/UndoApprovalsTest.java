@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Groups;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -24,7 +24,7 @@ import io.restassured.response.ValidatableResponse;
 @ExecutorTestResources
 class UndoApprovalsTest {
 
-    private final KafkaTestClient kafka = KafkaTestClient.fromTestProperties();
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
     private TestTenant tenant;
 
     @BeforeEach

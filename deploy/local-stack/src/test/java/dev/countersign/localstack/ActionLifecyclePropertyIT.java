@@ -3,7 +3,7 @@ package dev.countersign.localstack;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -29,13 +29,13 @@ import net.jqwik.api.statistics.Statistics;
 class ActionLifecyclePropertyIT {
 
     private static LocalStack stack;
-    private static KafkaTestClient kafka;
+    private static TopicRecords kafka;
     private static ExecutorService threads;
 
     @BeforeContainer
     static void startStack() throws Exception {
         stack = SharedStacks.twoExecutors();
-        kafka = new KafkaTestClient(stack.bootstrapServers());
+        kafka = new TopicRecords(stack.bootstrapServers());
         threads = Executors.newFixedThreadPool(8);
     }
 

@@ -27,7 +27,7 @@ final class AgentEvidence {
         return stack.tokens().mint(tenant, user, Audiences.AGENT, Duration.ofHours(1));
     }
 
-    /** The headers for {@code KafkaTestClient.send}. */
+    /** The headers for {@code TopicRecords.send}. */
     static Map<String, String> header(String evidence) {
         return Map.of(KafkaHeaders.EVIDENCE, evidence);
     }

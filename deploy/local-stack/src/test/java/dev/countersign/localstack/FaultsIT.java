@@ -34,8 +34,8 @@ import dev.countersign.devsupport.DemoData;
 import dev.countersign.devsupport.model.ModelBrain;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.ReliabilityReport;
+import dev.countersign.devsupport.testing.TopicRecords;
 
 /**
  * The system under the faults a user running it meets, on the real stack with a real TCP proxy (netcrusher) in front of
@@ -289,7 +289,7 @@ class FaultsIT {
         await().atMost(RECOVERY).until(() -> readiness() == 200);
         await().atMost(RECOVERY).until(() -> "proposed".equals(audit.status(proposed)));
         assertExactlyOnce();
-        KafkaTestClient direct = new KafkaTestClient(stack.directBootstrapServers());
+        TopicRecords direct = new TopicRecords(stack.directBootstrapServers());
         for (ExpenseProposal proposal : staged) {
             List<String> executed = direct.readFor(Topics.ACTIONS_OUTCOMES,
                     value -> value.contains(proposal.id().toString()) && value.contains("\"ActionExecuted\""),
@@ -362,7 +362,7 @@ class FaultsIT {
         // The broker appends the relay's record at once; its acknowledgement is held, so the row stays unmarked.
         stack.kafkaNetwork().delayReplies(Duration.ofSeconds(15));
         assertThat(confirm(proposal).status()).isEqualTo(200);
-        KafkaTestClient direct = new KafkaTestClient(stack.directBootstrapServers());
+        TopicRecords direct = new TopicRecords(stack.directBootstrapServers());
         String executed = "\"ActionExecuted\"";
         await().atMost(Duration.ofSeconds(20)).until(() -> !direct.readFor(Topics.ACTIONS_OUTCOMES,
                 value -> value.contains(proposal.id().toString()) && value.contains(executed), Duration.ofSeconds(1))

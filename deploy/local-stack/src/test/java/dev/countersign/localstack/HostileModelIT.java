@@ -34,7 +34,7 @@ import dev.countersign.devsupport.model.DemoModel;
 import dev.countersign.devsupport.model.ModelBrain;
 import dev.countersign.devsupport.model.ModelReply;
 import dev.countersign.devsupport.model.ModelReply.ToolCall;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 
 /**
  * The hostile-model suite: a scripted OpenAI-compatible model plays a model steered by what it read (or an attacker
@@ -477,8 +477,8 @@ class HostileModelIT {
 
     // --- attacks: forged straight onto Kafka, with the agent's credentials ---
 
-    private KafkaTestClient kafka() {
-        return new KafkaTestClient(stack.bootstrapServers());
+    private TopicRecords kafka() {
+        return new TopicRecords(stack.bootstrapServers());
     }
 
     /**

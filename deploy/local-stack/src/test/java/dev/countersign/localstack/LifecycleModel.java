@@ -26,8 +26,8 @@ import dev.countersign.contracts.events.ActionProposed;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
 import dev.countersign.devsupport.testing.Race;
+import dev.countersign.devsupport.testing.TopicRecords;
 
 /**
  * The stateful property's model of one tenant's actions: what each should be after every step, the steps themselves
@@ -58,7 +58,7 @@ final class LifecycleModel {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private final LocalStack stack;
-    private final KafkaTestClient kafka;
+    private final TopicRecords kafka;
     private final ExecutorService threads;
     private final String tenant = "prop-" + UUID.randomUUID();
     private final UUID wallet;
@@ -70,7 +70,7 @@ final class LifecycleModel {
     private final String evidence;
     final List<Tracked> actions = new ArrayList<>();
 
-    private LifecycleModel(LocalStack stack, KafkaTestClient kafka, ExecutorService threads) {
+    private LifecycleModel(LocalStack stack, TopicRecords kafka, ExecutorService threads) {
         this.stack = stack;
         this.kafka = kafka;
         this.threads = threads;
@@ -87,7 +87,7 @@ final class LifecycleModel {
         evidence = AgentEvidence.of(stack, tenant, "alice");
     }
 
-    static LifecycleModel fresh(LocalStack stack, KafkaTestClient kafka, ExecutorService threads) {
+    static LifecycleModel fresh(LocalStack stack, TopicRecords kafka, ExecutorService threads) {
         return new LifecycleModel(stack, kafka, threads);
     }
 

@@ -20,7 +20,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.model.ModelTurn;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 
 /**
  * The walking skeleton, end to end, through the same launcher the README's run command uses: the packaged services as
@@ -144,7 +144,7 @@ class LocalStackIT {
                 }
             }
         }
-        var kafka = new KafkaTestClient(stack.bootstrapServers());
+        var kafka = new TopicRecords(stack.bootstrapServers());
         for (String topic : new String[]{Topics.ACTIONS_PROPOSED, Topics.ACTIONS_OUTCOMES}) {
             List<String> all = kafka.readFor(topic, value -> true, Duration.ofSeconds(3));
             assertThat(all).as(topic).isNotEmpty()

@@ -38,7 +38,7 @@ import dev.countersign.contracts.Topics;
 import dev.countersign.contracts.events.ActionDecided;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DemoData;
-import dev.countersign.devsupport.testing.KafkaTestClient;
+import dev.countersign.devsupport.testing.TopicRecords;
 
 /**
  * Two executor-service processes under load and a crash: a few hundred staged expenses (LOW and HIGH) and transfers
@@ -274,7 +274,7 @@ class TwoExecutorsLoadIT {
             }
 
             // --- the outcomes topic: one ActionExecuted event id per action (the relay may repeat it) ---
-            KafkaTestClient kafka = new KafkaTestClient(stack.bootstrapServers());
+            TopicRecords kafka = new TopicRecords(stack.bootstrapServers());
             List<String> published = kafka.read(Topics.ACTIONS_OUTCOMES,
                     value -> value.contains(tenant) && value.contains("ActionExecuted"),
                     found -> found.stream().map(TwoExecutorsLoadIT::actionOf).distinct().count() == ACTIONS,
