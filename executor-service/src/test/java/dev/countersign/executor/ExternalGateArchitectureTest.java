@@ -32,7 +32,7 @@ class ExternalGateArchitectureTest {
             "java/net/Socket", "java/nio/channels/SocketChannel", "io/vertx/core/http/HttpClient",
             "io/vertx/mutiny/core/http/HttpClient", "io/vertx/core/net/NetClient", "io/vertx/mutiny/core/net/NetClient",
             "io/vertx/ext/web/client/", "io/vertx/mutiny/ext/web/client/", "jakarta/ws/rs/client/",
-            "org/eclipse/microprofile/rest/client/");
+            "org/eclipse/microprofile/rest/client/", "io/quarkus/rest/client/reactive/QuarkusRestClientBuilder");
 
     /** Class file name -> the raw clients it refers to, for every class under {@code root} that refers to one. */
     private static Map<String, Set<String>> rawClientUsers(Path root) throws IOException {

@@ -37,7 +37,6 @@ import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.execution.ExecutorRegistry;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
-import dev.countersign.executor.external.egress.GatedHttp;
 import dev.countersign.executor.external.egress.GatedMailer;
 import dev.countersign.executor.external.egress.UngatedCallException;
 import io.quarkus.mailer.Mail;
@@ -60,9 +59,6 @@ class ExternalWritesTest {
 
     @Inject
     GatedMailer mailer;
-
-    @Inject
-    GatedHttp http;
 
     @Inject
     ExternalGate gate;
@@ -216,8 +212,10 @@ class ExternalWritesTest {
                 .body("result.ticketId", org.hamcrest.Matchers.startsWith("T-"));
 
         String key = view(proposal).extract().path("idempotencyKey");
+        // Through the REST Client: each call carries the confirm's trace context to the vendor.
         assertThat(tickets.requests()).filteredOn(request -> key.equals(request.idempotencyKey())).hasSize(3)
-                .allSatisfy(request -> assertThat(request.body().get("title").asText()).isEqualTo("Printer"));
+                .allSatisfy(request -> assertThat(request.body().get("title").asText()).isEqualTo("Printer"))
+                .allSatisfy(request -> assertThat(request.traceparent()).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]"));
         assertThat(tickets.ticketCount()).isEqualTo(before + 1);
     }
 
@@ -317,9 +315,9 @@ class ExternalWritesTest {
         GateScope scope = gate.open(executing, kinds.externalFor(executing.kind()).orElseThrow()).await()
                 .atMost(Duration.ofSeconds(5));
         try {
-            var elsewhere = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:1/steal"))
-                    .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
-            assertThatThrownBy(() -> http.send(scope, elsewhere).await().atMost(Duration.ofSeconds(5)))
+            // A client the scope made, asked to send elsewhere (a per-call URL): the gate refuses it as it is sent.
+            Elsewhere client = scope.http(Elsewhere.class, Duration.ofSeconds(2));
+            assertThatThrownBy(() -> client.post("http://127.0.0.1:1").await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOf(UngatedCallException.class)
                     .hasMessageContaining("not the origin the action's kind declares");
             // The ticket kind declares no mail: its scope sends none, though it is open.
@@ -331,6 +329,34 @@ class ExternalWritesTest {
         } finally {
             scope.close();
         }
+    }
+
+    /** A REST Client interface whose calls name their own base URL (Quarkus' {@code @Url}). */
+    @jakarta.ws.rs.Path("/steal")
+    public interface Elsewhere {
+
+        @jakarta.ws.rs.POST
+        io.smallrye.mutiny.Uni<String> post(@io.quarkus.rest.client.reactive.Url String url);
+    }
+
+    @Test
+    void aClientKeptPastItsScopeServesNothing() throws Exception {
+        var proposal = ticket("Kept");
+        claimedAMinuteAgo(proposal);
+        ActionRow executing = row(proposal);
+        GateScope scope = gate.open(executing, kinds.externalFor(executing.kind()).orElseThrow()).await()
+                .atMost(Duration.ofSeconds(5));
+        var kept = scope.http(dev.countersign.executor.kinds.ticket.create.TicketSystemApi.class,
+                Duration.ofSeconds(2));
+        int tickets = this.tickets.requests().size();
+        scope.close();
+
+        assertThatThrownBy(() -> kept.create("kept-key", null,
+                new dev.countersign.executor.kinds.ticket.create.TicketSystemApi.NewTicket("x", "y")).await()
+                .atMost(Duration.ofSeconds(5))).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> scope.http(Elsewhere.class, Duration.ofSeconds(2)))
+                .isInstanceOf(UngatedCallException.class).hasMessageContaining("is closed");
+        assertThat(this.tickets.requests()).hasSize(tickets);
     }
 
     private static double ungatedCalls() {

@@ -1,7 +1,6 @@
 package dev.countersign.executor.kind;
 
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Duration;
 
 import io.quarkus.mailer.Mail;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +16,13 @@ public interface Egress {
     /** Sends one e-mail over the configured SMTP server. */
     Uni<Void> send(Mail mail);
 
-    /** Sends {@code request} (which carries its own timeout) and answers its body as text. */
-    Uni<HttpResponse<String>> send(HttpRequest request);
+    /**
+     * A Quarkus REST Client for {@code api} (a JAX-RS interface) whose base is the URI the kind declares
+     * ({@link ExternalKind#httpOrigin()}), waiting at most {@code timeout} for an answer. Every request it sends is
+     * checked by the gate (this scope open, the request's origin the declared one), redirects are not followed, and an
+     * answer of any status is returned rather than thrown. It is closed with this scope: a client kept beyond the
+     * action's call serves nothing. Traces, client metrics and the TLS registry apply as to any REST Client of the
+     * service.
+     */
+    <T> T http(Class<T> api, Duration timeout);
 }

@@ -27,7 +27,8 @@ import dev.countersign.contracts.json.Json;
 public final class TicketStub implements AutoCloseable {
 
     /** One request as it arrived. */
-    public record Request(String idempotencyKey, JsonNode body) {
+    /** One request as received; {@code traceparent} is its W3C trace context header, or null. */
+    public record Request(String idempotencyKey, JsonNode body, String traceparent) {
     }
 
     private final HttpServer server;
@@ -86,7 +87,7 @@ public final class TicketStub implements AutoCloseable {
             String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
             JsonNode body = Json.read(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8),
                     JsonNode.class);
-            requests.add(new Request(key, body));
+            requests.add(new Request(key, body, exchange.getRequestHeaders().getFirst("traceparent")));
             if (key == null || !body.hasNonNull("title")) {
                 answer(exchange, 400, "{\"error\":\"Idempotency-Key and title are required\"}");
                 return;

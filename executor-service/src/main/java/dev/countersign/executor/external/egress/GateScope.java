@@ -1,10 +1,13 @@
 package dev.countersign.executor.external.egress;
 
 import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.jboss.logging.Logger;
 
 import dev.countersign.executor.kind.Egress;
 import io.quarkus.mailer.Mail;
@@ -18,12 +21,15 @@ import io.smallrye.mutiny.Uni;
  */
 public final class GateScope implements Egress, AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(GateScope.class);
+
     private final UUID actionId;
     private final String tenantId;
     private final boolean sendsMail;
     private final Optional<URI> httpOrigin;
     private final GatedMailer mailer;
     private final GatedHttp http;
+    private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
     private volatile boolean open = true;
 
     GateScope(UUID actionId, String tenantId, boolean sendsMail, Optional<URI> httpOrigin, GatedMailer mailer,
@@ -62,12 +68,25 @@ public final class GateScope implements Egress, AutoCloseable {
     }
 
     @Override
-    public Uni<HttpResponse<String>> send(HttpRequest request) {
-        return http.send(this, request);
+    public <T> T http(Class<T> api, Duration timeout) {
+        T client = http.client(this, api, timeout);
+        if (client instanceof AutoCloseable closeable) {
+            clients.add(closeable);
+        }
+        return client;
     }
 
+    /** Closes the scope and the clients it made: a client kept past this serves nothing. */
     @Override
     public void close() {
         open = false;
+        for (AutoCloseable client : clients) {
+            try {
+                client.close();
+            } catch (Exception e) {
+                LOG.debugf("Closing an HTTP client of action %s: %s", actionId, e.toString());
+            }
+        }
+        clients.clear();
     }
 }

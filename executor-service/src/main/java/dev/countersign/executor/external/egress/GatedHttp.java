@@ -1,40 +1,61 @@
 package dev.countersign.executor.external.egress;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.client.ClientRequestContext;
+import jakarta.ws.rs.client.ClientRequestFilter;
 
-import io.smallrye.mutiny.Uni;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 
-/** The only holder of the outbound HTTP client: sends only inside an open {@link GateScope}. */
+/**
+ * The only maker of outbound HTTP clients: Quarkus REST Clients bound to one {@link GateScope}, which serve a request
+ * only while that scope is open and only to the origin (scheme, host, port) its kind declared: the gate's clients are
+ * no general way out.
+ */
 @ApplicationScoped
 public class GatedHttp {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
     private final UngatedCalls ungated;
 
     public GatedHttp(UngatedCalls ungated) {
         this.ungated = ungated;
     }
 
-    /**
-     * Sends {@code request} (which carries its own timeout) and answers its body as text. Only to the origin (scheme,
-     * host, port) the scope's kind declared: the gate's client is no general way out.
-     */
-    public Uni<HttpResponse<String>> send(GateScope scope, HttpRequest request) {
-        return Uni.createFrom().deferred(() -> {
+    /** A client of {@code api} for {@code scope}'s declared origin; see {@link GateScope#http}. */
+    <T> T client(GateScope scope, Class<T> api, Duration timeout) {
+        ungated.check(scope, "HTTP");
+        URI declared = scope.httpOrigin().orElseThrow(() -> new UngatedCallException(
+                "HTTP call refused: the action's kind declares no origin"));
+        return QuarkusRestClientBuilder.newBuilder().baseUri(declared)
+                .connectTimeout(CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).followRedirects(false)
+                .disableDefaultMapper(true).register(new Gate(scope, declared)).build(api);
+    }
+
+    /** Checks every request a scope's client sends, as it is sent. */
+    private final class Gate implements ClientRequestFilter {
+
+        private final GateScope scope;
+        private final URI declared;
+
+        Gate(GateScope scope, URI declared) {
+            this.scope = scope;
+            this.declared = declared;
+        }
+
+        @Override
+        public void filter(ClientRequestContext request) {
             ungated.check(scope, "HTTP");
-            if (scope.httpOrigin().isEmpty() || !sameOrigin(scope.httpOrigin().get(), request.uri())) {
-                throw new UngatedCallException("HTTP call refused: " + request.uri().getHost()
+            if (!sameOrigin(declared, request.getUri())) {
+                throw new UngatedCallException("HTTP call refused: " + request.getUri().getHost()
                         + " is not the origin the action's kind declares");
             }
-            return Uni.createFrom().completionStage(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
-        });
+        }
     }
 
     private static boolean sameOrigin(URI allowed, URI requested) {

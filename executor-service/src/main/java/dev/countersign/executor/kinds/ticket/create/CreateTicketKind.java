@@ -1,7 +1,6 @@
 package dev.countersign.executor.kinds.ticket.create;
 
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -71,21 +70,15 @@ public class CreateTicketKind implements ExternalKind {
 
     @Override
     public Uni<JsonNode> call(KindAction action, Egress egress) {
-        String body = Json.write(Json.mapper().createObjectNode()
-                .put("title", action.params().get("title").asText())
-                .put("description", action.params().get("description").asText()));
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.orElseThrow())
-                .timeout(config.timeout())
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", action.idempotencyKey())
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        config.apiToken().filter(token -> !token.isBlank())
-                .ifPresent(token -> request.header("Authorization", "Bearer " + token));
-        return egress.send(request.build())
+        TicketSystemApi tickets = egress.http(TicketSystemApi.class, config.timeout());
+        String authorization = config.apiToken().filter(token -> !token.isBlank()).map(token -> "Bearer " + token)
+                .orElse(null);
+        return tickets.create(action.idempotencyKey(), authorization, new TicketSystemApi.NewTicket(
+                action.params().get("title").asText(), action.params().get("description").asText()))
                 .onFailure(CallRefused::isConnectionRefused)
                 .transform(failure -> new CallRefused(ErrorCode.UPSTREAM_UNAVAILABLE,
                         "the ticket system refused the connection; nothing was sent"))
-                .map(response -> ticketOf(response.statusCode(), response.body()));
+                .map(response -> ticketOf(response.getStatus(), response.getEntity()));
     }
 
     /**
