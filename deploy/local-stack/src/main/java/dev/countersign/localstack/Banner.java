@@ -43,4 +43,32 @@ final class Banner {
                 settings.dataDirectory(), keycloak ? "5 min, from Keycloak" : "1 h", stack.tokenUrl(), agentToken,
                 executorToken);
     }
+
+    /** Under {@code --infra}: what runs, and how to start the services in dev mode against it. */
+    static String infraText(LocalStack stack, StackSettings settings) {
+        boolean keycloak = stack.keycloak() != null;
+        return """
+
+                Countersign's infrastructure is running (the services are not: start them in dev mode).
+                  sign-in           %s
+                  model             %s
+                  SMTP server       localhost:%d
+                  ticket system     %s
+                  dev tokens        curl -s -X POST %s -d '{"tenant":"acme","user":"alice"}'
+                  data directory    %s
+
+                Their settings are in executor-service/.env and agent-service/.env (read by dev mode). In two more
+                terminals, from the repository root:
+                  ./mvnw -pl executor-service quarkus:dev            (%s, Dev UI %s/q/dev-ui)
+                  ./mvnw -pl agent-service quarkus:dev -Ddebug=5006  (%s, Dev UI %s/q/dev-ui)
+                The demo data is written once the executor has migrated the database. See docs/development.md.
+                Ctrl-C stops the infrastructure; data survives a restart.
+                """.formatted(keycloak
+                ? "Keycloak " + stack.keycloak().issuer() + ": alice, bob, dave (acme), carol (globex);"
+                        + " DEV-ONLY password <user>-dev-only"
+                : "no identity provider (KEYCLOAK_PORT=0): bearer tokens from the dev token endpoint",
+                stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
+                stack.smtp().port(), stack.tickets().url(), stack.tokenUrl(), settings.dataDirectory(),
+                stack.executorUrl(), stack.executorUrl(), stack.agentUrl(), stack.agentUrl());
+    }
 }

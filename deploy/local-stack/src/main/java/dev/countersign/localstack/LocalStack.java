@@ -164,7 +164,9 @@ public final class LocalStack implements AutoCloseable {
 
         for (int instance = 0; instance < settings.executorInstances(); instance++) {
             int port = settings.executorPort() + instance;
-            say(serviceName("executor-service", instance));
+            if (!settings.infraOnly()) {
+                say(serviceName("executor-service", instance));
+            }
             Map<String, String> executor = new HashMap<>(common);
             executor.put("EXECUTOR_PORT", String.valueOf(port));
             executor.put("EXECUTOR_MANAGEMENT_PORT", String.valueOf(settings.executorManagementPort() + instance));
@@ -181,14 +183,23 @@ public final class LocalStack implements AutoCloseable {
             executor.putAll(decisionPage(port));
             executor.putAll(settings.executorTuning());
             executorEnvironments.put(instance, executor);
-            startExecutor(instance);
+            if (!settings.infraOnly()) {
+                startExecutor(instance);
+            }
         }
 
-        seedDemoData();
+        if (settings.infraOnly()) {
+            // The executor in dev mode migrates the database; the demo data follows.
+            inBackground("demo-data", this::seedDemoDataOnceMigrated);
+        } else {
+            seedDemoData();
+        }
 
         for (int instance = 0; instance < settings.agentInstances(); instance++) {
             int port = settings.agentPort() + instance;
-            say(serviceName("agent-service", instance));
+            if (!settings.infraOnly()) {
+                say(serviceName("agent-service", instance));
+            }
             Map<String, String> agent = new HashMap<>(common);
             agent.put("AGENT_PORT", String.valueOf(port));
             agent.put("AGENT_MANAGEMENT_PORT", String.valueOf(settings.agentManagementPort() + instance));
@@ -211,11 +222,16 @@ public final class LocalStack implements AutoCloseable {
                 agent.put("OPENAI_MODEL", settings.openAiModel());
             }
             agentEnvironments.put(instance, agent);
-            startAgent(instance);
+            if (!settings.infraOnly()) {
+                startAgent(instance);
+            }
         }
 
         tokenServer = DevTokenServer.start(settings.tokenPort(), this::bearer, uiOrigins);
         started.push(tokenServer);
+        if (settings.infraOnly()) {
+            DevModeSettings.write(settings.repositoryRoot(), executorEnvironments.get(0), agentEnvironments.get(0));
+        }
     }
 
     /** Runs {@code start} on a thread of its own (a daemon: a hung start does not keep the JVM alive). */
@@ -559,6 +575,27 @@ public final class LocalStack implements AutoCloseable {
         return "http://localhost:%d/dev/token".formatted(tokenServer.port());
     }
 
+    /**
+     * Waits (on a daemon thread, for as long as the stack runs) until the database holds the tables the demo data goes
+     * into, then writes it: under {@code --infra} the executor in dev mode migrates the database whenever it starts.
+     */
+    private void seedDemoDataOnceMigrated() {
+        while (true) {
+            try {
+                seedDemoData();
+                System.out.println("countersign: demo data written (the executor migrated the database)");
+                return;
+            } catch (IllegalStateException notYetMigrated) {
+                try {
+                    Thread.sleep(1_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
     private void seedDemoData() {
         try (Connection owner = postgres.ownerConnection()) {
             DemoData.createWallet(owner, ACME_CHECKING, "acme", "alice", "Checking", "EUR");
@@ -644,7 +681,7 @@ public final class LocalStack implements AutoCloseable {
             System.out.println("countersign: stopped; data kept in " + settings.dataDirectory());
             stopped.countDown();
         }, "countersign-shutdown"));
-        System.out.println(Banner.text(stack, settings));
+        System.out.println(settings.infraOnly() ? Banner.infraText(stack, settings) : Banner.text(stack, settings));
         stopped.await();
     }
 }

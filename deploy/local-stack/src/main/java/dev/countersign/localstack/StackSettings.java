@@ -33,6 +33,9 @@ import java.util.Map;
  * @param faultProxies
  *            test tooling ({@code FAULT_PROXIES=true}): the services reach Kafka and PostgreSQL through a TCP proxy the
  *            fault suite can freeze or cut ({@link FaultProxy}); only with the stack's own broker and database
+ * @param infraOnly
+ *            {@code ./run-local.sh --infra}: everything but the two services, whose settings are written to each
+ *            module's {@code .env} for {@code quarkus:dev} (docs/development.md)
  */
 public record StackSettings(
         Path repositoryRoot,
@@ -60,7 +63,8 @@ public record StackSettings(
         Map<String, String> agentTuning,
         Map<String, String> telemetry,
         int keycloakPort,
-        boolean faultProxies) {
+        boolean faultProxies,
+        boolean infraOnly) {
 
     /** Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls). */
     static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
@@ -108,7 +112,8 @@ public record StackSettings(
                 setOnes(env, AGENT_TUNING),
                 setOnes(env, TELEMETRY),
                 port(env, "KEYCLOAK_PORT", 8180),
-                Boolean.parseBoolean(env.getOrDefault("FAULT_PROXIES", "false").strip()));
+                Boolean.parseBoolean(env.getOrDefault("FAULT_PROXIES", "false").strip()),
+                Boolean.parseBoolean(env.getOrDefault("COUNTERSIGN_INFRA_ONLY", "false").strip()));
     }
 
     /** Whether the stack runs Keycloak and with it the executor's decision page. */
