@@ -188,7 +188,7 @@ class TurnBudgetTest {
             return ModelReply.text("Done.");
         });
         List<AgentFixtures> people = new ArrayList<>();
-        for (int person = 0; person <= CONCURRENT_CALLS; person++) {
+        for (int person = 0; person < CONCURRENT_CALLS + BREAKER_VOLUME; person++) {
             people.add(new AgentFixtures());
         }
         ExecutorService turns = Executors.newFixedThreadPool(people.size());
@@ -197,7 +197,11 @@ class TurnBudgetTest {
             for (AgentFixtures person : people) {
                 statuses.add(turns.submit(() -> person.chat("c-crowd", "hello").extract().statusCode()));
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> statuses.stream().anyMatch(Future::isDone));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> statuses.stream().filter(Future::isDone).count() >= BREAKER_VOLUME);
+            // Refusals of the bulkhead, as many as the breaker's window: a busy instance is not a failing model.
+            assertThat(CircuitBreakerMaintenance.get().currentState(ModelCalls.BREAKER))
+                    .isEqualTo(CircuitBreakerState.CLOSED);
             release.countDown();
             List<Integer> answered = new ArrayList<>();
             for (Future<Integer> status : statuses) {
@@ -207,6 +211,50 @@ class TurnBudgetTest {
             // A call an earlier test abandoned may still hold a place: then more than one is refused.
             assertThat(answered).contains(503).allMatch(status -> status == 200 || status == 503);
             assertThat(mostInFlight.get()).isLessThanOrEqualTo(CONCURRENT_CALLS);
+        } finally {
+            release.countDown();
+            turns.shutdownNow();
+        }
+    }
+
+    @Test
+    void refusalsTheRequestBringsOnItselfDoNotPauseTheModelForEveryone() throws Exception {
+        // A context too long, as a person could provoke on purpose: the model's API answers 400.
+        ScriptedModel.use(AgentFixtures.scriptThenAlways(ModelReply.error(400, "context length exceeded")));
+        for (int turn = 0; turn < BREAKER_VOLUME + 1; turn++) {
+            new AgentFixtures().chat("c-too-long", "hello").statusCode(503)
+                    .body("detail", startsWith("The model did not answer."));
+        }
+
+        assertThat(CircuitBreakerMaintenance.get().currentState(ModelCalls.BREAKER))
+                .isEqualTo(CircuitBreakerState.CLOSED);
+    }
+
+    @Test
+    void aThirdTurnOfOnePersonWhileTwoRunIsRefusedUntilOneAnswers() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedModel.use(turn -> {
+            try {
+                release.await(1500, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ModelReply.text("Done.");
+        });
+        ExecutorService turns = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Integer>> running = List.of(
+                    turns.submit(() -> fixtures.chat("c-running-1", "hello").extract().statusCode()),
+                    turns.submit(() -> fixtures.chat("c-running-2", "hello").extract().statusCode()));
+            await().atMost(Duration.ofSeconds(5)).until(() -> ScriptedModel.requests().size() >= 2);
+
+            fixtures.chat("c-running-3", "hello").statusCode(429).body("code", equalTo("rate_limited"))
+                    .body("detail", startsWith("You already have 2 conversation turns running"))
+                    .header("Retry-After", equalTo("5"));
+            release.countDown();
+            for (Future<Integer> turn : running) {
+                assertThat(turn.get(10, TimeUnit.SECONDS)).isEqualTo(200);
+            }
         } finally {
             release.countDown();
             turns.shutdownNow();

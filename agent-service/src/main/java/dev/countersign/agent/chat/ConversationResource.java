@@ -95,10 +95,11 @@ public class ConversationResource {
         ConversationKey conversation = key(conversationId);
         RequestEvidence evidence = evidence();
         String text = validText(request);
-        limits.admit(user.tenantId(), user.userId());
-        return plan(request)
-                ? planTurns.run(conversation, evidence, text)
-                : actTurns.run(conversation, evidence, text, TurnListener.NONE);
+        try (TurnLimits.Turn running = limits.admit(user.tenantId(), user.userId())) {
+            return plan(request)
+                    ? planTurns.run(conversation, evidence, text)
+                    : actTurns.run(conversation, evidence, text, TurnListener.NONE);
+        }
     }
 
     @POST
@@ -114,7 +115,8 @@ public class ConversationResource {
         RequestEvidence evidence = evidence();
         String text = validText(request);
         boolean plan = plan(request);
-        limits.admit(user.tenantId(), user.userId());
+        // Its place is freed when the stream ends however it ends: answered, failed, or cancelled by the client.
+        TurnLimits.Turn running = limits.admit(user.tenantId(), user.userId());
         return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
             TurnListener progress = new TurnListener() {
 
@@ -134,9 +136,11 @@ public class ConversationResource {
                         : actTurns.run(conversation, evidence, text, progress)));
             } catch (RuntimeException e) {
                 events.emit(event(sse, "problem", ProblemMappers.problemOf(e)));
+            } finally {
+                running.close();
             }
             events.complete();
-        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).onTermination().invoke(running::close);
     }
 
     private static OutboundSseEvent event(Sse sse, String name, Object data) {

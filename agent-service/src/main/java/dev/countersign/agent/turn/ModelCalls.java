@@ -35,9 +35,11 @@ import io.smallrye.faulttolerance.api.TypedGuard;
  * instead of each holding a thread for the client's timeout and its retry). Each call runs on a thread of its own, so a
  * turn can give up at its deadline: the HTTP call is abandoned, not awaited.
  * <p>
- * Limits: an abandoned call holds its thread and its place in the bulkhead until the client's own timeout, and its
- * failure then still counts for the breaker. Both guards are per instance: with several replicas each pauses on its own
- * failures. The breaker cannot tell a model that is down from one that refuses only some requests: any failure counts.
+ * Only failures of the model's endpoint count for the breaker ({@link ModelOutages}): not a request's own 400, 413 or
+ * 422, not the bulkhead's refusals. Limits: an abandoned call holds its thread and its place in the bulkhead until the
+ * client's own timeout, and its failure then still counts. Both guards are per instance: with several replicas each
+ * pauses on its own failures. A person can still add timeouts of their own (turns whose answers are slow): the
+ * per-person limits of {@link TurnLimits} bound how many of the breaker's window one person fills.
  */
 @ApplicationScoped
 @Startup // the breaker exists (for its state and a reset) from start-up, not from the first turn
@@ -66,6 +68,7 @@ public class ModelCalls {
                 .withBulkhead().limit(config.maxConcurrentCalls()).done()
                 .withCircuitBreaker().name(BREAKER).requestVolumeThreshold(config.breaker().requestVolume())
                 .failureRatio(config.breaker().failureRatio()).delay(pause.toMillis(), ChronoUnit.MILLIS)
+                .when(ModelOutages::isOutage)
                 .onStateChange(state -> LOG.warnf("Calls to the model: circuit %s", state)).done()
                 .build();
     }

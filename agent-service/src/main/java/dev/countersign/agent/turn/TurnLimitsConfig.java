@@ -15,4 +15,8 @@ public interface TurnLimitsConfig {
 
     @WithDefault("PT1M")
     Duration turnsWindow();
+
+    /** Turns one person may have running at once, per instance; one more is refused until one has answered. */
+    @WithDefault("2")
+    int turnsInFlightPerPerson();
 }

@@ -44,8 +44,9 @@ final class TestStacks {
         // The ITs follow the confirmation flow, so actions wait for a person unless a test enables agent writes for its
         // tenant (LocalStackIT does, to see a LOW expense apply on arrival); the stack's own default is "enabled".
         env.put("ACTIONS_AGENT_WRITES_DEFAULT", "staged_only");
-        // The soak and the hostile-model tests chat faster than a person may (TurnLimits, 20 a minute by default).
+        // The soak and the hostile-model tests chat faster than a person may (TurnLimits: 20 a minute, 2 at once).
         env.put("TURNS_PER_PERSON", "100000");
+        env.put("TURNS_IN_FLIGHT_PER_PERSON", "1000");
         // API-only unless a test asks for the decision page (WebUiIT): Keycloak costs 10 s and 290 MB a stack.
         env.put("KEYCLOAK_PORT", "0");
         env.putAll(overrides);

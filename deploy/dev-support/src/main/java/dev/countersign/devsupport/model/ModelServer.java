@@ -97,7 +97,7 @@ public final class ModelServer implements AutoCloseable {
                 JsonHttp.send(exchange, 500, "{\"error\":{\"message\":\"model script failed\"}}");
                 return;
             }
-            JsonHttp.send(exchange, 200,
+            JsonHttp.send(exchange, reply.status(),
                     reply.rawBody() != null ? reply.rawBody() : Json.write(completion(request, reply)));
         }
     }
