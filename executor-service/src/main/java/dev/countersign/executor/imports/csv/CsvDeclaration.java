@@ -52,7 +52,15 @@ public record CsvDeclaration(Charset charset, Header header, char delimiter, Dec
      * an amount column or a debit column (money out) with an optional credit column (money in).
      */
     public record Columns(String date, String amount, String debit, String credit, String category,
-            String description) {
+            String description, Read read) {
+    }
+
+    /**
+     * Which money columns the uploader named: an amount column, a debit column, or neither (then a header that has both
+     * an {@code amount} and a {@code debit} column is refused as ambiguous).
+     */
+    public enum Read {
+        AMOUNT, DEBIT_AND_CREDIT, AS_NAMED_BY_THE_HEADER
     }
 
     /**
@@ -71,6 +79,11 @@ public record CsvDeclaration(Charset charset, Header header, char delimiter, Dec
         query.keySet().stream().filter(name -> !name.equals("wallet") && !QUERY.contains(name)).sorted()
                 .forEach(name -> violations.add(new Violation(name, "is not a declaration of an import; declare "
                         + String.join(", ", QUERY.stream().sorted().toList()))));
+        query.forEach((name, value) -> {
+            if (QUERY.contains(name) && (value == null || value.isEmpty())) {
+                violations.add(new Violation(name, "is empty; leave it out for its default"));
+            }
+        });
         Header header = switch (mediaTypeParameters.getOrDefault("header", "").toLowerCase(Locale.ROOT)) {
             case "" -> Header.DETECT;
             case "present" -> Header.PRESENT;
@@ -99,7 +112,19 @@ public record CsvDeclaration(Charset charset, Header header, char delimiter, Dec
         Columns columns = new Columns(column(declared, "dateColumn", "date"),
                 column(declared, "amountColumn", "amount"),
                 column(declared, "debitColumn", "debit"), column(declared, "creditColumn", "credit"),
-                column(declared, "categoryColumn", "category"), column(declared, "descriptionColumn", "description"));
+                column(declared, "categoryColumn", "category"), column(declared, "descriptionColumn", "description"),
+                query.containsKey("amountColumn") && (query.containsKey("debitColumn") || query.containsKey(
+                        "creditColumn"))
+                                ? null
+                                : query.containsKey("amountColumn")
+                                        ? Read.AMOUNT
+                                        : query.containsKey("debitColumn") || query.containsKey("creditColumn")
+                                                ? Read.DEBIT_AND_CREDIT
+                                                : Read.AS_NAMED_BY_THE_HEADER);
+        if (columns.read() == null) {
+            violations.add(new Violation("amountColumn", "declare either amountColumn or debitColumn (with"
+                    + " creditColumn), not both"));
+        }
         if (!violations.isEmpty()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "The import's declaration cannot be read; nothing"
                     + " was imported.", violations);

@@ -38,6 +38,11 @@ public final class CsvLines {
     /** The most problems one answer lists; the rest are counted. */
     static final int MAX_VIOLATIONS = 20;
     private static final String POSITIONAL = "date,amount,category[,description]";
+    /**
+     * The largest file read: a thousand rows of a bank export are well under it, and it bounds the work of one upload
+     * whatever its rows hold.
+     */
+    public static final int MAX_BYTES = 2 * 1024 * 1024;
 
     private CsvLines() {
     }
@@ -50,6 +55,9 @@ public final class CsvLines {
      */
     public static Parsed parse(byte[] body, CsvDeclaration declared, UUID walletId, String kind,
             BigDecimal maxAmount) {
+        if (body != null && body.length > MAX_BYTES) {
+            return Parsed.refused(new Violation("file", "is larger than %d bytes; split it".formatted(MAX_BYTES)));
+        }
         DecodedText.Decoded decoded = DecodedText.decode(body == null ? new byte[0] : body, declared.charset());
         if (decoded.refusal() != null) {
             return Parsed.refused(decoded.refusal());
@@ -142,8 +150,11 @@ public final class CsvLines {
                     return null;
                 }
             }
-            Columns columns = new Columns(true, names.indexOf(named.date()), names.indexOf(named.amount()),
-                    names.indexOf(named.debit()), names.indexOf(named.credit()), names.indexOf(named.category()),
+            boolean amountColumn = named.read() != CsvDeclaration.Read.DEBIT_AND_CREDIT;
+            boolean debitColumns = named.read() != CsvDeclaration.Read.AMOUNT;
+            Columns columns = new Columns(true, names.indexOf(named.date()),
+                    amountColumn ? names.indexOf(named.amount()) : -1, debitColumns ? names.indexOf(named.debit()) : -1,
+                    debitColumns ? names.indexOf(named.credit()) : -1, names.indexOf(named.category()),
                     names.indexOf(named.description()), names.size());
             String problem = columns.date < 0
                     ? "the header names no date column '%s' (declare dateColumn=...)".formatted(named.date())
@@ -159,7 +170,10 @@ public final class CsvLines {
                                             ? "the header names no category column '%s'; declare categoryColumn=..."
                                                     .formatted(named.category())
                                                     + " or category=... for every row"
-                                            : null;
+                                            : columns.debit >= 0 && declared.expensesNegative()
+                                                    ? "expenses=negative reads an amount column; this file's money is"
+                                                            + " in debit and credit columns"
+                                                    : null;
             if (problem != null) {
                 violations.add(new Violation(where, problem));
                 return null;
@@ -191,6 +205,14 @@ public final class CsvLines {
             if (!columns.fromHeader() && (record.size() < (declared.category().isPresent() ? 2 : 3)
                     || record.size() > columns.width())) {
                 violations.add(new Violation(where, "needs " + POSITIONAL));
+                return;
+            }
+            // More cells than the header names: an unquoted delimiter inside a value (1,234.50 in a comma file), and
+            // every cell after it read from the wrong column. Empty trailing cells are only a trailing delimiter.
+            if (columns.fromHeader() && record.size() > columns.width()
+                    && record.stream().skip(columns.width()).anyMatch(cell -> !cell.isBlank())) {
+                violations.add(new Violation(where, "has %d fields; the header names %d (a value holding the delimiter"
+                        .formatted(record.size(), columns.width()) + " must be quoted)"));
                 return;
             }
             int before = violations.size();

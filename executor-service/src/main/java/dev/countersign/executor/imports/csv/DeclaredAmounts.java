@@ -17,13 +17,19 @@ public enum DeclaredAmounts {
 
     POINT('.', ','), COMMA(',', '.');
 
+    /**
+     * The longest cell read as an amount (the catalogue's largest, 10,000,000.00, grouped and signed, is 14): a longer
+     * one is refused before it is parsed, as parsing a number of a million digits costs seconds.
+     */
+    static final int LONGEST = 32;
+
     private final char mark;
     private final Pattern amount;
 
     DeclaredAmounts(char mark, char otherMark) {
         this.mark = mark;
         String grouping = "[" + Pattern.quote(String.valueOf(otherMark)) + " \u00A0\u202F'\u2019]";
-        this.amount = Pattern.compile("([+-]?)(\\d+|\\d{1,3}(" + grouping + ")\\d{3}(?:\\3\\d{3})*)(?:"
+        this.amount = Pattern.compile("([+-]?)(\\d+|[1-9]\\d{0,2}(" + grouping + ")\\d{3}(?:\\3\\d{3})*)(?:"
                 + Pattern.quote(String.valueOf(mark)) + "(\\d+))?");
     }
 
@@ -39,6 +45,9 @@ public enum DeclaredAmounts {
 
     /** {@code cell} as a number, signed as written, or empty if it is not an amount written this way. */
     public Optional<BigDecimal> read(String cell) {
+        if (cell.length() > LONGEST) {
+            return Optional.empty();
+        }
         var matcher = amount.matcher(cell);
         if (!matcher.matches()) {
             return Optional.empty();

@@ -26,12 +26,19 @@ public final class DeclaredDates {
     private static final Pattern FORMAT = Pattern.compile(
             "(d{1,2}|M{1,2}|y{4})([-./ ]?)(d{1,2}|M{1,2}|y{4})([-./ ]?)(d{1,2}|M{1,2}|y{4})");
 
+    /** The earliest and latest years read: a bank line of year 0 or 20260 is a typo, not a date. */
+    static final int FIRST_YEAR = 1900;
+    static final int LAST_YEAR = 2999;
+
     private final String declared;
     private final DateTimeFormatter formatter;
+    /** The cell's shape: exactly the declared digits, so a sign or a fifth year digit never reaches the parser. */
+    private final Pattern shape;
 
-    private DeclaredDates(String declared, DateTimeFormatter formatter) {
+    private DeclaredDates(String declared, DateTimeFormatter formatter, Pattern shape) {
         this.declared = declared;
         this.formatter = formatter;
+        this.shape = shape;
     }
 
     /** The format {@code declared} names, or empty if it is not one this page's rules accept. */
@@ -50,13 +57,24 @@ public final class DeclaredDates {
         }
         DateTimeFormatter formatter = DateTimeFormatter.ofPattern(declared.replace('y', 'u'), Locale.ROOT)
                 .withResolverStyle(ResolverStyle.STRICT);
-        return Optional.of(new DeclaredDates(declared, formatter));
+        StringBuilder shape = new StringBuilder();
+        for (int group = 1; group <= 5; group++) {
+            String part = matcher.group(group);
+            shape.append(group % 2 == 0
+                    ? Pattern.quote(part)
+                    : part.length() == 1 ? "\\d{1,2}" : "\\d{" + part.length() + "}");
+        }
+        return Optional.of(new DeclaredDates(declared, formatter, Pattern.compile(shape.toString())));
     }
 
     /** {@code cell} read as this format, or empty if it is not a date written so. */
     public Optional<LocalDate> read(String cell) {
+        if (!shape.matcher(cell).matches()) {
+            return Optional.empty();
+        }
         try {
-            return Optional.of(LocalDate.parse(cell, formatter));
+            LocalDate date = LocalDate.parse(cell, formatter);
+            return date.getYear() < FIRST_YEAR || date.getYear() > LAST_YEAR ? Optional.empty() : Optional.of(date);
         } catch (DateTimeParseException notADate) {
             return Optional.empty();
         }

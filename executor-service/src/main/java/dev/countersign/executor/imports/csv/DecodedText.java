@@ -7,9 +7,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 import dev.countersign.contracts.catalogue.Violation;
 
@@ -28,14 +26,18 @@ final class DecodedText {
 
     private DecodedText(String text) {
         this.text = text;
-        List<Integer> starts = new ArrayList<>(List.of(0));
+        int[] starts = new int[16];
+        int count = 1;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
-                starts.add(i + 1);
+                if (count == starts.length) {
+                    starts = Arrays.copyOf(starts, count * 2);
+                }
+                starts[count++] = i + 1;
             }
         }
-        this.lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+        this.lineStarts = Arrays.copyOf(starts, count);
     }
 
     /** The text of {@code body}, or the violation that refuses it. */
@@ -60,7 +62,7 @@ final class DecodedText {
             result = decoder.flush(out);
         }
         if (result.isError()) {
-            int line = 1 + count(body, skip, in.position(), (byte) '\n');
+            int line = 1 + lineBreaks(body, skip, in.position());
             return Decoded.refused(new Violation("line " + line, "holds bytes that are not " + charset.name()
                     + " text" + (charset.equals(StandardCharsets.UTF_8)
                             ? "; if the file is windows-1252, declare it: text/csv; charset=windows-1252"
@@ -103,10 +105,11 @@ final class DecodedText {
         return body.length >= prefix.length && Arrays.equals(body, 0, prefix.length, prefix, 0, prefix.length);
     }
 
-    private static int count(byte[] body, int from, int to, byte wanted) {
+    /** Line breaks (CR, LF, CRLF once) among the bytes before {@code to}; both charsets write them as one byte. */
+    private static int lineBreaks(byte[] body, int from, int to) {
         int count = 0;
         for (int i = from; i < to; i++) {
-            count += body[i] == wanted ? 1 : 0;
+            count += body[i] == '\n' || body[i] == '\r' && (i + 1 >= body.length || body[i + 1] != '\n') ? 1 : 0;
         }
         return count;
     }

@@ -237,4 +237,46 @@ class CsvLinesTest {
         assertThat(parse(new byte[]{(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, 0x31}, "charset=windows-1252")
                 .violations().get(0).message()).contains("byte-order mark");
     }
+
+    @Test
+    void aRowThatWouldBeReadFromTheWrongColumnsOrAsAnotherNumberOrDateIsRefused() {
+        // An unquoted thousands comma in a comma file: 1 with category "234.50" if the extra cell were ignored.
+        assertThat(parse("date,amount,category\n2026-01-02,1,234.50,food\n", "").violations()).singleElement()
+                .isEqualTo(new Violation("line 2", "has 4 fields; the header names 3 (a value holding the delimiter"
+                        + " must be quoted)"));
+        assertThat(expenses(parse("date,amount,category\n2026-01-02,1.50,food,,\n", ""))).containsExactly(
+                "2026-01-02 1.50 food");
+        for (String year : List.of("01/02/+20260", "01/02/-2026", "01/02/0000", "01/02/20260", "1/02/2026 ")) {
+            assertThat(parse(year + ",1.00,food\n", "", "dateFormat", "dd/MM/yyyy").violations()).as(year)
+                    .singleElement().satisfies(v -> assertThat(v.message()).startsWith("date:"));
+        }
+        for (String amount : List.of("0,500", "000,123", "1".repeat(DeclaredAmounts.LONGEST + 1))) {
+            assertThat(DeclaredAmounts.POINT.read(amount)).as(amount).isEmpty();
+        }
+        assertThat(DeclaredAmounts.POINT.read("12,500")).contains(new BigDecimal("12500"));
+    }
+
+    @Test
+    void aHugeCellOrFileIsRefusedWithoutParsingIt() {
+        long started = System.nanoTime();
+        assertThat(parse("2026-01-02," + "9".repeat(1_000_000) + ",food\n", "").violations()).singleElement()
+                .satisfies(v -> assertThat(v.message()).startsWith("amount: '9999"));
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - started)).isLessThan(java.time.Duration.ofSeconds(2));
+        assertThat(parse("\n".repeat(CsvLines.MAX_BYTES + 1), "").violations())
+                .containsExactly(new Violation("file", "is larger than 2097152 bytes; split it"));
+    }
+
+    @Test
+    void theUploaderSaysWhichMoneyColumnsToReadAndADeclarationIsNeverEmptyOrIgnored() {
+        String both = "date,amount,debit,category\n2026-01-02,4.00,9.00,food\n";
+        assertThat(expenses(parse(both, "", "amountColumn", "amount"))).containsExactly("2026-01-02 4.00 food");
+        assertThat(expenses(parse(both, "", "debitColumn", "debit"))).containsExactly("2026-01-02 9.00 food");
+        assertThatThrownBy(() -> declaration("", "amountColumn", "amount", "debitColumn", "debit"))
+                .isInstanceOf(ProblemException.class);
+        assertThatThrownBy(() -> declaration("", "dateColumn", "")).isInstanceOfSatisfying(ProblemException.class,
+                refused -> assertThat(refused.problem().violations()).containsExactly(
+                        new Violation("dateColumn", "is empty; leave it out for its default")));
+        assertThat(parse("date,debit,credit,category\n2026-01-02,4.00,,food\n", "", "expenses", "negative")
+                .violations()).singleElement().satisfies(v -> assertThat(v.message()).startsWith("expenses=negative"));
+    }
 }
