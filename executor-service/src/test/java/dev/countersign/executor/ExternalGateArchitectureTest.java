@@ -32,7 +32,11 @@ class ExternalGateArchitectureTest {
             "java/net/Socket", "java/nio/channels/SocketChannel", "io/vertx/core/http/HttpClient",
             "io/vertx/mutiny/core/http/HttpClient", "io/vertx/core/net/NetClient", "io/vertx/mutiny/core/net/NetClient",
             "io/vertx/ext/web/client/", "io/vertx/mutiny/ext/web/client/", "jakarta/ws/rs/client/",
-            "org/eclipse/microprofile/rest/client/", "io/quarkus/rest/client/reactive/QuarkusRestClientBuilder");
+            "org/eclipse/microprofile/rest/client/", "io/quarkus/rest/client/reactive/QuarkusRestClientBuilder",
+            "io/quarkus/rest/client/reactive/runtime/", "org/jboss/resteasy/reactive/client/",
+            "javax/net/ssl/SSLSocket",
+            "java/net/DatagramSocket", "java/nio/channels/AsynchronousSocketChannel",
+            "io/vertx/core/http/WebSocketClient");
 
     /** Class file name -> the raw clients it refers to, for every class under {@code root} that refers to one. */
     private static Map<String, Set<String>> rawClientUsers(Path root) throws IOException {

@@ -317,9 +317,11 @@ class ExternalWritesTest {
         try {
             // A client the scope made, asked to send elsewhere (a per-call URL): the gate refuses it as it is sent.
             Elsewhere client = scope.http(Elsewhere.class, Duration.ofSeconds(2));
+            double alerts = ungatedCalls();
             assertThatThrownBy(() -> client.post("http://127.0.0.1:1").await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOf(UngatedCallException.class)
                     .hasMessageContaining("not the origin the action's kind declares");
+            assertThat(ungatedCalls()).isEqualTo(alerts + 1);
             // The ticket kind declares no mail: its scope sends none, though it is open.
             int mails = smtp.received().size();
             assertThatThrownBy(() -> scope.send(Mail.withText("someone@example.org", "hi", "there")).await()
@@ -351,9 +353,13 @@ class ExternalWritesTest {
         int tickets = this.tickets.requests().size();
         scope.close();
 
+        // Closed with its scope: refused by the client itself, before the gate's filter (no alert raised).
+        double alerts = ungatedCalls();
         assertThatThrownBy(() -> kept.create("kept-key", null,
                 new dev.countersign.executor.kinds.ticket.create.TicketSystemApi.NewTicket("x", "y")).await()
-                .atMost(Duration.ofSeconds(5))).isInstanceOf(RuntimeException.class);
+                .atMost(Duration.ofSeconds(5))).isNotInstanceOf(UngatedCallException.class)
+                .hasMessageContaining("closed");
+        assertThat(ungatedCalls()).isEqualTo(alerts);
         assertThatThrownBy(() -> scope.http(Elsewhere.class, Duration.ofSeconds(2)))
                 .isInstanceOf(UngatedCallException.class).hasMessageContaining("is closed");
         assertThat(this.tickets.requests()).hasSize(tickets);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,6 +36,9 @@ final class DevModeSettings {
         new TreeMap<>(environment).forEach((name, value) -> text.append(DEV_PROFILE).append(name).append('=')
                 .append(value).append('\n'));
         try {
+            // Readable by this user only: the file holds the stack's database and session secrets.
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(file, text);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not write " + file, e);

@@ -576,22 +576,40 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * Waits (on a daemon thread, for as long as the stack runs) until the database holds the tables the demo data goes
-     * into, then writes it: under {@code --infra} the executor in dev mode migrates the database whenever it starts.
+     * Waits (on a daemon thread, for as long as the stack runs) until the executor in dev mode answers ready, which it
+     * does once Flyway has migrated the database, then writes the demo data: under {@code --infra} the executor
+     * migrates the database whenever it starts. A failure to write it is printed, and tried again at the executor's
+     * next start.
      */
     private void seedDemoDataOnceMigrated() {
-        while (true) {
+        String ready = "http://localhost:%d/q/health/ready".formatted(settings.executorManagementPort());
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        boolean wasReady = false;
+        while (!Thread.currentThread().isInterrupted()) {
+            boolean isReady;
             try {
-                seedDemoData();
-                System.out.println("countersign: demo data written (the executor migrated the database)");
+                isReady = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(ready)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (java.io.IOException notUp) {
+                isReady = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
-            } catch (IllegalStateException notYetMigrated) {
+            }
+            if (isReady && !wasReady) {
                 try {
-                    Thread.sleep(1_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
+                    seedDemoData();
+                    System.out.println("countersign: demo data written (the executor migrated the database)");
+                } catch (RuntimeException e) {
+                    System.out.println("countersign: the demo data could not be written: " + e);
                 }
+            }
+            wasReady = isReady;
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

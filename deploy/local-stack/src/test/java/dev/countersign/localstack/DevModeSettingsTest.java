@@ -28,5 +28,8 @@ class DevModeSettingsTest {
                 .containsExactly("_DEV_EXECUTOR_PORT=8081", "_DEV_OIDC_PUBLIC_KEY=abc");
         assertThat(Files.readAllLines(root.resolve("agent-service/.env"))).filteredOn(line -> !line.startsWith("#"))
                 .containsExactly("_DEV_AGENT_PORT=8080");
+        // Secrets: readable by their user only.
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(root.resolve("executor-service/.env")))).isEqualTo("rw-------");
     }
 }

@@ -72,6 +72,10 @@ public final class GateScope implements Egress, AutoCloseable {
         T client = http.client(this, api, timeout);
         if (client instanceof AutoCloseable closeable) {
             clients.add(closeable);
+            if (!open) {
+                // Closed while this client was being made: close() may have missed it.
+                close();
+            }
         }
         return client;
     }

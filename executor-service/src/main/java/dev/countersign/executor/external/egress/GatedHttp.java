@@ -52,14 +52,23 @@ public class GatedHttp {
         public void filter(ClientRequestContext request) {
             ungated.check(scope, "HTTP");
             if (!sameOrigin(declared, request.getUri())) {
-                throw new UngatedCallException("HTTP call refused: " + request.getUri().getHost()
-                        + " is not the origin the action's kind declares");
+                throw ungated.refuse("HTTP call to " + request.getUri().getHost(),
+                        "not the origin the action's kind declares");
             }
         }
     }
 
-    private static boolean sameOrigin(URI allowed, URI requested) {
-        return allowed.getScheme().equalsIgnoreCase(requested.getScheme())
-                && allowed.getHost().equalsIgnoreCase(requested.getHost()) && allowed.getPort() == requested.getPort();
+    /** Scheme, host and port equal (a port left out is the scheme's default); a URI without a host matches nothing. */
+    static boolean sameOrigin(URI allowed, URI requested) {
+        return allowed.getScheme() != null && allowed.getHost() != null && requested.getHost() != null
+                && allowed.getScheme().equalsIgnoreCase(requested.getScheme())
+                && allowed.getHost().equalsIgnoreCase(requested.getHost()) && port(allowed) == port(requested);
+    }
+
+    private static int port(URI uri) {
+        if (uri.getPort() != -1) {
+            return uri.getPort();
+        }
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : "http".equalsIgnoreCase(uri.getScheme()) ? 80 : -1;
     }
 }

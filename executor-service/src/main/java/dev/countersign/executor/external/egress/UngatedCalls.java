@@ -28,11 +28,14 @@ public class UngatedCalls {
                 .register(registry);
     }
 
-    /** Raises the alert and answers the exception to throw: {@code what} was refused because {@code why}. */
+    /**
+     * Raises the alert and answers the exception to throw: {@code what} was refused because {@code why} (outside a
+     * scope, or beyond what the scope's kind declares).
+     */
     UngatedCallException refuse(String what, String why) {
         ungated.increment();
-        LOG.errorf("ALERT ungated external call refused: %s outside a gate scope: %s", what, why);
-        return new UngatedCallException(what + " refused: not inside a gate scope (" + why + ")");
+        LOG.errorf("ALERT ungated external call refused: %s: %s", what, why);
+        return new UngatedCallException(what + " refused: " + why);
     }
 
     /** Throws unless {@code scope} is open; {@code what} names the client for the alert. */
