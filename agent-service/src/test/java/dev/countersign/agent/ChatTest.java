@@ -24,6 +24,7 @@ import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.api.ChatRequest;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.devsupport.model.ModelReply;
@@ -267,7 +268,34 @@ class ChatTest {
 
     @Test
     void aBlankMessageIsAValidationProblem() {
-        chat("c-8", " ").statusCode(400).body("code", equalTo("validation_failed"));
+        chat("c-8", " ").statusCode(400).body("code", equalTo("validation_failed"))
+                .body("violations.field", org.hamcrest.Matchers.contains("text"));
+    }
+
+    /**
+     * The request record's constraints (Hibernate Validator) answer as the hand-written checks did: 400
+     * {@code validation_failed} naming each broken field, the stream refused before it starts; and they reach the
+     * OpenAPI document the fuzz suite reads.
+     */
+    @Test
+    void theRequestsConstraintsAnswerEachBrokenFieldAndReachTheOpenApiDocument() {
+        var send = given().contentType("application/json").header("Authorization", "Bearer " + bearer);
+        send.body("{\"text\": \"a\\u0000b\", \"mode\": \"dream\"}").post("/api/conversations/c-9/messages").then()
+                .statusCode(400).contentType("application/problem+json").body("code", equalTo("validation_failed"))
+                .body("violations.field", org.hamcrest.Matchers.contains("mode", "text"));
+        given().contentType("application/json").accept("text/event-stream").header("Authorization", "Bearer " + bearer)
+                .body("{\"text\": \"" + "x".repeat(ChatRequest.MAX_LENGTH + 1) + "\"}")
+                .post("/api/conversations/c-9/messages").then().statusCode(400)
+                .body("violations[0].message", equalTo("must be at most 4000 characters"));
+        given().contentType("application/json").header("Authorization", "Bearer " + bearer)
+                .post("/api/conversations/c-9/messages").then().statusCode(400)
+                .body("violations[0].field", equalTo("body"))
+                .body("violations[0].message", org.hamcrest.Matchers.startsWith("must be {\"text\""));
+
+        String document = given().get(Management.url("/openapi?format=json")).then().statusCode(200).extract()
+                .asString();
+        assertThat(Json.read(document, com.fasterxml.jackson.databind.JsonNode.class).at(
+                "/components/schemas/ChatRequest/properties/text/maxLength").asInt()).isEqualTo(ChatRequest.MAX_LENGTH);
     }
 
     @Test

@@ -141,7 +141,8 @@ class ConversationTest {
         given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
                 .body("{\"text\":\"hello\\u0000world\"}").post("/api/conversations/{id}/messages", "c-bad").then()
                 .statusCode(400).body("code", equalTo("validation_failed"))
-                .body("detail", startsWith("The text must not contain control characters"));
+                .body("violations[0].field", equalTo("text"))
+                .body("violations[0].message", startsWith("must not contain control characters"));
         given().contentType("application/json").header("Authorization", "Bearer " + fixtures.bearer)
                 .body("{\"text\":\"hi\"}").post("/api/conversations/{id}/messages", "bad id!").then()
                 .statusCode(400).body("code", equalTo("validation_failed"));

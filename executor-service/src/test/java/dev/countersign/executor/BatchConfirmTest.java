@@ -166,6 +166,14 @@ class BatchConfirmTest {
         confirmBatch(List.of(proposals.get(0), proposals.get(0))).statusCode(400)
                 .body("code", equalTo("validation_failed"));
         given().contentType("application/json").header("Authorization", "Bearer " + alice).body("{\"items\":[]}")
-                .post("/api/actions/confirm-batch").then().statusCode(400);
+                .post("/api/actions/confirm-batch").then().statusCode(400)
+                .body("violations[0].message", equalTo("must hold 1 to 50 items"));
+        given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body("{\"items\":[{\"actionId\":\"" + proposals.get(0).actionId + "\"},{\"paramsHash\":\"x\"}]}")
+                .post("/api/actions/confirm-batch").then().statusCode(400).body("code", equalTo("validation_failed"))
+                .body("detail", equalTo("Each item needs an actionId, each only once."));
+        given().contentType("application/json").header("Authorization", "Bearer " + alice)
+                .body("{\"items\":[null]}").post("/api/actions/confirm-batch").then().statusCode(400)
+                .body("violations.field", org.hamcrest.Matchers.contains("items[0]"));
     }
 }

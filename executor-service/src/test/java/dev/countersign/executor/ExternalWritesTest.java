@@ -229,6 +229,12 @@ class ExternalWritesTest {
         String key = view(proposal).extract().path("idempotencyKey");
         assertThat(tickets.requests()).filteredOn(request -> key.equals(request.idempotencyKey())).hasSize(3);
 
+        // A finding that says nothing is refused by its record's constraints, field by field.
+        given().header("Authorization", "Bearer " + tenant.executorBearer("carol")).contentType("application/json")
+                .body(Json.write(Map.of("outcome", "executed", "note", " ")))
+                .post("/api/actions/{id}/resolve", proposal.actionId).then().statusCode(400)
+                .body("code", equalTo("validation_failed")).body("violations.field",
+                        org.hamcrest.Matchers.contains("note"));
         // Its requester, no administrator, reads it but may not resolve it.
         given().header("Authorization", "Bearer " + TestProperties.executorBearerWithoutApproval(tenant.id(), "alice"))
                 .contentType("application/json").body(Json.write(Map.of("outcome", "executed", "note", "trust me")))

@@ -143,6 +143,19 @@ class ImportTest {
     }
 
     @Test
+    void aConfirmOrRejectThatNamesNoRowsIsRefusedByField() {
+        for (String path : List.of("/api/actions/imports/confirm", "/api/actions/imports/reject")) {
+            given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
+                    .body("{\"transactionIds\": [null]}").post(path).then().statusCode(400)
+                    .contentType("application/problem+json").body("code", equalTo("validation_failed"))
+                    .body("violations.field", org.hamcrest.Matchers.contains("transactionIds[0]"));
+            given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
+                    .body("{\"transactionIds\": []}").post(path).then().statusCode(400)
+                    .body("violations[0].message", equalTo("must name 1 to 1000 rows"));
+        }
+    }
+
+    @Test
     void anImportThatNamesNoWalletIsRefusedAsIncomplete() throws Exception {
         given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("text/csv")
                 .body("2026-11-02,3.20,coffee\n").post("/api/actions/imports").then().statusCode(400)

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -50,6 +52,9 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 @Authenticated
 public class ConversationResource {
 
+    /** The answer to a request without a body; the record's constraints (ChatRequest) answer the rest. */
+    static final String BODY = "must be \\{\"text\": \"...\"\\} with 1 to " + ChatRequest.MAX_LENGTH + " characters";
+
     private final ActTurn actTurns;
     private final PlanTurn planTurns;
     private final ConversationLedger ledger;
@@ -91,10 +96,11 @@ public class ConversationResource {
     @Path("/{id}/messages")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Object send(@PathParam("id") String conversationId, ChatRequest request) {
+    public Object send(@PathParam("id") String conversationId,
+            @NotNull(message = BODY) @Valid ChatRequest request) {
         ConversationKey conversation = key(conversationId);
         RequestEvidence evidence = evidence();
-        String text = validText(request);
+        String text = request.text();
         try (TurnLimits.Turn running = limits.admit(user.tenantId(), user.userId())) {
             return plan(request)
                     ? planTurns.run(conversation, evidence, text)
@@ -106,14 +112,14 @@ public class ConversationResource {
     @Path("/{id}/messages")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    public Multi<OutboundSseEvent> stream(@PathParam("id") String conversationId, ChatRequest request,
-            @Context Sse sse) {
+    public Multi<OutboundSseEvent> stream(@PathParam("id") String conversationId,
+            @NotNull(message = BODY) @Valid ChatRequest request, @Context Sse sse) {
         // The caller and the request are checked here, before the stream starts, so bad input is a 4xx problem; the
         // turn runs on a worker, and what fails during it arrives as a problem event.
         ConversationKey conversation = key(conversationId);
         // Read on the request's thread: the turn runs on a worker, outside the request.
         RequestEvidence evidence = evidence();
-        String text = validText(request);
+        String text = request.text();
         boolean plan = plan(request);
         // Its place is freed when the stream ends however it ends: answered, failed, or cancelled by the client.
         TurnLimits.Turn running = limits.admit(user.tenantId(), user.userId());
@@ -168,25 +174,6 @@ public class ConversationResource {
                     "A conversation id is 1 to 64 letters, digits, '-' or '_'.");
         }
         return new ConversationKey(user.tenantId(), user.userId(), conversationId);
-    }
-
-    private static String validText(ChatRequest request) {
-        if (request == null || request.text() == null || request.text().isBlank()
-                || request.text().length() > ChatRequest.MAX_LENGTH) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"text\": \"...\"} with 1 to %d characters.".formatted(ChatRequest.MAX_LENGTH));
-        }
-        if (request.text().codePoints().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t'
-                && c != '\r')) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "The text must not contain control characters other than line breaks and tabs.");
-        }
-        if (request.mode() != null && !ChatRequest.ACT.equals(request.mode())
-                && !ChatRequest.PLAN.equals(request.mode())) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "mode must be \"act\" (the default) or \"plan\".");
-        }
-        return request.text();
     }
 
     private static boolean plan(ChatRequest request) {

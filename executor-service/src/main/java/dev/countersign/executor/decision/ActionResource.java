@@ -3,6 +3,8 @@ package dev.countersign.executor.decision;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -180,14 +182,9 @@ public class ActionResource {
     @POST
     @Path("/{id}/resolve")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<ActionView> resolve(@PathParam("id") String id, ResolveRequest request) {
+    public Uni<ActionView> resolve(@PathParam("id") String id,
+            @NotNull(message = "must be \\{\"outcome\": \"executed\" | \"failed\", \"note\": what you checked\\}") @Valid ResolveRequest request) {
         UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
-        if (request == null || request.outcome() == null || request.note() == null || request.note().isBlank()
-                || request.note().length() > ResolveRequest.MAX_NOTE) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"outcome\": \"executed\" | \"failed\", \"note\": what you checked (1 to %d chars)}."
-                            .formatted(ResolveRequest.MAX_NOTE));
-        }
         return external.resolve(actionId, user.tenantId(), caller.principal(), caller.channel(),
                 request.outcome() == ResolveRequest.Outcome.EXECUTED, request.note()).map(ActionRow::toView);
     }
@@ -253,14 +250,10 @@ public class ActionResource {
     @POST
     @Path("/confirm-batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<List<ActionView>> confirmBatch(BatchConfirmRequest request) {
-        if (request == null || request.items() == null || request.items().isEmpty()
-                || request.items().size() > BatchConfirmRequest.MAX_ITEMS) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"items\": [{\"actionId\": ..., \"paramsHash\": ...}]} with 1 to %d items."
-                            .formatted(BatchConfirmRequest.MAX_ITEMS));
-        }
-        if (request.items().stream().anyMatch(item -> item == null || item.actionId() == null)
+    public Uni<List<ActionView>> confirmBatch(
+            @NotNull(message = "must be \\{\"items\": [\\{\"actionId\": ..., \"paramsHash\": ...\\}]\\}") @Valid BatchConfirmRequest request) {
+        // Checked here, not by a constraint on Item: each item names an action, each action once.
+        if (request.items().stream().anyMatch(item -> item.actionId() == null)
                 || request.items().stream().map(BatchConfirmRequest.Item::actionId).distinct().count() != request
                         .items().size()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Each item needs an actionId, each only once.");

@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -45,6 +47,9 @@ import io.vertx.core.Vertx;
 @Path("/api/actions/imports")
 @Authenticated
 public class ImportResource {
+
+    /** The answer to a request without a body; the record's constraints answer the rest. */
+    static final String ROWS = "must be \\{\"transactionIds\": [...]\\}";
 
     private final ImportService imports;
     private final ImportsConfig config;
@@ -154,18 +159,8 @@ public class ImportResource {
     @POST
     @Path("/confirm")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Integer> confirm(ImportedRowsRequest request) {
-        return imports.confirm(actingUser(), transactionIds(request), caller.principal(), caller.channel());
-    }
-
-    private static List<UUID> transactionIds(ImportedRowsRequest request) {
-        if (request == null || request.transactionIds() == null || request.transactionIds().isEmpty()
-                || request.transactionIds().size() > ImportResult.MAX_LINES
-                || request.transactionIds().stream().anyMatch(java.util.Objects::isNull)) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"transactionIds\": [...]} with 1 to %d ids.".formatted(ImportResult.MAX_LINES));
-        }
-        return request.transactionIds();
+    public Uni<Integer> confirm(@NotNull(message = ROWS) @Valid ImportedRowsRequest request) {
+        return imports.confirm(actingUser(), request.transactionIds(), caller.principal(), caller.channel());
     }
 
     /**
@@ -176,8 +171,8 @@ public class ImportResource {
     @POST
     @Path("/reject")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Integer> reject(ImportedRowsRequest request) {
-        return imports.reject(actingUser(), transactionIds(request), caller.principal(), caller.channel());
+    public Uni<Integer> reject(@NotNull(message = ROWS) @Valid ImportedRowsRequest request) {
+        return imports.reject(actingUser(), request.transactionIds(), caller.principal(), caller.channel());
     }
 
     private Actor actingUser() {

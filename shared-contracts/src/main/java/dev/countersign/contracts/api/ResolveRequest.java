@@ -2,6 +2,10 @@ package dev.countersign.contracts.api;
 
 import java.util.Locale;
 
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
@@ -11,7 +15,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param note
  *            what was checked at the vendor, kept in the action's result
  */
-public record ResolveRequest(Outcome outcome, String note) {
+public record ResolveRequest(@NotNull(message = "must be \"executed\" or \"failed\"") Outcome outcome,
+        @NotBlank(message = "must say what was checked at the vendor") @Size(max = ResolveRequest.MAX_NOTE, message = "must be at most {max} characters") String note) {
 
     public static final int MAX_NOTE = 500;
 
