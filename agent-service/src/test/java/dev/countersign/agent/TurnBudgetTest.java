@@ -260,4 +260,40 @@ class TurnBudgetTest {
             turns.shutdownNow();
         }
     }
+
+    @Test
+    void aStreamTheClientLeavesKeepsItsPlaceUntilItsTurnEnds() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedModel.use(turn -> {
+            try {
+                release.await(1500, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ModelReply.text("Done.");
+        });
+        var client = java.net.http.HttpClient.newHttpClient();
+        var streamed = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port
+                        + "/api/conversations/c-left/messages"))
+                .header("Authorization", "Bearer " + fixtures.bearer).header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"text\": \"hello\"}")).build();
+        ExecutorService turns = Executors.newSingleThreadExecutor();
+        try {
+            var left = client.send(streamed, java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+            await().atMost(Duration.ofSeconds(5)).until(() -> ScriptedModel.requests().size() >= 1);
+            left.body().close(); // the client leaves; its turn goes on, waiting for the model
+            Future<Integer> second = turns.submit(() -> fixtures.chat("c-second", "hello").extract().statusCode());
+            await().atMost(Duration.ofSeconds(5)).until(() -> ScriptedModel.requests().size() >= 2);
+
+            fixtures.chat("c-third", "hello").statusCode(429)
+                    .body("detail", startsWith("You already have 2 conversation turns running"));
+            release.countDown();
+            assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(200);
+        } finally {
+            release.countDown();
+            turns.shutdownNow();
+        }
+    }
 }

@@ -152,6 +152,9 @@ class ImportTest {
             given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
                     .body("{\"transactionIds\": []}").post(path).then().statusCode(400)
                     .body("violations[0].message", equalTo("must name 1 to 1000 rows"));
+            given().header("Authorization", "Bearer " + tenant.executorBearer("alice")).contentType("application/json")
+                    .body("{}").post(path).then().statusCode(400)
+                    .body("violations[0].message", equalTo("must name 1 to 1000 rows"));
         }
     }
 

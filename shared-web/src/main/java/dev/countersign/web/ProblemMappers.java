@@ -7,6 +7,7 @@ import java.util.UUID;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
+import jakarta.validation.ValidationException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
@@ -72,6 +73,15 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response constraintViolation(ConstraintViolationException e) {
         return respond(invalid(e));
+    }
+
+    /**
+     * A validation that failed otherwise than by a broken constraint (a validator that threw, a misdeclared
+     * constraint): our fault, answered as an unexpected error rather than by Quarkus' own body.
+     */
+    @ServerExceptionMapper
+    public Response validationBroken(ValidationException e) {
+        return e instanceof ConstraintViolationException violation ? respond(invalid(violation)) : answer(e);
     }
 
     /** What the HTTP layer refuses before a resource runs: wrong method, media type, unreadable body. */

@@ -3,6 +3,7 @@ package dev.countersign.agent.chat;
 import java.net.URI;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -121,9 +122,14 @@ public class ConversationResource {
         RequestEvidence evidence = evidence();
         String text = request.text();
         boolean plan = plan(request);
-        // Its place is freed when the stream ends however it ends: answered, failed, or cancelled by the client.
+        // Its place is freed when the turn ends, not when a client leaves the stream (the turn goes on); a stream left
+        // before its turn started frees it and never starts the turn; one never started frees it at its deadline.
         TurnLimits.Turn running = limits.admit(user.tenantId(), user.userId());
+        AtomicBoolean taken = new AtomicBoolean();
         return Multi.createFrom().<OutboundSseEvent>emitter(events -> {
+            if (!taken.compareAndSet(false, true)) {
+                return; // the client left before the turn started
+            }
             TurnListener progress = new TurnListener() {
 
                 @Override
@@ -146,7 +152,11 @@ public class ConversationResource {
                 running.close();
             }
             events.complete();
-        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).onTermination().invoke(running::close);
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).onTermination().invoke(() -> {
+            if (taken.compareAndSet(false, true)) {
+                running.close();
+            }
+        });
     }
 
     private static OutboundSseEvent event(Sse sse, String name, Object data) {

@@ -52,7 +52,8 @@ public class ModelCalls {
     private final ChatModel model;
     private final TurnMetrics metrics;
     private final Duration pause;
-    private final TypedGuard<AiMessage> guard;
+    private final TypedGuard<AiMessage> bulkhead;
+    private final TypedGuard<AiMessage> breaker;
     /** Not bounded itself: only calls the guard let in hold a thread beyond a moment. */
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "model-call");
@@ -64,8 +65,11 @@ public class ModelCalls {
         this.model = model;
         this.metrics = metrics;
         this.pause = config.breaker().delay();
-        this.guard = TypedGuard.create(AiMessage.class).withDescription("calls to the model")
-                .withBulkhead().limit(config.maxConcurrentCalls()).done()
+        // Two guards, the bulkhead outside the breaker: a refusal of the bulkhead never reaches the breaker, which would
+        // count it as a success (and a busy instance's refusals could then keep it closed through an outage).
+        this.bulkhead = TypedGuard.create(AiMessage.class).withDescription("calls to the model in flight")
+                .withBulkhead().limit(config.maxConcurrentCalls()).done().build();
+        this.breaker = TypedGuard.create(AiMessage.class).withDescription("calls to the model")
                 .withCircuitBreaker().name(BREAKER).requestVolumeThreshold(config.breaker().requestVolume())
                 .failureRatio(config.breaker().failureRatio()).delay(pause.toMillis(), ChronoUnit.MILLIS)
                 .when(ModelOutages::isOutage)
@@ -88,7 +92,8 @@ public class ModelCalls {
                 .toolSpecifications(specifications).build();
         // The call stays in the turn's trace.
         Future<AiMessage> answer = threads.submit(Context.current()
-                .wrap(() -> guard.call(() -> metrics.modelCall(() -> model.chat(request)).aiMessage())));
+                .wrap(() -> bulkhead.call(() -> breaker.call(() -> metrics.modelCall(() -> model.chat(request))
+                        .aiMessage()))));
         try {
             return answer.get(remaining.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {

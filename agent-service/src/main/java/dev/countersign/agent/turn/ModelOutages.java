@@ -28,15 +28,18 @@ final class ModelOutages {
         if (failure instanceof BulkheadException) {
             return false; // the instance's own bound (too many calls in flight), not the model's failure
         }
+        // The status, where the chain carries one, decides: LangChain4j maps several 4xx to one exception type.
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof InvalidRequestException || cause instanceof ContentFilteredException) {
-                return false;
-            }
             if (cause instanceof HttpException http) {
                 return !THE_REQUESTS_OWN.contains(http.statusCode());
             }
             if (cause instanceof WebApplicationException web && web.getResponse() != null) {
                 return !THE_REQUESTS_OWN.contains(web.getResponse().getStatus());
+            }
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof InvalidRequestException || cause instanceof ContentFilteredException) {
+                return false;
             }
         }
         return true;

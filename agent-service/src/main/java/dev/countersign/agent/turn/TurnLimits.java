@@ -1,9 +1,10 @@
 package dev.countersign.agent.turn;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -35,62 +36,75 @@ public class TurnLimits {
     static final int PEOPLE = 100_000;
     /** What a refusal for turns already running says to wait: about one model answer. */
     static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(5);
+    /** Beyond the turn's wall clock: a tool call that started in time, and recording the turn (docs/agent.md). */
+    static final Duration AFTER_THE_WALL_CLOCK = Duration.ofSeconds(15);
 
     private final TurnLimitsConfig config;
+    private final Duration longestTurn;
     private final Cache<String, Person> people;
 
-    public TurnLimits(TurnLimitsConfig config) {
+    public TurnLimits(TurnLimitsConfig config, TurnConfig turns) {
         this.config = config;
-        // A person unseen for a whole window has a full allowance again: forgetting them loses nothing (a turn still
-        // running keeps its own permit, released into the forgotten record).
-        this.people = Caffeine.newBuilder().maximumSize(PEOPLE).expireAfterAccess(config.turnsWindow()).build();
+        this.longestTurn = turns.wallClock().plus(AFTER_THE_WALL_CLOCK);
+        // Forgotten only when unseen for longer than both the window and the longest turn: by then neither a start
+        // nor a running place of theirs still counts, so forgetting them loses nothing.
+        Duration unseen = config.turnsWindow().compareTo(longestTurn) > 0 ? config.turnsWindow() : longestTurn;
+        this.people = Caffeine.newBuilder().maximumSize(PEOPLE).expireAfterAccess(unseen).build();
     }
 
     /**
-     * Counts a turn of this person and holds one of their running places until the answer is {@link Turn#close()
-     * closed}, or refuses it (429): when they already have {@link TurnLimitsConfig#turnsInFlightPerPerson()} turns
-     * running (nothing counted), or started their limit within the window.
+     * Counts a turn of this person and holds one of their running places until the turn is {@link Turn#close() closed}
+     * or the longest a turn can last has passed (a place whose closing never came, as a stream a client left before it
+     * started, frees itself then), or refuses it (429): when they already have
+     * {@link TurnLimitsConfig#turnsInFlightPerPerson()} turns running (nothing counted), or started their limit within
+     * the window.
      */
     public Turn admit(String tenantId, String userId) {
         Person person = people.get(tenantId + "\u0000" + userId, key -> new Person(Guard.create().withRateLimit()
                 .limit(config.turnsPerPerson()).window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS)
-                .type(RateLimitType.ROLLING).done().build(), new Semaphore(config.turnsInFlightPerPerson())));
-        if (!person.running().tryAcquire()) {
-            throw new ProblemException(ErrorCode.RATE_LIMITED, ("You already have %d conversation turns running, the"
-                    + " most one person may; nothing was run. Try again when one has answered.")
-                    .formatted(config.turnsInFlightPerPerson()), BUSY_RETRY_AFTER);
+                .type(RateLimitType.ROLLING).done().build(), new ArrayDeque<>()));
+        Turn turn = new Turn(Instant.now().plus(longestTurn));
+        synchronized (person) {
+            person.running().removeIf(Turn::isOver);
+            if (person.running().size() >= config.turnsInFlightPerPerson()) {
+                throw new ProblemException(ErrorCode.RATE_LIMITED, ("You already have %d conversation turns running,"
+                        + " the most one person may; nothing was run. Try again when one has answered.")
+                        .formatted(config.turnsInFlightPerPerson()), BUSY_RETRY_AFTER);
+            }
+            try {
+                person.started().get(() -> Boolean.TRUE, Boolean.class);
+            } catch (RateLimitException refused) {
+                throw new ProblemException(ErrorCode.RATE_LIMITED, ("You started %d conversation turns within %d"
+                        + " seconds, the most one person may; nothing was run. Try again in %d seconds.").formatted(
+                                config.turnsPerPerson(), config.turnsWindow().toSeconds(),
+                                Math.max(1, (refused.getRetryAfterMillis() + 999) / 1000)),
+                        Duration.ofMillis(refused.getRetryAfterMillis()));
+            }
+            person.running().add(turn);
         }
-        try {
-            person.started().get(() -> Boolean.TRUE, Boolean.class);
-        } catch (RateLimitException refused) {
-            person.running().release();
-            throw new ProblemException(ErrorCode.RATE_LIMITED, ("You started %d conversation turns within %d"
-                    + " seconds, the most one person may; nothing was run. Try again in %d seconds.").formatted(
-                            config.turnsPerPerson(), config.turnsWindow().toSeconds(),
-                            Math.max(1, (refused.getRetryAfterMillis() + 999) / 1000)),
-                    Duration.ofMillis(refused.getRetryAfterMillis()));
-        }
-        return new Turn(person.running());
+        return turn;
     }
 
-    private record Person(Guard started, Semaphore running) {
+    private record Person(Guard started, Deque<Turn> running) {
     }
 
-    /** A running turn's place; closing it (once, however often it is called) frees the place. */
+    /** A running turn's place: held until closed (once, however often it is called) or until its deadline. */
     public static final class Turn implements AutoCloseable {
 
-        private final Semaphore running;
-        private final AtomicBoolean closed = new AtomicBoolean();
+        private final Instant deadline;
+        private volatile boolean closed;
 
-        Turn(Semaphore running) {
-            this.running = running;
+        Turn(Instant deadline) {
+            this.deadline = deadline;
+        }
+
+        boolean isOver() {
+            return closed || Instant.now().isAfter(deadline);
         }
 
         @Override
         public void close() {
-            if (closed.compareAndSet(false, true)) {
-                running.release();
-            }
+            closed = true;
         }
     }
 }

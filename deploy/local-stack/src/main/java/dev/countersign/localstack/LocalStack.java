@@ -639,6 +639,9 @@ public final class LocalStack implements AutoCloseable {
             }
             Files.createDirectories(directory);
             DevTokens fresh = DevTokens.generate();
+            // The dev signing key: readable by this user only.
+            Files.createFile(privateKey, java.nio.file.attribute.PosixFilePermissions
+                    .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
             Files.writeString(privateKey, fresh.privateKeyPem());
             Files.writeString(publicKey, fresh.publicKeyPem());
             return fresh;

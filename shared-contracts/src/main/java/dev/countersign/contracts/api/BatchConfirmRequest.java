@@ -11,7 +11,8 @@ import jakarta.validation.constraints.Size;
  * shown (required, as on a single confirm), all or none; decided by the signed-in person as a single confirm is.
  */
 public record BatchConfirmRequest(
-        @NotNull(message = "must hold 1 to {max} items") @Size(min = 1, max = BatchConfirmRequest.MAX_ITEMS, message = "must hold {min} to {max} items") List<@NotNull(message = "must not be null") Item> items) {
+        @NotNull(message = "must hold 1 to " + BatchConfirmRequest.MAX_ITEMS
+                + " items") @Size(min = 1, max = BatchConfirmRequest.MAX_ITEMS, message = "must hold {min} to {max} items") List<@NotNull(message = "must not be null") Item> items) {
 
     public static final int MAX_ITEMS = 50;
 

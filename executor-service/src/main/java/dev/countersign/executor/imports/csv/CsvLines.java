@@ -43,6 +43,8 @@ public final class CsvLines {
      * whatever its rows hold.
      */
     public static final int MAX_BYTES = 2 * 1024 * 1024;
+    /** The most delimiters one line may hold (quoted ones included). */
+    static final int MOST_DELIMITERS = 256;
 
     private CsvLines() {
     }
@@ -63,6 +65,10 @@ public final class CsvLines {
             return Parsed.refused(decoded.refusal());
         }
         DecodedText text = decoded.text();
+        Violation tooWide = tooWide(text.text(), declared.delimiter());
+        if (tooWide != null) {
+            return Parsed.refused(tooWide);
+        }
         CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(declared.delimiter()).setIgnoreEmptyLines(true)
                 .setIgnoreSurroundingSpaces(true).get();
         Rows rows = new Rows(declared, walletId, kind, maxAmount);
@@ -111,6 +117,27 @@ public final class CsvLines {
         }
     }
 
+    /**
+     * The first line with more than {@value #MOST_DELIMITERS} delimiters: no bank export has that many columns, and
+     * Commons CSV would hold each of a million empty cells as an object (a 2 MiB line of commas costs 30 to 60 times
+     * its size).
+     */
+    private static Violation tooWide(String text, char delimiter) {
+        int line = 1;
+        int delimiters = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+                line++;
+                delimiters = 0;
+            } else if (c == delimiter && ++delimiters > MOST_DELIMITERS) {
+                return new Violation("line " + line, "has more than %d '%s' separators".formatted(MOST_DELIMITERS,
+                        delimiter == '\t' ? "tab" : String.valueOf(delimiter)));
+            }
+        }
+        return null;
+    }
+
     private static boolean isBlank(CSVRecord record) {
         return record.stream().allMatch(String::isBlank);
     }
@@ -156,6 +183,12 @@ public final class CsvLines {
                     amountColumn ? names.indexOf(named.amount()) : -1, debitColumns ? names.indexOf(named.debit()) : -1,
                     debitColumns ? names.indexOf(named.credit()) : -1, names.indexOf(named.category()),
                     names.indexOf(named.description()), names.size());
+            List<Integer> used = java.util.stream.IntStream.of(columns.date, columns.amount, columns.debit,
+                    columns.credit, columns.category, columns.description).filter(index -> index >= 0).boxed().toList();
+            if (used.size() != used.stream().distinct().count()) {
+                violations.add(new Violation(where, "two declarations name the same column"));
+                return null;
+            }
             String problem = columns.date < 0
                     ? "the header names no date column '%s' (declare dateColumn=...)".formatted(named.date())
                     : columns.amount >= 0 && columns.debit >= 0
@@ -207,10 +240,12 @@ public final class CsvLines {
                 violations.add(new Violation(where, "needs " + POSITIONAL));
                 return;
             }
-            // More cells than the header names: an unquoted delimiter inside a value (1,234.50 in a comma file), and
-            // every cell after it read from the wrong column. Empty trailing cells are only a trailing delimiter.
-            if (columns.fromHeader() && record.size() > columns.width()
-                    && record.stream().skip(columns.width()).anyMatch(cell -> !cell.isBlank())) {
+            // Each row has the header's cells (RFC 4180): more is an unquoted delimiter inside a value (1,234.50 in a
+            // comma file) with every cell after it read from the wrong column, fewer a row cut short. Empty trailing
+            // cells are only a trailing delimiter. An unquoted delimiter that a missing optional cell makes up for
+            // cannot be seen (docs/security/imports.md).
+            if (columns.fromHeader() && (record.size() < columns.width() || record.size() > columns.width()
+                    && record.stream().skip(columns.width()).anyMatch(cell -> !cell.isBlank()))) {
                 violations.add(new Violation(where, "has %d fields; the header names %d (a value holding the delimiter"
                         .formatted(record.size(), columns.width()) + " must be quoted)"));
                 return;

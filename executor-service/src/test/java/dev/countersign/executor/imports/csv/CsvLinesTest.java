@@ -246,6 +246,10 @@ class CsvLinesTest {
                         + " must be quoted)"));
         assertThat(expenses(parse("date,amount,category\n2026-01-02,1.50,food,,\n", ""))).containsExactly(
                 "2026-01-02 1.50 food");
+        assertThat(parse("date,amount,category,description\n2026-01-02,1.50,food\n", "").violations())
+                .singleElement().satisfies(v -> assertThat(v.message()).startsWith("has 3 fields; the header names 4"));
+        assertThat(parse("date,amount,category\n", "", "categoryColumn", "date").violations()).singleElement()
+                .isEqualTo(new Violation("line 1", "two declarations name the same column"));
         for (String year : List.of("01/02/+20260", "01/02/-2026", "01/02/0000", "01/02/20260", "1/02/2026 ")) {
             assertThat(parse(year + ",1.00,food\n", "", "dateFormat", "dd/MM/yyyy").violations()).as(year)
                     .singleElement().satisfies(v -> assertThat(v.message()).startsWith("date:"));
@@ -264,6 +268,8 @@ class CsvLinesTest {
         assertThat(java.time.Duration.ofNanos(System.nanoTime() - started)).isLessThan(java.time.Duration.ofSeconds(2));
         assertThat(parse("\n".repeat(CsvLines.MAX_BYTES + 1), "").violations())
                 .containsExactly(new Violation("file", "is larger than 2097152 bytes; split it"));
+        assertThat(parse("2026-01-02,1,food\n" + ",".repeat(CsvLines.MOST_DELIMITERS + 1) + "\n", "").violations())
+                .containsExactly(new Violation("line 2", "has more than 256 ',' separators"));
     }
 
     @Test
