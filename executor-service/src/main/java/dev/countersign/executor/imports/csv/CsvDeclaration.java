@@ -147,6 +147,9 @@ public record CsvDeclaration(Charset charset, Header header, char delimiter, Dec
 
     private static <T> T declared(List<Violation> violations, String name, String value, String fallback,
             Function<String, T> reading, String rule) {
+        if (value != null && value.isEmpty()) {
+            return null; // already named as empty
+        }
         T read = reading.apply(value == null ? fallback : value);
         if (read == null) {
             violations.add(new Violation(name, rule));

@@ -282,6 +282,9 @@ class CsvLinesTest {
         assertThatThrownBy(() -> declaration("", "dateColumn", "")).isInstanceOfSatisfying(ProblemException.class,
                 refused -> assertThat(refused.problem().violations()).containsExactly(
                         new Violation("dateColumn", "is empty; leave it out for its default")));
+        assertThatThrownBy(() -> declaration("", "delimiter", "")).isInstanceOfSatisfying(ProblemException.class,
+                refused -> assertThat(refused.problem().violations()).containsExactly(
+                        new Violation("delimiter", "is empty; leave it out for its default")));
         assertThat(parse("date,debit,credit,category\n2026-01-02,4.00,,food\n", "", "expenses", "negative")
                 .violations()).singleElement().satisfies(v -> assertThat(v.message()).startsWith("expenses=negative"));
     }
