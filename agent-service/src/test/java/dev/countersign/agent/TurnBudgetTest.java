@@ -83,6 +83,18 @@ class TurnBudgetTest {
         };
     }
 
+    /** Answers "Done." once {@code release} opens, or after 1.5 s: within the 2 s budget. */
+    private static ModelBrain waitingFor(CountDownLatch release) {
+        return turn -> {
+            try {
+                release.await(1500, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ModelReply.text("Done.");
+        };
+    }
+
     /** Answers {@code first}, then is slow on every later request. */
     private static ModelBrain fastThenSlow(ModelReply first) {
         AtomicInteger calls = new AtomicInteger();
@@ -233,14 +245,7 @@ class TurnBudgetTest {
     @Test
     void aThirdTurnOfOnePersonWhileTwoRunIsRefusedUntilOneAnswers() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        ScriptedModel.use(turn -> {
-            try {
-                release.await(1500, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return ModelReply.text("Done.");
-        });
+        ScriptedModel.use(waitingFor(release));
         ExecutorService turns = Executors.newFixedThreadPool(2);
         try {
             List<Future<Integer>> running = List.of(
@@ -264,14 +269,7 @@ class TurnBudgetTest {
     @Test
     void aStreamTheClientLeavesKeepsItsPlaceUntilItsTurnEnds() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        ScriptedModel.use(turn -> {
-            try {
-                release.await(1500, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return ModelReply.text("Done.");
-        });
+        ScriptedModel.use(waitingFor(release));
         var client = java.net.http.HttpClient.newHttpClient();
         var streamed = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
                 io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port

@@ -126,11 +126,10 @@ public final class CsvLines {
         int line = 1;
         int delimiters = 0;
         for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+            if (DecodedText.endsLine(text, i)) {
                 line++;
                 delimiters = 0;
-            } else if (c == delimiter && ++delimiters > MOST_DELIMITERS) {
+            } else if (text.charAt(i) == delimiter && ++delimiters > MOST_DELIMITERS) {
                 return new Violation("line " + line, "has more than %d '%s' separators".formatted(MOST_DELIMITERS,
                         delimiter == '\t' ? "tab" : String.valueOf(delimiter)));
             }

@@ -29,8 +29,7 @@ final class DecodedText {
         int[] starts = new int[16];
         int count = 1;
         for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+            if (endsLine(text, i)) {
                 if (count == starts.length) {
                     starts = Arrays.copyOf(starts, count * 2);
                 }
@@ -38,6 +37,12 @@ final class DecodedText {
             }
         }
         this.lineStarts = Arrays.copyOf(starts, count);
+    }
+
+    /** Whether the character at {@code i} ends a line: LF, or CR not followed by LF (CRLF ends at its LF). */
+    static boolean endsLine(CharSequence text, int i) {
+        char c = text.charAt(i);
+        return c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n');
     }
 
     /** The text of {@code body}, or the violation that refuses it. */
