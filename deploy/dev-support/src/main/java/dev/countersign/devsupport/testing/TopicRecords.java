@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -27,9 +28,9 @@ import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
  * Every call opens a companion of its own and closes it before returning, on a failure too, so nothing it opened is
  * left to the next test or to an assertion that fails on its result (the companion ends a consumer on the consumer's
  * own thread, just after the read returns). Each read has a consumer group of its own, so it starts from the beginning
- * of the topic whatever was read before, and it looks at what it has found every {@link Waits#POLL_INTERVAL}. Limits: a
- * read keeps the matching records in memory, and a value filter never matches a record without a value (a tombstone:
- * {@link #awaitKey} finds those).
+ * of the topic whatever was read before, and it looks at what it has found every {@link Waits#POLL_INTERVAL}. A read
+ * whose consumer failed throws. Limits: a read keeps the matching records in memory, and a value filter never matches a
+ * record without a value (a tombstone: {@link #awaitKey} finds those).
  */
 public final class TopicRecords {
 
@@ -126,17 +127,24 @@ public final class TopicRecords {
     private List<ConsumerRecord<String, String>> records(String topic,
             Predicate<ConsumerRecord<String, String>> filter, Predicate<List<ConsumerRecord<String, String>>> stop,
             Duration timeout) {
+        // A failure of the consumer (a filter that throws, a record it cannot read) stays inside the companion's
+        // subscriber; it is caught here, so a read that failed is never taken for one that found nothing.
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         try (var companion = new KafkaCompanion(bootstrapServers);
                 var reading = companion.consumeStrings()
                         .withGroupId("test-reader-" + UUID.randomUUID())
                         .withProp(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")
-                        .fromTopics(topic, records -> records.filter(filter))) {
+                        .fromTopics(topic, records -> records.filter(filter).onFailure().invoke(failed::set))) {
             // Waits on the records found so far, not on a BooleanSupplier: the companion's waitFor over one (4.33.0)
             // repeats a void item, which Mutiny's repeat never sees, so its condition is never checked.
             List<ConsumerRecord<String, String>> found = KafkaCompanion
-                    .waitFor(Uni.createFrom().item(reading::getRecords), stop, Waits.POLL_INTERVAL)
+                    .waitFor(Uni.createFrom().item(reading::getRecords),
+                            records -> failed.get() != null || stop.test(records), Waits.POLL_INTERVAL)
                     .ifNoItem().after(timeout).recoverWithItem(reading::getRecords)
                     .await().indefinitely();
+            if (failed.get() != null) {
+                throw new IllegalStateException("Reading " + topic + " failed", failed.get());
+            }
             return List.copyOf(found);
         }
     }
