@@ -42,6 +42,11 @@ public class ProblemException extends RuntimeException {
         return problem;
     }
 
+    /** {@code wait} as the whole seconds a {@code Retry-After} says: rounded up, at least 1. */
+    public static long wholeSeconds(Duration wait) {
+        return Math.max(1, (wait.toMillis() + 999) / 1000);
+    }
+
     /** When the caller may try again, or empty if the problem does not say. */
     public Optional<Duration> retryAfter() {
         return Optional.ofNullable(retryAfter);

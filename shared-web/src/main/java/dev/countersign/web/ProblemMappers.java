@@ -52,7 +52,7 @@ public class ProblemMappers {
     public Response problem(ProblemException e) {
         Response.ResponseBuilder response = builder(e.problem());
         e.retryAfter().ifPresent(wait -> response.header(HttpHeaders.RETRY_AFTER,
-                String.valueOf(Math.max(1, (wait.toMillis() + 999) / 1000))));
+                String.valueOf(ProblemException.wholeSeconds(wait))));
         return response.build();
     }
 
@@ -72,7 +72,7 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response constraintViolation(ConstraintViolationException e) {
-        return respond(invalid(e));
+        return answer(e);
     }
 
     /**
@@ -81,7 +81,7 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response validationBroken(ValidationException e) {
-        return e instanceof ConstraintViolationException violation ? respond(invalid(violation)) : answer(e);
+        return answer(e);
     }
 
     /** What the HTTP layer refuses before a resource runs: wrong method, media type, unreadable body. */

@@ -77,7 +77,7 @@ public class TurnLimits {
                 throw new ProblemException(ErrorCode.RATE_LIMITED, ("You started %d conversation turns within %d"
                         + " seconds, the most one person may; nothing was run. Try again in %d seconds.").formatted(
                                 config.turnsPerPerson(), config.turnsWindow().toSeconds(),
-                                Math.max(1, (refused.getRetryAfterMillis() + 999) / 1000)),
+                                ProblemException.wholeSeconds(Duration.ofMillis(refused.getRetryAfterMillis()))),
                         Duration.ofMillis(refused.getRetryAfterMillis()));
             }
             person.running().add(turn);

@@ -582,16 +582,11 @@ public final class LocalStack implements AutoCloseable {
      * next start.
      */
     private void seedDemoDataOnceMigrated() {
-        String ready = "http://localhost:%d/q/health/ready".formatted(settings.executorManagementPort());
-        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
         boolean wasReady = false;
         while (!Thread.currentThread().isInterrupted()) {
             boolean isReady;
             try {
-                isReady = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(ready)).build(),
-                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (java.io.IOException notUp) {
-                isReady = false;
+                isReady = ServiceProcess.isReady(settings.executorManagementPort());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -64,20 +64,15 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     private void awaitReady(int managementPort, Duration timeout) {
-        URI ready = URI.create("http://localhost:%d/q/health/ready".formatted(managementPort));
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log);
             }
             try {
-                var response = HTTP.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (response.statusCode() == 200) {
+                if (isReady(managementPort)) {
                     return;
                 }
-            } catch (IOException e) {
-                // not listening yet
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while waiting for " + name, e);
@@ -87,6 +82,20 @@ final class ServiceProcess implements AutoCloseable {
         }
         close();
         throw new IllegalStateException(name + " was not ready within " + timeout + "; see " + log);
+    }
+
+    /**
+     * Whether the service whose management interface is on {@code managementPort} answers ready (for the executor: its
+     * database migrated); false while nothing listens there.
+     */
+    static boolean isReady(int managementPort) throws InterruptedException {
+        URI ready = URI.create("http://localhost:%d/q/health/ready".formatted(managementPort));
+        try {
+            return HTTP.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notListening) {
+            return false;
+        }
     }
 
     String name() {

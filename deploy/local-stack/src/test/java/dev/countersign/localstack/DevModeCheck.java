@@ -74,8 +74,7 @@ class DevModeCheck {
     }
 
     private static void awaitReady(int managementPort) {
-        await().atMost(START).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().until(() -> Http
-                .get("http://localhost:" + managementPort + "/q/health/ready", null).status() == 200);
+        await().atMost(START).pollInterval(Duration.ofSeconds(2)).until(() -> ServiceProcess.isReady(managementPort));
     }
 
     /** Maven, the dev-mode JVM it forked and whatever that started. */

@@ -188,29 +188,35 @@ public final class CsvLines {
                 violations.add(new Violation(where, "two declarations name the same column"));
                 return null;
             }
-            String problem = columns.date < 0
-                    ? "the header names no date column '%s' (declare dateColumn=...)".formatted(named.date())
-                    : columns.amount >= 0 && columns.debit >= 0
-                            ? "the header names both an amount column '%s' and a debit column '%s'; declare"
-                                    .formatted(named.amount(), named.debit())
-                                    + " amountColumn or debitColumn to say which to read"
-                            : columns.amount < 0 && columns.debit < 0
-                                    ? "the header names no amount column '%s' and no debit column '%s' (declare"
-                                            .formatted(named.amount(), named.debit())
-                                            + " amountColumn=... or debitColumn=...)"
-                                    : columns.category < 0 && declared.category().isEmpty()
-                                            ? "the header names no category column '%s'; declare categoryColumn=..."
-                                                    .formatted(named.category())
-                                                    + " or category=... for every row"
-                                            : columns.debit >= 0 && declared.expensesNegative()
-                                                    ? "expenses=negative reads an amount column; this file's money is"
-                                                            + " in debit and credit columns"
-                                                    : null;
+            String problem = columns.unreadable(named, declared);
             if (problem != null) {
                 violations.add(new Violation(where, problem));
                 return null;
             }
             return columns;
+        }
+
+        /** Why rows cannot be read with these columns, or null when they can. */
+        String unreadable(CsvDeclaration.Columns named, CsvDeclaration declared) {
+            if (date < 0) {
+                return "the header names no date column '%s' (declare dateColumn=...)".formatted(named.date());
+            }
+            if (amount >= 0 && debit >= 0) {
+                return "the header names both an amount column '%s' and a debit column '%s'; declare amountColumn or"
+                        .formatted(named.amount(), named.debit()) + " debitColumn to say which to read";
+            }
+            if (amount < 0 && debit < 0) {
+                return "the header names no amount column '%s' and no debit column '%s' (declare amountColumn=..."
+                        .formatted(named.amount(), named.debit()) + " or debitColumn=...)";
+            }
+            if (category < 0 && declared.category().isEmpty()) {
+                return "the header names no category column '%s'; declare categoryColumn=... or category=... for"
+                        .formatted(named.category()) + " every row";
+            }
+            if (debit >= 0 && declared.expensesNegative()) {
+                return "expenses=negative reads an amount column; this file's money is in debit and credit columns";
+            }
+            return null;
         }
     }
 
