@@ -164,14 +164,16 @@ class BatchConfirmTest {
         var proposals = staged(1, tenant.wallet());
 
         confirmBatch(List.of(proposals.get(0), proposals.get(0))).statusCode(400)
-                .body("code", equalTo("validation_failed"));
+                .body("code", equalTo("validation_failed"))
+                .body("detail", equalTo("Each action may appear only once."));
         given().contentType("application/json").header("Authorization", "Bearer " + alice).body("{\"items\":[]}")
                 .post("/api/actions/confirm-batch").then().statusCode(400)
                 .body("violations[0].message", equalTo("must hold 1 to 50 items"));
         given().contentType("application/json").header("Authorization", "Bearer " + alice)
                 .body("{\"items\":[{\"actionId\":\"" + proposals.get(0).actionId + "\"},{\"paramsHash\":\"x\"}]}")
                 .post("/api/actions/confirm-batch").then().statusCode(400).body("code", equalTo("validation_failed"))
-                .body("detail", equalTo("Each item needs an actionId, each only once."));
+                .body("violations.field", org.hamcrest.Matchers.contains("items[1].actionId"))
+                .body("violations.message", org.hamcrest.Matchers.contains("must name the action"));
         given().contentType("application/json").header("Authorization", "Bearer " + alice)
                 .body("{\"items\":[null]}").post("/api/actions/confirm-batch").then().statusCode(400)
                 .body("violations.field", org.hamcrest.Matchers.contains("items[0]"));

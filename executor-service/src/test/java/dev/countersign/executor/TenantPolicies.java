@@ -3,11 +3,15 @@ package dev.countersign.executor;
 import static io.restassured.RestAssured.given;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.restassured.response.ValidatableResponse;
 
@@ -24,6 +28,18 @@ final class TenantPolicies {
     static String adminToken(String tenantId, String user) {
         return TestProperties.tokens().mint(tenantId, user, List.of(Audiences.EXECUTOR), List.of(Groups.ADMIN),
                 Duration.ofMinutes(10));
+    }
+
+    /**
+     * An integration's client-credentials token (subject and {@code azp} {@code bridge}, a configured integration
+     * client) that carries the admin group: a service principal, never a person, whatever its groups.
+     */
+    static String serviceAdminToken(String tenantId) {
+        Instant now = Instant.now();
+        return TestProperties.tokens().sign(Map.of("iss", DevTokens.ISSUER, "sub", "bridge", "azp", "bridge", "tenant",
+                tenantId, "aud", List.of(Audiences.EXECUTOR), "groups", List.of(Groups.ADMIN), "iat",
+                now.getEpochSecond(), "exp", now.plusSeconds(300).getEpochSecond(), "jti",
+                UUID.randomUUID().toString()));
     }
 
     /** {@code setting} (its path segment: {@code agent-writes}, ...) set to {@code body}, applied either way. */

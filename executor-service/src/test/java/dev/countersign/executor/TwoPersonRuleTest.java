@@ -13,9 +13,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
-import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -121,20 +119,12 @@ class TwoPersonRuleTest {
         String change = staged("alice", "agent-writes", Map.of("mode", "enabled"));
         for (String token : List.of(
                 tenant.bearer("dave", Groups.USER, Groups.APPROVER),
-                serviceToken())) {
+                TenantPolicies.serviceAdminToken(tenant.id()))) {
             given().header("Authorization", "Bearer " + token).post("/api/actions/policy/changes/{id}/confirm", change)
                     .then().statusCode(403).body("code", equalTo("forbidden"));
         }
         decide("bob", UUID.randomUUID().toString(), "confirm").statusCode(404);
         read("agent-writes").body("mode", equalTo("staged_only"));
-    }
-
-    private String serviceToken() {
-        java.time.Instant now = java.time.Instant.now();
-        return TestProperties.tokens().sign(Map.of("iss", dev.countersign.devsupport.DevTokens.ISSUER, "sub", "bridge",
-                "azp", "bridge", "tenant", tenant.id(), "aud", List.of(Audiences.EXECUTOR), "groups",
-                List.of(Groups.ADMIN), "iat", now.getEpochSecond(), "exp", now.plusSeconds(300).getEpochSecond(),
-                "jti", UUID.randomUUID().toString()));
     }
 
     /**

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.validation.constraints.Min;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -29,5 +31,6 @@ public interface BriefConfig {
 
     /** At most this many users of one tenant get a scheduled brief per run (the rest are logged). */
     @WithDefault("1000")
+    @Min(1)
     int maxUsersPerTenant();
 }

@@ -2,6 +2,10 @@ package dev.countersign.agent.conversation;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -10,6 +14,7 @@ public interface ConversationsConfig {
 
     /** How many earlier turns of a conversation a turn shows the model. */
     @WithDefault("20")
+    @Min(0)
     int historyTurns();
 
     /**
@@ -17,13 +22,16 @@ public interface ConversationsConfig {
      * context, not a token count.
      */
     @WithDefault("40000")
+    @Min(0)
     int historyChars();
 
     /** How long publishing a finished turn may wait for the broker's acknowledgement. */
     @WithDefault("PT5S")
+    @DurationMin(millis = 1)
     Duration publishTimeout();
 
     /** How long a reply waits for the executor to append its turn to the ledger. */
     @WithDefault("PT3S")
+    @DurationMin(millis = 1)
     Duration ledgerWait();
 }

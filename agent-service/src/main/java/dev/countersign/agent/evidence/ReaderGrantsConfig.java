@@ -3,6 +3,8 @@ package dev.countersign.agent.evidence;
 import java.net.URI;
 import java.time.Duration;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -19,5 +21,6 @@ public interface ReaderGrantsConfig {
 
     /** How long a read waits for the executor to mint a grant. */
     @WithDefault("PT5S")
+    @DurationMin(millis = 1)
     Duration timeout();
 }

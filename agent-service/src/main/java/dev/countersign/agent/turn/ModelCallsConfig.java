@@ -2,6 +2,12 @@ package dev.countersign.agent.turn;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -11,6 +17,7 @@ public interface ModelCallsConfig {
 
     /** Model calls in flight at once; one more is refused at once (503 {@code upstream_unavailable}). */
     @WithDefault("64")
+    @Min(1)
     int maxConcurrentCalls();
 
     Breaker breaker();
@@ -23,12 +30,16 @@ public interface ModelCallsConfig {
     interface Breaker {
 
         @WithDefault("20")
+        @Min(1)
         int requestVolume();
 
         @WithDefault("0.5")
+        @DecimalMin(value = "0", inclusive = false)
+        @DecimalMax("1")
         double failureRatio();
 
         @WithDefault("PT30S")
+        @DurationMin(millis = 1)
         Duration delay();
     }
 }

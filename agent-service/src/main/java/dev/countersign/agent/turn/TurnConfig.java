@@ -2,6 +2,10 @@ package dev.countersign.agent.turn;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -14,13 +18,16 @@ public interface TurnConfig {
      * ActTurn for what a request can add to it).
      */
     @WithDefault("PT40S")
+    @DurationMin(seconds = 1)
     Duration wallClock();
 
     /** Model responses that call tools; one more that asks for tools ends the turn. */
     @WithDefault("8")
+    @Min(1)
     int maxToolRounds();
 
     /** Tool calls answered per model response; the rest get a "not run" result. */
     @WithDefault("10")
+    @Min(1)
     int maxCallsPerRound();
 }

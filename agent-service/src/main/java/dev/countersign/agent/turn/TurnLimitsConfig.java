@@ -2,6 +2,10 @@ package dev.countersign.agent.turn;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -11,12 +15,15 @@ public interface TurnLimitsConfig {
 
     /** Turns one person (a user of a tenant) may start within any {@link #turnsWindow()}, per instance. */
     @WithDefault("20")
+    @Min(1)
     int turnsPerPerson();
 
     @WithDefault("PT1M")
+    @DurationMin(seconds = 1)
     Duration turnsWindow();
 
     /** Turns one person may have running at once, per instance; one more is refused until one has answered. */
     @WithDefault("2")
+    @Min(1)
     int turnsInFlightPerPerson();
 }

@@ -27,7 +27,7 @@ public final class EndToEndClassOrder implements ClassOrderer {
             "TwoExecutorsLoadIT", "TwoExecutorsIT");
     /** Run first to last by the other thread (placed at the end of the order, reversed). */
     static final List<String> BACK = List.of("FaultsIT", "LocalStackIT", "TracingIT", "ExternalWritesCrashIT",
-            "ExternalInfrastructureIT", "ShippedArtifactsIT");
+            "ExternalInfrastructureIT", "ShippedArtifactsIT", "ConfigValidationIT");
     /** Run by another test engine (jqwik), after the Jupiter classes and alone: this order does not apply to them. */
     static final List<String> OTHER_ENGINES = List.of("ActionLifecyclePropertyIT");
 

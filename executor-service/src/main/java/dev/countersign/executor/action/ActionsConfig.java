@@ -3,6 +3,12 @@ package dev.countersign.executor.action;
 import java.math.BigDecimal;
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
+import dev.countersign.contracts.api.AutoApplyBudget;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -11,6 +17,7 @@ public interface ActionsConfig {
 
     /** The longest a proposal may wait for a decision; a proposal may ask for less, never for more. */
     @WithDefault("PT15M")
+    @DurationMin(seconds = 1)
     Duration maxTtl();
 
     /**
@@ -18,10 +25,12 @@ public interface ActionsConfig {
      * {@code ExpirySweeper} (quarkus-scheduler, which ticks once a second: at least PT1S).
      */
     @WithDefault("PT5S")
+    @DurationMin(seconds = 1)
     Duration sweepInterval();
 
     /** The most actions one sweep transaction expires. */
     @WithDefault("500")
+    @Min(1)
     int sweepBatch();
 
     /**
@@ -30,6 +39,7 @@ public interface ActionsConfig {
      * {@code disabled} (proposals are rejected until an administrator enables them).
      */
     @WithDefault("enabled")
+    @Pattern(regexp = "enabled|staged_only|disabled")
     String agentWritesDefault();
 
     /**
@@ -37,6 +47,7 @@ public interface ActionsConfig {
      * arrival.
      */
     @WithDefault("10")
+    @Min(1)
     int trustAfter();
 
     /** How long after it ran an executed action can still be undone. */
@@ -52,21 +63,27 @@ public interface ActionsConfig {
     interface AutoApplyBudgetDefaults {
 
         @WithDefault("5")
+        @AutoApplyBudget.Count
         int turnCount();
 
         @WithDefault("200.00")
+        @AutoApplyBudget.Amount
         BigDecimal turnAmount();
 
         @WithDefault("20")
+        @AutoApplyBudget.Count
         int userDayCount();
 
         @WithDefault("500.00")
+        @AutoApplyBudget.Amount
         BigDecimal userDayAmount();
 
         @WithDefault("200")
+        @AutoApplyBudget.Count
         int tenantDayCount();
 
         @WithDefault("5000.00")
+        @AutoApplyBudget.Amount
         BigDecimal tenantDayAmount();
     }
 }

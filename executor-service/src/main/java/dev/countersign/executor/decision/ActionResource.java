@@ -253,10 +253,9 @@ public class ActionResource {
     public Uni<List<ActionView>> confirmBatch(
             @NotNull(message = "must be \\{\"items\": [\\{\"actionId\": ..., \"paramsHash\": ...\\}]\\}") @Valid BatchConfirmRequest request) {
         // Checked here, not by a constraint on Item: each item names an action, each action once.
-        if (request.items().stream().anyMatch(item -> item.actionId() == null)
-                || request.items().stream().map(BatchConfirmRequest.Item::actionId).distinct().count() != request
-                        .items().size()) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Each item needs an actionId, each only once.");
+        if (request.items().stream().map(BatchConfirmRequest.Item::actionId).distinct().count() != request.items()
+                .size()) {
+            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Each action may appear only once.");
         }
         String tenantId = user.tenantId();
         Principal decider = caller.principal();

@@ -2,6 +2,8 @@ package dev.countersign.executor.evidence;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -50,5 +52,6 @@ public interface EvidenceConfig {
      * estimate of their memory, not a measured bound.
      */
     @WithDefault("4096")
+    @Min(0)
     int verifiedTokensKilobytes();
 }

@@ -2,6 +2,8 @@ package dev.countersign.executor.external;
 
 import java.time.Duration;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -18,6 +20,7 @@ public interface ExternalConfig {
      * between) by a margin, or a slow call still in flight would be judged lost.
      */
     @WithDefault("PT2M")
+    @DurationMin(seconds = 1)
     Duration staleAfter();
 
     /**
@@ -25,5 +28,6 @@ public interface ExternalConfig {
      * schedule of {@code ExternalRecovery} (quarkus-scheduler).
      */
     @WithDefault("PT30S")
+    @DurationMin(seconds = 1)
     Duration recoveryInterval();
 }

@@ -2,6 +2,8 @@ package dev.countersign.executor.imports;
 
 import java.math.BigDecimal;
 
+import jakarta.validation.constraints.Positive;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -14,6 +16,7 @@ public interface ImportsConfig {
      * for an expense (10000000.00) applies as well, so a larger setting changes nothing beyond it.
      */
     @WithDefault("100000.00")
+    @Positive
     BigDecimal maxRowAmount();
 
     /**

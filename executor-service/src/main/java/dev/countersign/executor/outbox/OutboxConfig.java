@@ -4,6 +4,10 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -16,10 +20,12 @@ public interface OutboxConfig {
      * here so it is validated and documented with the relay's other settings.
      */
     @WithDefault("PT1S")
+    @DurationMin(seconds = 1)
     Duration pollInterval();
 
     /** Rows published per relay transaction. */
     @WithDefault("200")
+    @Min(1)
     int batchSize();
 
     /**

@@ -61,10 +61,6 @@ public class AutoApplyBudgets {
         ActionsConfig.AutoApplyBudgetDefaults d = config.autoApplyBudget();
         this.defaults = new AutoApplyBudget(d.turnCount(), d.turnAmount(), d.userDayCount(), d.userDayAmount(),
                 d.tenantDayCount(), d.tenantDayAmount());
-        String problem = defaults.problem();
-        if (problem != null) {
-            throw new IllegalStateException("countersign.actions.auto-apply-budget: " + problem);
-        }
     }
 
     /** The deployment's budget, for a tenant whose administrator never set one. */

@@ -1,9 +1,10 @@
 package dev.countersign.executor.policy;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -14,7 +15,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import dev.countersign.contracts.ErrorCode;
-import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
@@ -29,21 +29,21 @@ import dev.countersign.executor.policy.change.PolicySetting;
 import dev.countersign.executor.policy.change.PolicySettings;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
-import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 
 /**
  * The caller's tenant's policies: the kill switch for agent writes, the separation-of-duties rules for HIGH actions,
  * the high-impact threshold, the external-sends switch and the auto-apply budget. Reading is open to the tenant;
- * changing is admin-only, and every change is audited by a trigger. A change that weakens protection is staged until a
- * second administrator confirms it ({@link PolicyChanges}).
+ * changing is for administrators who are persons ({@link PolicyAdministrators}, checked before the body is read), and
+ * every change is audited by a trigger. A change that weakens protection is staged until a second administrator
+ * confirms it ({@link PolicyChanges}).
  */
 @Path("/api/actions/policy")
 @Authenticated
 public class TenantPolicyResource {
 
-    private static final BigDecimal MAX_THRESHOLD = new BigDecimal("1000000000000");
+    private static final String REQUIRED = "must be a JSON object";
 
     private final PolicySettingsRepository policies;
     private final TenantSessions sessions;
@@ -67,12 +67,8 @@ public class TenantPolicyResource {
     @PUT
     @Path("/agent-writes")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setAgentWrites(AgentWritesPolicy request) {
-        requireAdminPerson();
-        if (request == null || request.mode() == null) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"mode\": \"enabled\" | \"staged_only\" | \"disabled\"}.");
-        }
+    @PolicyAdministrators.Only
+    public Uni<Response> setAgentWrites(@NotNull(message = REQUIRED) @Valid AgentWritesPolicy request) {
         return change(PolicySettings.AGENT_WRITES, request);
     }
 
@@ -85,13 +81,8 @@ public class TenantPolicyResource {
     @PUT
     @Path("/approvals")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setApprovals(ApprovalPolicy policy) {
-        requireAdminPerson();
-        if (policy == null || policy.highApprovals() < 1 || policy.highApprovals() > ApprovalPolicy.MAX_APPROVALS) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"highApprovals\": 1 to %d, \"highNeedsOtherApprover\": true | false}."
-                            .formatted(ApprovalPolicy.MAX_APPROVALS));
-        }
+    @PolicyAdministrators.Only
+    public Uni<Response> setApprovals(@NotNull(message = REQUIRED) @Valid ApprovalPolicy policy) {
         return change(PolicySettings.APPROVALS, policy);
     }
 
@@ -105,14 +96,8 @@ public class TenantPolicyResource {
     @PUT
     @Path("/tiers")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setTiers(TierPolicy policy) {
-        requireAdminPerson();
-        if (policy == null || policy.highImpactThreshold() == null || policy.highImpactThreshold().signum() <= 0
-                || policy.highImpactThreshold().scale() > 2
-                || policy.highImpactThreshold().compareTo(MAX_THRESHOLD) >= 0) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED,
-                    "Send {\"highImpactThreshold\": a positive amount with at most two decimals, below 10^12}.");
-        }
+    @PolicyAdministrators.Only
+    public Uni<Response> setTiers(@NotNull(message = REQUIRED) @Valid TierPolicy policy) {
         return change(PolicySettings.TIERS, policy);
     }
 
@@ -126,11 +111,8 @@ public class TenantPolicyResource {
     @PUT
     @Path("/external-sends")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setExternalSends(ExternalSendsPolicy policy) {
-        requireAdminPerson();
-        if (policy == null || policy.enabled() == null) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Send {\"enabled\": true | false}.");
-        }
+    @PolicyAdministrators.Only
+    public Uni<Response> setExternalSends(@NotNull(message = REQUIRED) @Valid ExternalSendsPolicy policy) {
         return change(PolicySettings.EXTERNAL_SENDS, policy);
     }
 
@@ -147,14 +129,8 @@ public class TenantPolicyResource {
     @PUT
     @Path("/auto-apply-budget")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> setAutoApplyBudget(AutoApplyBudget budget) {
-        requireAdminPerson();
-        String problem = budget == null ? "a JSON object is required" : budget.problem();
-        if (problem != null) {
-            throw new ProblemException(ErrorCode.VALIDATION_FAILED, ("Send {\"turnCount\", \"turnAmount\","
-                    + " \"userDayCount\", \"userDayAmount\", \"tenantDayCount\", \"tenantDayAmount\"}: %s; 0 turns"
-                    + " automatic application off.").formatted(problem));
-        }
+    @PolicyAdministrators.Only
+    public Uni<Response> setAutoApplyBudget(@NotNull(message = REQUIRED) @Valid AutoApplyBudget budget) {
         return change(PolicySettings.AUTO_APPLY_BUDGET, budget);
     }
 
@@ -163,24 +139,24 @@ public class TenantPolicyResource {
      */
     @GET
     @Path("/changes")
+    @PolicyAdministrators.Only
     public Uni<List<PolicyChangeView>> pendingChanges() {
-        requireAdminPerson();
         return changes.pending(user.tenantId());
     }
 
     /** A second administrator applies a staged change (docs/security/authorization.md, two persons for loosening). */
     @POST
     @Path("/changes/{id}/confirm")
+    @PolicyAdministrators.Only
     public Uni<PolicyChangeView> confirmChange(@PathParam("id") String id) {
-        requireAdminPerson();
         return changes.confirm(actingUser(), changeId(id));
     }
 
     /** Any administrator, its proposer included, rejects a staged change. */
     @POST
     @Path("/changes/{id}/reject")
+    @PolicyAdministrators.Only
     public Uni<PolicyChangeView> rejectChange(@PathParam("id") String id) {
-        requireAdminPerson();
         return changes.reject(actingUser(), changeId(id));
     }
 
@@ -201,17 +177,5 @@ public class TenantPolicyResource {
 
     private Actor actingUser() {
         return new Actor(user.tenantId(), user.userId(), TenantTransactions.HTTP);
-    }
-
-    /**
-     * An administrator who is a person: a service principal's token (an integration's) changes no policy, whatever
-     * groups it carries (docs/security/authorization.md).
-     */
-    private void requireAdminPerson() {
-        if (user.isService()) {
-            throw new ProblemException(ErrorCode.FORBIDDEN,
-                    "A service principal cannot change the tenant's policy: it needs an administrator who is a person.");
-        }
-        user.requireGroup(Groups.ADMIN);
     }
 }

@@ -2,6 +2,10 @@ package dev.countersign.executor.retention;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -27,9 +31,11 @@ public interface RetentionConfig {
      * is validated and documented with the other settings.
      */
     @WithDefault("PT1H")
+    @DurationMin(seconds = 1)
     Duration every();
 
     /** Rows deleted per statement; a sweep repeats the statement until a batch comes back short. */
     @WithDefault("5000")
+    @Min(1)
     int batch();
 }

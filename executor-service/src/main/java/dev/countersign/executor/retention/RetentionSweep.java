@@ -35,9 +35,6 @@ public class RetentionSweep {
     private final RetentionConfig config;
 
     public RetentionSweep(Pool pool, RetentionConfig config) {
-        if (config.batch() < 1) {
-            throw new IllegalArgumentException("countersign.retention.batch must be at least 1, not " + config.batch());
-        }
         this.pool = pool;
         this.config = config;
     }

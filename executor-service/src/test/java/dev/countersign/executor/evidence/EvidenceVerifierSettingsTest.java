@@ -13,44 +13,13 @@ import org.junit.jupiter.api.Test;
  */
 class EvidenceVerifierSettingsTest {
 
+    private record Settings(String audience, String serviceAudience, Duration maxAge, Duration clockSkew,
+            Duration maxQueueTime, Duration verifiedTokenReuse, int verifiedTokensKilobytes) implements EvidenceConfig {
+    }
+
     private static EvidenceConfig config(Duration maxQueueTime, Duration clockSkew) {
-        return new EvidenceConfig() {
-
-            @Override
-            public String audience() {
-                return "countersign-agent";
-            }
-
-            @Override
-            public String serviceAudience() {
-                return "countersign-integration";
-            }
-
-            @Override
-            public Duration maxAge() {
-                return Duration.ofHours(1);
-            }
-
-            @Override
-            public Duration clockSkew() {
-                return clockSkew;
-            }
-
-            @Override
-            public Duration maxQueueTime() {
-                return maxQueueTime;
-            }
-
-            @Override
-            public Duration verifiedTokenReuse() {
-                return Duration.ofSeconds(60);
-            }
-
-            @Override
-            public int verifiedTokensKilobytes() {
-                return 4096;
-            }
-        };
+        return new Settings("countersign-agent", "countersign-integration", Duration.ofHours(1), clockSkew,
+                maxQueueTime, Duration.ofSeconds(60), 4096);
     }
 
     @Test

@@ -15,19 +15,11 @@ import dev.countersign.executor.kind.ExternalKind;
 /** The recovery must not judge a call lost while it may still be running: start-up refuses such a configuration. */
 class StaleAfterTest {
 
+    private record Settings(Duration staleAfter, Duration recoveryInterval) implements ExternalConfig {
+    }
+
     private static ExternalConfig staleAfter(Duration staleAfter) {
-        return new ExternalConfig() {
-
-            @Override
-            public Duration staleAfter() {
-                return staleAfter;
-            }
-
-            @Override
-            public Duration recoveryInterval() {
-                return Duration.ofSeconds(30);
-            }
-        };
+        return new Settings(staleAfter, Duration.ofSeconds(30));
     }
 
     /**

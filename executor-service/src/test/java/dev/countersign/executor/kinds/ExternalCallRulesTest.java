@@ -60,48 +60,20 @@ class ExternalCallRulesTest {
         assertThat(SendMailKind.isSingleAddress(address)).isFalse();
     }
 
+    private record Tickets(Optional<String> url, Duration timeout, Optional<String> apiToken, int attempts)
+            implements
+                TicketConfig {
+    }
+
+    private record Mail(boolean enabled, String from, Duration timeout) implements MailConfig {
+    }
+
     /** What the recovery's stale time is held against: each attempt at its timeout (the gate adds the back-off). */
     @Test
     void aKindsLongestCallIsEveryAttemptAtItsTimeout() {
-        var ticket = new CreateTicketKind(new TicketConfig() {
-
-            @Override
-            public Optional<String> url() {
-                return Optional.of("http://127.0.0.1:9/tickets");
-            }
-
-            @Override
-            public Duration timeout() {
-                return Duration.ofSeconds(10);
-            }
-
-            @Override
-            public Optional<String> apiToken() {
-                return Optional.empty();
-            }
-
-            @Override
-            public int attempts() {
-                return 3;
-            }
-        });
-        var mail = new SendMailKind(new MailConfig() {
-
-            @Override
-            public boolean enabled() {
-                return true;
-            }
-
-            @Override
-            public String from() {
-                return "countersign@localhost";
-            }
-
-            @Override
-            public Duration timeout() {
-                return Duration.ofSeconds(7);
-            }
-        });
+        var ticket = new CreateTicketKind(
+                new Tickets(Optional.of("http://127.0.0.1:9/tickets"), Duration.ofSeconds(10), Optional.empty(), 3));
+        var mail = new SendMailKind(new Mail(true, "countersign@localhost", Duration.ofSeconds(7)));
 
         assertThat(ticket.longestCall()).isEqualTo(Duration.ofSeconds(30));
         assertThat(ticket.httpOrigin()).contains(URI.create("http://127.0.0.1:9/tickets"));

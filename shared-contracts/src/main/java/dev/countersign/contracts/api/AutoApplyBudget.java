@@ -1,6 +1,21 @@
 package dev.countersign.contracts.api;
 
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.math.BigDecimal;
+
+import jakarta.validation.Constraint;
+import jakarta.validation.Payload;
+import jakarta.validation.ReportAsSingleViolation;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
 
 /**
  * How much the tier rules may apply without a person (LOW actions on arrival, MEDIUM ones of a user who earned trust,
@@ -12,33 +27,52 @@ import java.math.BigDecimal;
  * what limit a compromised one.
  */
 public record AutoApplyBudget(
-        Integer turnCount,
-        BigDecimal turnAmount,
-        Integer userDayCount,
-        BigDecimal userDayAmount,
-        Integer tenantDayCount,
-        BigDecimal tenantDayAmount) {
+        @AutoApplyBudget.Count Integer turnCount,
+        @AutoApplyBudget.Amount BigDecimal turnAmount,
+        @AutoApplyBudget.Count Integer userDayCount,
+        @AutoApplyBudget.Amount BigDecimal userDayAmount,
+        @AutoApplyBudget.Count Integer tenantDayCount,
+        @AutoApplyBudget.Amount BigDecimal tenantDayAmount) {
 
-    /** The largest count and amount an administrator may set. */
+    /** The largest count an administrator may set. */
     public static final int MAX_COUNT = 100_000;
-    public static final BigDecimal MAX_AMOUNT = new BigDecimal("1000000000");
+    /** The largest amount an administrator may set, as {@link DecimalMax} reads it. */
+    public static final String MAX_AMOUNT = "1000000000";
 
-    /** Null if every bound is present and in range; otherwise what is wrong. */
-    public String problem() {
-        if (turnCount == null || turnAmount == null || userDayCount == null || userDayAmount == null
-                || tenantDayCount == null || tenantDayAmount == null) {
-            return "every bound is required";
-        }
-        for (int count : new int[]{turnCount, userDayCount, tenantDayCount}) {
-            if (count < 0 || count > MAX_COUNT) {
-                return "counts are 0 to " + MAX_COUNT;
-            }
-        }
-        for (BigDecimal amount : new BigDecimal[]{turnAmount, userDayAmount, tenantDayAmount}) {
-            if (amount.signum() < 0 || amount.scale() > 2 || amount.compareTo(MAX_AMOUNT) > 0) {
-                return "amounts are 0 to " + MAX_AMOUNT.toPlainString() + " with at most two decimals";
-            }
-        }
-        return null;
+    /** A count of actions: 0 (none applies without a person) to {@link #MAX_COUNT}. */
+    @NotNull
+    @Min(0)
+    @Max(MAX_COUNT)
+    @ReportAsSingleViolation
+    @Constraint(validatedBy = {})
+    @Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER})
+    @Retention(RetentionPolicy.RUNTIME)
+    @Documented
+    public @interface Count {
+
+        String message() default "must be a count from 0 to " + MAX_COUNT;
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+    }
+
+    /** An amount of money: 0 to {@link #MAX_AMOUNT}, at most two decimals. */
+    @NotNull
+    @DecimalMin("0")
+    @DecimalMax(MAX_AMOUNT)
+    @Digits(integer = 10, fraction = 2)
+    @ReportAsSingleViolation
+    @Constraint(validatedBy = {})
+    @Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER})
+    @Retention(RetentionPolicy.RUNTIME)
+    @Documented
+    public @interface Amount {
+
+        String message() default "must be an amount from 0 to " + MAX_AMOUNT + " with at most two decimals";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
     }
 }

@@ -3,6 +3,7 @@ package dev.countersign.contracts.api;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
@@ -12,10 +13,10 @@ import jakarta.validation.constraints.Size;
  */
 public record BatchConfirmRequest(
         @NotNull(message = "must hold 1 to " + BatchConfirmRequest.MAX_ITEMS
-                + " items") @Size(min = 1, max = BatchConfirmRequest.MAX_ITEMS, message = "must hold {min} to {max} items") List<@NotNull(message = "must not be null") Item> items) {
+                + " items") @Size(min = 1, max = BatchConfirmRequest.MAX_ITEMS, message = "must hold {min} to {max} items") List<@NotNull(message = "must not be null") @Valid Item> items) {
 
     public static final int MAX_ITEMS = 50;
 
-    public record Item(UUID actionId, String paramsHash) {
+    public record Item(@NotNull(message = "must name the action") UUID actionId, String paramsHash) {
     }
 }

@@ -32,15 +32,9 @@ import io.quarkus.runtime.Startup;
 @Startup
 public class CsrfTokens {
 
-    static final int MIN_SECRET_LENGTH = 32;
-
     private final SessionConfig config;
 
     public CsrfTokens(SessionConfig config) {
-        if (config.csrfSecret().length() < MIN_SECRET_LENGTH) {
-            throw new IllegalStateException(("countersign.session.csrf-secret (EXECUTOR_CSRF_SECRET, AGENT_CSRF_SECRET)"
-                    + " must be at least %d characters").formatted(MIN_SECRET_LENGTH));
-        }
         this.config = config;
     }
 

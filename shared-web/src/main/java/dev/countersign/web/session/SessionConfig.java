@@ -2,6 +2,8 @@ package dev.countersign.web.session;
 
 import java.util.List;
 
+import jakarta.validation.constraints.Size;
+
 import io.smallrye.config.ConfigMapping;
 
 /**
@@ -11,7 +13,10 @@ import io.smallrye.config.ConfigMapping;
 @ConfigMapping(prefix = "countersign.session")
 public interface SessionConfig {
 
+    int MIN_SECRET_LENGTH = 32;
+
     /** The key of the CSRF tokens' HMAC: at least 32 characters, the same on every instance. */
+    @Size(min = SessionConfig.MIN_SECRET_LENGTH, message = "must be at least {min} characters")
     String csrfSecret();
 
     /**

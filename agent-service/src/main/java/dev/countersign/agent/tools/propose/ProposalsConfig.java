@@ -2,6 +2,8 @@ package dev.countersign.agent.tools.propose;
 
 import java.time.Duration;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -13,6 +15,7 @@ public interface ProposalsConfig {
      * submitted with its outcome pending (never that it failed: the broker may have taken it).
      */
     @WithDefault("PT5S")
+    @DurationMin(millis = 1)
     Duration publishTimeout();
 
     /**

@@ -2,6 +2,8 @@ package dev.countersign.executor.kinds.mail.send;
 
 import java.time.Duration;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -17,5 +19,6 @@ public interface MailConfig {
     String from();
 
     @WithDefault("PT10S")
+    @DurationMin(millis = 1)
     Duration timeout();
 }
