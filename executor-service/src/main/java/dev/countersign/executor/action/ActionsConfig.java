@@ -22,10 +22,10 @@ public interface ActionsConfig {
 
     /**
      * How often undecided actions whose window has closed are expired and announced. Read by the schedule of
-     * {@code ExpirySweeper} (quarkus-scheduler, which ticks once a second: at least PT1S).
+     * {@code ExpirySweeper} (quarkus-scheduler; at least 100 ms).
      */
     @WithDefault("PT5S")
-    @DurationMin(seconds = 1)
+    @DurationMin(millis = 100)
     Duration sweepInterval();
 
     /** The most actions one sweep transaction expires. */

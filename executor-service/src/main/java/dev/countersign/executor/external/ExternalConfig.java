@@ -28,6 +28,6 @@ public interface ExternalConfig {
      * schedule of {@code ExternalRecovery} (quarkus-scheduler).
      */
     @WithDefault("PT30S")
-    @DurationMin(seconds = 1)
+    @DurationMin(millis = 100)
     Duration recoveryInterval();
 }

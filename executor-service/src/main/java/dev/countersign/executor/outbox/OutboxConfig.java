@@ -16,11 +16,11 @@ public interface OutboxConfig {
 
     /**
      * How often the relay looks for rows nobody woke it for (another instance's, or left by a failed run). Read by the
-     * schedule of {@link OutboxRelay#poll()} (quarkus-scheduler, which ticks once a second: at least PT1S); declared
+     * schedule of {@link OutboxRelay#poll()} (quarkus-scheduler; at least 100 ms); declared
      * here so it is validated and documented with the relay's other settings.
      */
     @WithDefault("PT1S")
-    @DurationMin(seconds = 1)
+    @DurationMin(millis = 100)
     Duration pollInterval();
 
     /** Rows published per relay transaction. */

@@ -31,7 +31,7 @@ public interface RetentionConfig {
      * is validated and documented with the other settings.
      */
     @WithDefault("PT1H")
-    @DurationMin(seconds = 1)
+    @DurationMin(millis = 100)
     Duration every();
 
     /** Rows deleted per statement; a sweep repeats the statement until a batch comes back short. */
