@@ -52,7 +52,15 @@ export function nextStep(problem) {
 /** One sentence for a refusal: what happened, then what to do next. */
 export function explain(problem) {
   const what = problem.detail || problem.message;
-  return `${what} ${nextStep(problem)}`;
+  return `${what}${brokenFields(problem)} ${nextStep(problem)}`;
+}
+
+/** A refused body's broken fields as the server named them (validation_failed), e.g. " highApprovals: must be ...". */
+function brokenFields(problem) {
+  if (problem.code !== 'validation_failed' || !Array.isArray(problem.violations)) {
+    return '';
+  }
+  return ' ' + problem.violations.map(v => `${v.field}: ${v.message}.`).join(' ');
 }
 
 /** Called once, when the first request finds the session ended (401 or 499). */

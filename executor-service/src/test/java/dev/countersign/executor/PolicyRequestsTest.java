@@ -1,11 +1,14 @@
 package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
+import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.executor.policy.PolicyAdministrators;
+import dev.countersign.executor.policy.TenantPolicyResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 
@@ -59,6 +64,37 @@ class PolicyRequestsTest {
         });
         given().header("Authorization", "Bearer " + approver).get("/api/actions/policy/changes").then()
                 .statusCode(403);
+    }
+
+    /**
+     * Every endpoint that changes or decides a policy, or lists the staged changes, is bound to the administrator
+     * filter: the five reads are the only ones open, so a new method without the binding fails here.
+     */
+    @Test
+    void everyPolicyMethodButTheReadsIsForAdministratorsWhoArePersons() {
+        List<String> open = new ArrayList<>();
+        for (Method method : TenantPolicyResource.class.getDeclaredMethods()) {
+            boolean endpoint = method.isAnnotationPresent(jakarta.ws.rs.Path.class);
+            if (endpoint && !method.isAnnotationPresent(PolicyAdministrators.Only.class)) {
+                open.add(method.getName());
+            }
+        }
+        assertThat(open).containsExactlyInAnyOrder("agentWrites", "approvals", "tiers", "externalSends",
+                "autoApplyBudget");
+    }
+
+    @Test
+    void theBoundsThemselvesAreAccepted() {
+        String admin = TenantPolicies.adminToken(tenant.id(), "alice");
+        put(admin, "approvals", "{\"highApprovals\": 10, \"highNeedsOtherApprover\": true}").statusCode(200);
+        put(admin, "tiers", "{\"highImpactThreshold\": 0.01}").statusCode(200);
+        put(admin, "tiers", "{\"highImpactThreshold\": \"1E+3\"}").statusCode(202);
+        put(admin, "tiers", "{\"highImpactThreshold\": 999999999999.99}").statusCode(202);
+        put(admin, "auto-apply-budget", Json.write(Map.of("turnCount", 0, "turnAmount", "0.00", "userDayCount", 0,
+                "userDayAmount", "0", "tenantDayCount", 0, "tenantDayAmount", "0"))).statusCode(200);
+        put(admin, "auto-apply-budget", Json.write(Map.of("turnCount", 100_000, "turnAmount", "1000000000",
+                "userDayCount", 100_000, "userDayAmount", "1000000000.00", "tenantDayCount", 100_000,
+                "tenantDayAmount", "1000000000"))).statusCode(202);
     }
 
     @Test

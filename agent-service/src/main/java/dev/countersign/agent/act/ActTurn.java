@@ -86,10 +86,6 @@ public class ActTurn {
         this.recorder = recorder;
         this.budget = budget;
         this.metrics = metrics;
-        if (budget.maxToolRounds() < 1 || budget.maxCallsPerRound() < 1) {
-            throw new IllegalStateException(
-                    "countersign.turn.max-tool-rounds and max-calls-per-round must be at least 1");
-        }
     }
 
     public ChatReply run(ConversationKey conversation, RequestEvidence evidence, String text, TurnListener listener) {

@@ -6,6 +6,8 @@ import java.util.Optional;
 
 import jakarta.validation.constraints.Min;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -27,6 +29,7 @@ public interface BriefConfig {
 
     /** The window of a user's first brief (or one whose last brief is older than the look-back). */
     @WithDefault("PT24H")
+    @DurationMin(seconds = 1)
     Duration firstWindow();
 
     /** At most this many users of one tenant get a scheduled brief per run (the rest are logged). */

@@ -17,6 +17,7 @@ public interface ReaderGrantsConfig {
 
     /** A grant this close to its end is renewed from the person's current token before a read uses it. */
     @WithDefault("PT30S")
+    @DurationMin(seconds = 0)
     Duration renewBefore();
 
     /** How long a read waits for the executor to mint a grant. */

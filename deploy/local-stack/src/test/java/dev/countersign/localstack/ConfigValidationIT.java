@@ -15,13 +15,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The packaged services refuse to start on a setting their config mappings' constraints refuse (Hibernate Validator on
  * {@code @ConfigMapping}, checked by Quarkus at start-up before anything connects), naming each bad property and never
- * a secret's value. Run as the run command runs them: the jar from the build output, settings from the environment.
+ * a secret's value. Run as the run command runs them: the jar from the build output, settings from the environment
+ * variables docs/configuration.md names (the property's own name where it names none).
  */
 class ConfigValidationIT {
 
     private static final Path ROOT = TestStacks.repositoryRoot();
-    /** Wrong, but long enough to be mistaken for a key: it must not appear in the output. */
-    private static final String SHORT_SECRET = "a-csrf-secret-too-short-4f9a";
+    /** One character short (31), and long enough to be mistaken for a key: it must not appear in the output. */
+    private static final String SHORT_SECRET = "a-csrf-secret-one-short-4f9a7c2";
 
     private record Refusal(int exitCode, String output) {
     }
@@ -49,16 +50,17 @@ class ConfigValidationIT {
     void eachServiceNamesEveryBadSettingAndNeverTheSecret() throws Exception {
         Path logs = Files.createDirectories(ROOT.resolve("deploy/local-stack/target/config-validation"));
         Process executor = start("executor-service", Map.of(
-                "COUNTERSIGN_SESSION_CSRF_SECRET", SHORT_SECRET,
+                "EXECUTOR_CSRF_SECRET", SHORT_SECRET,
                 "COUNTERSIGN_ACTIONS_SWEEP_BATCH", "0",
-                "COUNTERSIGN_ACTIONS_AGENT_WRITES_DEFAULT", "on",
-                "COUNTERSIGN_ACTIONS_AUTO_APPLY_BUDGET_TURN_AMOUNT", "1.005",
-                "COUNTERSIGN_READER_GRANTS_MAX_LIFETIME", "P2D"), logs.resolve("executor.log"));
+                "ACTIONS_AGENT_WRITES_DEFAULT", "on",
+                "ACTIONS_AUTO_APPLY_TURN_AMOUNT", "1.005",
+                "READER_GRANT_MAX_LIFETIME", "P2D",
+                "EVIDENCE_CLOCK_SKEW", "P365D"), logs.resolve("executor.log"));
         Process agent = start("agent-service", Map.of(
-                "COUNTERSIGN_SESSION_CSRF_SECRET", SHORT_SECRET,
+                "AGENT_CSRF_SECRET", SHORT_SECRET,
                 "COUNTERSIGN_PLAN_WORK_MEM", "4MB'; SELECT 1; --",
-                "COUNTERSIGN_MODEL_BREAKER_FAILURE_RATIO", "1.5",
-                "COUNTERSIGN_LIMITS_TURNS_PER_PERSON", "0"), logs.resolve("agent.log"));
+                "MODEL_BREAKER_FAILURE_RATIO", "1.5",
+                "TURNS_PER_PERSON", "0"), logs.resolve("agent.log"));
 
         Refusal executorRefusal = awaitExit(executor, logs.resolve("executor.log"));
         Refusal agentRefusal = awaitExit(agent, logs.resolve("agent.log"));
@@ -70,6 +72,7 @@ class ConfigValidationIT {
                 .contains("countersign.actions.agent-writes-default must match")
                 .contains("turn-amount must be an amount from 0 to 1000000000 with at most two decimals")
                 .contains("countersign.reader-grants.max-lifetime must be shorter than or equal to 1 day")
+                .contains("countersign.evidence.clock-skew must be shorter than or equal to 5 minutes")
                 .doesNotContain(SHORT_SECRET);
         assertThat(agentRefusal.exitCode()).isNotZero();
         assertThat(agentRefusal.output()).contains("Configuration validation failed")

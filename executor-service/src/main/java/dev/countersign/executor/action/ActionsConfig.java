@@ -39,7 +39,7 @@ public interface ActionsConfig {
      * {@code disabled} (proposals are rejected until an administrator enables them).
      */
     @WithDefault("enabled")
-    @Pattern(regexp = "enabled|staged_only|disabled")
+    @Pattern(regexp = "(?i)enabled|staged_only|disabled")
     String agentWritesDefault();
 
     /**
@@ -52,6 +52,7 @@ public interface ActionsConfig {
 
     /** How long after it ran an executed action can still be undone. */
     @WithDefault("PT24H")
+    @DurationMin(seconds = 0)
     Duration undoWindow();
 
     /**

@@ -252,7 +252,7 @@ public class ActionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<List<ActionView>> confirmBatch(
             @NotNull(message = "must be \\{\"items\": [\\{\"actionId\": ..., \"paramsHash\": ...\\}]\\}") @Valid BatchConfirmRequest request) {
-        // Checked here, not by a constraint on Item: each item names an action, each action once.
+        // Across items, so by hand (each item's actionId is a constraint on Item): each action once.
         if (request.items().stream().map(BatchConfirmRequest.Item::actionId).distinct().count() != request.items()
                 .size()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "Each action may appear only once.");

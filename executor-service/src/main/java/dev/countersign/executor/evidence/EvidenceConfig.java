@@ -4,6 +4,9 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.Min;
 
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -25,10 +28,13 @@ public interface EvidenceConfig {
 
     /** The oldest evidence accepted: its {@code iat} at most this long before the record's reference time. */
     @WithDefault("PT1H")
+    @DurationMin(seconds = 1)
     Duration maxAge();
 
     /** Clock difference tolerated between the identity provider, the broker and this service. */
     @WithDefault("PT30S")
+    @DurationMin(seconds = 0)
+    @DurationMax(minutes = 5)
     Duration clockSkew();
 
     /**
@@ -36,6 +42,7 @@ public interface EvidenceConfig {
      * proposals queued through an outage up to this long are still staged; older ones are rejected.
      */
     @WithDefault("P1D")
+    @DurationMin(seconds = 1)
     Duration maxQueueTime();
 
     /**
@@ -44,6 +51,8 @@ public interface EvidenceConfig {
      * are still judged for every record.
      */
     @WithDefault("PT60S")
+    @DurationMin(seconds = 0)
+    @DurationMax(minutes = 5)
     Duration verifiedTokenReuse();
 
     /**

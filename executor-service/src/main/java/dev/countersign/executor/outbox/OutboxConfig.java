@@ -16,8 +16,8 @@ public interface OutboxConfig {
 
     /**
      * How often the relay looks for rows nobody woke it for (another instance's, or left by a failed run). Read by the
-     * schedule of {@link OutboxRelay#poll()} (quarkus-scheduler; at least 100 ms); declared
-     * here so it is validated and documented with the relay's other settings.
+     * schedule of {@link OutboxRelay#poll()} (quarkus-scheduler; at least 100 ms); declared here so it is validated and
+     * documented with the relay's other settings.
      */
     @WithDefault("PT1S")
     @DurationMin(millis = 100)

@@ -15,6 +15,7 @@ public interface RetentionConfig {
 
     /** A published outbox row older than this is deleted (it only carried an event already on the topic). */
     @WithDefault("P7D")
+    @DurationMin(seconds = 0)
     Duration outbox();
 
     /**
@@ -24,6 +25,7 @@ public interface RetentionConfig {
      * a topic from the start of what it keeps.
      */
     @WithDefault("P14D")
+    @DurationMin(seconds = 0)
     Duration processedEvents();
 
     /**

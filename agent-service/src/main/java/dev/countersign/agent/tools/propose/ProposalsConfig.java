@@ -24,5 +24,6 @@ public interface ProposalsConfig {
      * judges the token the proposal carries at the time the broker appends it.
      */
     @WithDefault("PT2M")
+    @DurationMin(millis = 1)
     Duration deliveryDeadline();
 }
