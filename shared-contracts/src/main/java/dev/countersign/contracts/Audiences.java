@@ -14,6 +14,14 @@ public final class Audiences {
      */
     public static final String INTEGRATION = "countersign-integration";
 
+    /** Access tokens an MCP client gets for agent-service's MCP server (its own audience; docs/mcp.md). */
+    public static final String MCP = "countersign-mcp";
+    /**
+     * Evidence of an MCP call: an MCP token exchanged at the identity provider for the executor, which learns from this
+     * audience that the request came through MCP. Never accepted by an HTTP endpoint.
+     */
+    public static final String MCP_EVIDENCE = "countersign-mcp-evidence";
+
     private Audiences() {
     }
 }

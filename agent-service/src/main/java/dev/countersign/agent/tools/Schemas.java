@@ -19,6 +19,9 @@ public final class Schemas {
 
     public static JsonObjectSchema.Builder wallet(JsonObjectSchema.Builder schema, TurnScope scope,
             String description) {
+        if (scope.listing()) {
+            return schema.addStringProperty(WALLET, description + " A wallet's label as list_wallets shows it.");
+        }
         return scope.walletLabels().isEmpty()
                 ? schema.addStringProperty(WALLET, description + " The user has no wallets.")
                 : schema.addEnumProperty(WALLET, scope.walletLabels(), description);
@@ -32,6 +35,9 @@ public final class Schemas {
     /** A category picked from the turn's categories, as the argument {@code name}. */
     public static JsonObjectSchema.Builder category(JsonObjectSchema.Builder schema, String name, TurnScope scope,
             String description) {
+        if (scope.listing()) {
+            return schema.addStringProperty(name, description + " One of the user's spending categories.");
+        }
         return schema.addEnumProperty(name, scope.categories(), description);
     }
 

@@ -50,27 +50,48 @@ public class ToolBox {
         return tools.values().stream().map(tool -> tool.specification(scope)).toList();
     }
 
+    /** Every tool, by name: the built-in agent's and the MCP server's are these same ones. */
+    public List<AgentTool> tools() {
+        return List.copyOf(tools.values());
+    }
+
     public List<String> names() {
         return List.copyOf(tools.keySet());
     }
 
     /** The result the model reads for one call. */
     public String answer(ToolExecutionRequest call, TurnScope scope) {
-        AgentTool tool = tools.get(call.name());
+        return answer(call.name(), call.arguments(), scope).text();
+    }
+
+    /**
+     * The answer to one call of {@code name} with {@code arguments} (a JSON object's text, or blank for none), whoever
+     * calls: the built-in agent's model or an MCP client.
+     */
+    public Answer answer(String name, String arguments, TurnScope scope) {
+        AgentTool tool = tools.get(name);
         if (tool == null) {
-            return UNKNOWN_TOOL.formatted(call.name(), String.join(", ", tools.keySet()));
+            return Answer.refused(UNKNOWN_TOOL.formatted(name, String.join(", ", tools.keySet())));
         }
-        ObjectNode arguments = parse(call.arguments());
-        if (arguments == null) {
-            return MALFORMED.formatted(call.name());
+        ObjectNode parsed = parse(arguments);
+        if (parsed == null) {
+            return Answer.refused(MALFORMED.formatted(name));
         }
         try {
-            return tool.call(new ToolArguments(arguments), scope);
+            return new Answer(tool.call(new ToolArguments(parsed), scope), false);
         } catch (ArgumentRefused e) {
-            return REFUSED.formatted(e.getMessage(), call.name());
+            return Answer.refused(REFUSED.formatted(e.getMessage(), name));
         } catch (RuntimeException e) {
-            LOG.warnf("Tool %s failed in turn %s: %s", call.name(), scope.turnId(), e.toString());
-            return FAILED.formatted(call.name());
+            LOG.warnf("Tool %s failed in turn %s: %s", name, scope.turnId(), e.toString());
+            return Answer.refused(FAILED.formatted(name));
+        }
+    }
+
+    /** What a call answered, and whether nothing was done by it (refused, malformed, failed: an error to MCP). */
+    public record Answer(String text, boolean refused) {
+
+        static Answer refused(String text) {
+            return new Answer(text, true);
         }
     }
 

@@ -30,16 +30,37 @@ public final class TurnScope {
     private final Map<String, WalletSummary> walletsByLabel;
     private final List<String> categories;
     private final List<ProposalCard> proposals = new ArrayList<>();
+    private final boolean listing;
     private String untrustedSource;
 
     public TurnScope(ConversationKey conversation, RequestEvidence evidence, UUID turnId, List<WalletSummary> wallets,
             List<String> categories) {
+        this(conversation, evidence, turnId, wallets, categories, false);
+    }
+
+    private TurnScope(ConversationKey conversation, RequestEvidence evidence, UUID turnId, List<WalletSummary> wallets,
+            List<String> categories, boolean listing) {
         this.conversation = conversation;
         this.evidence = evidence;
         this.turnId = turnId;
         this.wallets = List.copyOf(wallets);
         this.walletsByLabel = label(wallets);
         this.categories = List.copyOf(categories);
+        this.listing = listing;
+    }
+
+    /**
+     * No person's turn: the scope tool specifications are built in when they are listed once for everyone (the MCP
+     * server's tools), so a wallet or category argument is a plain string checked against the caller's live values when
+     * the tool is called, not an enum of them. Nothing can be called in it.
+     */
+    public static TurnScope forListing() {
+        return new TurnScope(null, RequestEvidence.NONE, null, List.of(), List.of(), true);
+    }
+
+    /** Whether this is {@link #forListing()}'s scope: the schemas name no tenant's values. */
+    public boolean listing() {
+        return listing;
     }
 
     public ConversationKey conversation() {

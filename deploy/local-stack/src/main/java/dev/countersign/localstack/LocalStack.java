@@ -276,7 +276,9 @@ public final class LocalStack implements AutoCloseable {
      */
     private Map<String, String> bearerSignIn() {
         if (keycloak == null) {
-            return Map.of("OIDC_PUBLIC_KEY", tokens.publicKeyBase64(), "JWT_ISSUER", DevTokens.ISSUER);
+            // No identity provider URL to name in the MCP server's protected resource metadata (docs/adr/0008).
+            return Map.of("OIDC_PUBLIC_KEY", tokens.publicKeyBase64(), "JWT_ISSUER", DevTokens.ISSUER,
+                    "MCP_RESOURCE_METADATA", "false");
         }
         return Map.of("OIDC_AUTH_SERVER_URL", keycloak.issuer(), "JWT_ISSUER", keycloak.issuer());
     }

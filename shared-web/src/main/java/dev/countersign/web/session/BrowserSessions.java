@@ -20,15 +20,28 @@ public class BrowserSessions {
     /** The quarkus-oidc tenant of a service's page (application.properties: {@code quarkus.oidc.web.*}). */
     public static final String TENANT = "web";
 
-    private final List<String> exactPaths;
-    private final List<String> pathPrefixes;
+    private final PathPatterns pages;
+    private final PathPatterns bearerOnly;
     private final String sessionCookie;
 
     public BrowserSessions(SessionConfig config) {
-        this.exactPaths = config.pages().stream().filter(path -> !path.endsWith("/*")).toList();
-        this.pathPrefixes = config.pages().stream().filter(path -> path.endsWith("/*"))
-                .map(path -> path.substring(0, path.length() - 1)).toList();
+        this.pages = PathPatterns.of(config.pages());
+        this.bearerOnly = PathPatterns.of(config.bearerOnlyPaths().orElse(List.of()));
         this.sessionCookie = sessionCookie(config.cookieSuffix());
+    }
+
+    /** Paths as {@code quarkus.http.auth.permission.*.paths} writes them: exact, or a prefix ending in {@code /*}. */
+    record PathPatterns(List<String> exact, List<String> prefixes) {
+
+        static PathPatterns of(List<String> paths) {
+            return new PathPatterns(paths.stream().filter(path -> !path.endsWith("/*")).toList(),
+                    paths.stream().filter(path -> path.endsWith("/*")).map(path -> path.substring(0, path.length() - 1))
+                            .toList());
+        }
+
+        boolean matches(String path) {
+            return exact.contains(path) || prefixes.stream().anyMatch(path::startsWith);
+        }
     }
 
     /**
@@ -51,11 +64,11 @@ public class BrowserSessions {
 
     /** The rule itself, on a request's {@code Authorization} header (or null), normalised path and cookie names. */
     boolean isSession(String authorization, String path, Stream<String> cookieNames) {
-        if (authorization != null) {
+        if (authorization != null || bearerOnly.matches(path)) {
             return false;
         }
-        return exactPaths.contains(path) || pathPrefixes.stream().anyMatch(path::startsWith)
-        // Split-token or chunked sessions add suffixes to the name.
+        return pages.matches(path)
+                // Split-token or chunked sessions add suffixes to the name.
                 || cookieNames.anyMatch(name -> name.equals(sessionCookie) || name.startsWith(sessionCookie + "_"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.countersign.web.session;
 
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.validation.constraints.Size;
 
@@ -24,6 +25,13 @@ public interface SessionConfig {
      * {@code quarkus.http.auth.permission.*.paths}): a request for them without a bearer token signs in by the session.
      */
     List<String> pages();
+
+    /**
+     * Paths never signed in by the session, whatever cookie comes along (agent-service's MCP endpoint): a request for
+     * them is left to quarkus-oidc's own tenant choice ({@code tenant-paths}), so only a bearer token of that tenant
+     * opens them. Same syntax as {@link #pages()}.
+     */
+    Optional<List<String>> bearerOnlyPaths();
 
     /** Names this service's session cookie ({@link BrowserSessions#sessionCookie}); unique per host. */
     String cookieSuffix();

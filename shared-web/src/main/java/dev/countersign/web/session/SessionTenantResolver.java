@@ -21,11 +21,12 @@ public class SessionTenantResolver implements TenantResolver {
         this.sessions = sessions;
     }
 
-    /** quarkus-oidc's id of the tenant configured by the unnamed {@code quarkus.oidc.*} properties. */
-    public static final String DEFAULT_TENANT = "Default";
-
+    /**
+     * The page's tenant for a session request; otherwise no choice (null), so quarkus-oidc goes on to its own: a named
+     * tenant whose {@code tenant-paths} match (agent-service's {@code mcp}), else the default bearer tenant.
+     */
     @Override
     public String resolve(RoutingContext context) {
-        return sessions.isSession(context) ? BrowserSessions.TENANT : DEFAULT_TENANT;
+        return sessions.isSession(context) ? BrowserSessions.TENANT : null;
     }
 }

@@ -29,6 +29,14 @@ class BrowserSessionsTest {
         assertThat(decisionPage.isSession("Bearer x", "/decide/", cookies())).isFalse();
     }
 
+    /** The MCP endpoint takes its own bearer tokens only: the chat's session cookie never signs a request in there. */
+    @Test
+    void aBearerOnlyPathIsNeverASessionRequestWhateverCookieComesAlong() {
+        assertThat(chat.isSession(null, "/mcp", cookies("q_session_web_chat"))).isFalse();
+        assertThat(chat.isSession(null, "/mcp/sse", cookies("q_session_web_chat"))).isFalse();
+        assertThat(chat.isSession(null, "/mcpx", cookies("q_session_web_chat"))).isTrue();
+    }
+
     @Test
     void thePagesOwnPathsAreSessionRequestsExactlyOrByTheirPrefix() {
         assertThat(chat.isSession(null, "/", cookies())).isTrue();

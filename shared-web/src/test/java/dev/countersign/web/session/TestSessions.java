@@ -31,6 +31,11 @@ final class TestSessions {
             public String cookieSuffix() {
                 return cookieSuffix;
             }
+
+            @Override
+            public java.util.Optional<List<String>> bearerOnlyPaths() {
+                return java.util.Optional.of(List.of("/mcp", "/mcp/*"));
+            }
         };
     }
 

@@ -1,0 +1,101 @@
+package dev.countersign.agent.mcp;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.countersign.agent.conversation.ConversationKey;
+import dev.countersign.agent.evidence.RequestEvidence;
+import dev.countersign.agent.ledger.LedgerReader;
+import dev.countersign.agent.ledger.TenantFacts;
+import dev.countersign.agent.ledger.TenantReads;
+import dev.countersign.agent.tools.ToolBox;
+import dev.countersign.agent.turn.TurnLimits;
+import dev.countersign.agent.turn.TurnScope;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.ProblemException;
+import dev.countersign.web.ProblemMappers;
+import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
+import io.quarkiverse.mcp.server.McpException;
+import io.quarkiverse.mcp.server.ToolManager;
+import io.quarkiverse.mcp.server.ToolResponse;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.security.identity.SecurityIdentity;
+
+/**
+ * One MCP tool call, answered as the built-in agent answers its model's: by the {@link ToolBox}, in a scope of its own
+ * for the signed-in person (a fresh turn id; the conversation is the MCP session's). What differs:
+ * <ul>
+ * <li>the caller's own MCP token never leaves this service: it is exchanged for evidence ({@link McpEvidence}), which
+ * the reads and the proposals carry;</li>
+ * <li>the scope is marked as holding text the person did not write, from the start: Countersign cannot see what entered
+ * the external agent's context, so its proposals wait for a person like a tainted turn's;</li>
+ * <li>each call counts against the same per-person limit as a chat turn ({@link TurnLimits}).</li>
+ * </ul>
+ * A refused argument or a failed call is a tool result with {@code isError}; a refused caller (limit, no evidence,
+ * database down) is a JSON-RPC error carrying the problem's code.
+ */
+@ApplicationScoped
+public class McpToolCalls {
+
+    /** The taint mark's source, for the log: what the MCP client's context held is unknown here. */
+    static final String UNTRUSTED_SOURCE = "the MCP client's context";
+    /** Conversation ids of MCP sessions start so; the rest is a digest of the session id. */
+    static final String CONVERSATION_PREFIX = "mcp-";
+
+    private final ToolBox tools;
+    private final CurrentUser user;
+    private final SecurityIdentity identity;
+    private final TurnLimits limits;
+    private final LedgerReader ledger;
+    private final McpEvidence evidence;
+
+    public McpToolCalls(ToolBox tools, CurrentUser user, SecurityIdentity identity, TurnLimits limits,
+            LedgerReader ledger, McpEvidence evidence) {
+        this.tools = tools;
+        this.user = user;
+        this.identity = identity;
+        this.limits = limits;
+        this.ledger = ledger;
+        this.evidence = evidence;
+    }
+
+    ToolResponse call(String tool, ToolManager.ToolArguments arguments) {
+        String tenantId = user.tenantId();
+        String userId = user.userId();
+        ConversationKey conversation = new ConversationKey(tenantId, userId,
+                conversationId(arguments.connection().id()));
+        try (TurnLimits.Turn running = limits.admit(tenantId, userId)) {
+            RequestEvidence proof = evidence.exchange(conversation.person(), callersToken());
+            TenantFacts facts = ledger.facts(tenantId, userId).await().atMost(TenantReads.TIMEOUT);
+            TurnScope scope = new TurnScope(conversation, proof, UUID.randomUUID(), facts.wallets(),
+                    facts.categories());
+            scope.readUntrustedText(UNTRUSTED_SOURCE);
+            ToolBox.Answer answer = tools.answer(tool, Json.write(arguments.args()), scope);
+            return answer.refused() ? ToolResponse.error(answer.text()) : ToolResponse.success(answer.text());
+        } catch (ProblemException | io.smallrye.mutiny.TimeoutException refused) {
+            var problem = ProblemMappers.problemOf(refused);
+            throw new McpException("%s: %s".formatted(problem.code(), problem.detail()),
+                    JsonRpcErrorCodes.INTERNAL_ERROR);
+        }
+    }
+
+    private String callersToken() {
+        AccessTokenCredential token = identity.getCredential(AccessTokenCredential.class);
+        return token == null ? null : token.getToken();
+    }
+
+    /** {@value #CONVERSATION_PREFIX} and the session id's SHA-256, cut to fit a conversation id (64 characters). */
+    static String conversationId(String sessionId) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(sessionId.getBytes(StandardCharsets.UTF_8));
+            return CONVERSATION_PREFIX + HexFormat.of().formatHex(digest).substring(0, 32);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.countersign.agent;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.agent.evidence.ReaderGrants;
+import dev.countersign.agent.tools.AgentTool;
+import dev.countersign.agent.tools.ToolBox;
+import dev.countersign.agent.tools.propose.ProposeTools;
+import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.testing.TestProperties;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/**
+ * The MCP server's door (docs/mcp.md): only a bearer token of its own audience opens it, a refusal says where to sign
+ * in (RFC 9728), and the tools it lists are the built-in agent's, the propose tools marked as writes a person approves.
+ * Tool calls need the identity provider's token exchange, which this suite does not run: here they must fail closed.
+ */
+@QuarkusTest
+@AgentTestResources
+class McpServerTest {
+
+    private static final String TENANT = "t-mcp";
+
+    @Inject
+    ToolBox toolBox;
+
+    @Inject
+    ProposeTools proposeTools;
+
+    @Inject
+    ReaderGrants grants;
+
+    private static String token(String audience) {
+        return TestProperties.tokens().mint(TENANT, "mia", List.of(audience), List.of(Groups.USER),
+                Duration.ofMinutes(5));
+    }
+
+    private static Response post(String token, String session, Map<String, Object> message) {
+        var request = given().contentType("application/json").accept("application/json, text/event-stream")
+                .body(Json.write(message));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (session != null) {
+            request.header("Mcp-Session-Id", session);
+        }
+        return request.post("/mcp");
+    }
+
+    private static Map<String, Object> initialize() {
+        return Map.of("jsonrpc", "2.0", "id", 1, "method", "initialize", "params", Map.of("protocolVersion",
+                "2025-06-18", "capabilities", Map.of(), "clientInfo", Map.of("name", "test", "version", "1")));
+    }
+
+    /** A session opened with {@code token}: its id. */
+    private static String session(String token) {
+        Response opened = post(token, null, initialize());
+        opened.then().statusCode(200);
+        String session = opened.header("Mcp-Session-Id");
+        assertThat(session).isNotBlank();
+        post(token, session, Map.of("jsonrpc", "2.0", "method", "notifications/initialized")).then()
+                .statusCode(202);
+        return session;
+    }
+
+    /** The JSON-RPC message of an answer, whether sent as JSON or as one server-sent event. */
+    private static JsonNode message(Response answer) {
+        String body = answer.asString();
+        String json = body.startsWith("{")
+                ? body
+                : body.lines().filter(line -> line.startsWith("data:")).map(line -> line.substring(5).trim())
+                        .reduce("", String::concat);
+        return Json.read(json, JsonNode.class);
+    }
+
+    /**
+     * A bearer challenge. Its {@code resource_metadata} parameter and the metadata document (RFC 9728) need the
+     * identity provider's URL, which this suite's dev signing key has none of: McpSignInIT checks them with Keycloak.
+     */
+    @Test
+    void withoutATokenTheAnswerIsABearerChallenge() {
+        post(null, null, initialize()).then().statusCode(401).header("WWW-Authenticate", containsString("Bearer"));
+    }
+
+    @Test
+    void aTokenForAnotherAudienceOpensNothing() {
+        for (String audience : List.of(Audiences.AGENT, Audiences.EXECUTOR, Audiences.MCP_EVIDENCE)) {
+            post(token(audience), null, initialize()).then().statusCode(401);
+        }
+    }
+
+    @Test
+    void theToolsAreTheBuiltInAgentsAndTheProposeToolsAreWritesAPersonApproves() {
+        String token = token(Audiences.MCP);
+        JsonNode listed = message(post(token, session(token),
+                Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/list")));
+
+        JsonNode tools = listed.path("result").path("tools");
+        List<String> names = new java.util.ArrayList<>();
+        tools.forEach(tool -> names.add(tool.path("name").asText()));
+        assertThat(names).containsExactlyInAnyOrderElementsOf(toolBox.names());
+        List<String> proposing = proposeTools.offered().stream().map(AgentTool::name).toList();
+        assertThat(proposing).isNotEmpty();
+        JsonNode expense = null;
+        for (JsonNode tool : tools) {
+            if (tool.path("name").asText().equals("propose_expense")) {
+                expense = tool;
+            }
+        }
+        tools.forEach(tool -> {
+            boolean proposes = proposing.contains(tool.path("name").asText());
+            JsonNode hints = tool.path("annotations");
+            assertThat(hints.path("readOnlyHint").asBoolean()).as(tool.path("name").asText()).isEqualTo(!proposes);
+            assertThat(hints.path("destructiveHint").asBoolean()).isEqualTo(proposes);
+            assertThat(tool.path("_meta").path("dev.countersign/approval").asText())
+                    .isEqualTo(proposes ? "required" : "none");
+            assertThat(tool.path("inputSchema").path("type").asText()).isEqualTo("object");
+        });
+        assertThat(expense).isNotNull();
+        assertThat(expense.path("description").asText()).contains("nothing is written until a person approves it");
+        assertThat(expense.path("inputSchema").path("properties").path("wallet").path("type").asText())
+                .isEqualTo("string");
+        assertThat(expense.path("inputSchema").path("properties").path("wallet").has("enum")).isFalse();
+    }
+
+    /**
+     * The MCP token never reaches the executor: it is not remembered as the person's token for reader grants (only the
+     * agent audience's are), so no grant is ever asked for with it.
+     */
+    @Test
+    void anMcpTokenIsNeverTheTokenAReaderGrantIsAskedWith() {
+        String token = token(Audiences.MCP);
+        session(token);
+
+        assertThat(grants.signedIn(TENANT)).doesNotContain("mia");
+    }
+
+    @Test
+    void aCallWithoutTheIdentityProvidersExchangeIsRefusedAndDoesNothing() {
+        String token = token(Audiences.MCP);
+        JsonNode answer = message(post(token, session(token), Map.of("jsonrpc", "2.0", "id", 3, "method",
+                "tools/call", "params", Map.of("name", "list_wallets", "arguments", Map.of()))));
+
+        assertThat(answer.path("error").path("message").asText()).startsWith("upstream_unavailable");
+        assertThat(answer.has("result")).isFalse();
+    }
+}
