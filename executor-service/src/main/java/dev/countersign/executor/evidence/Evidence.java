@@ -9,10 +9,12 @@ public sealed interface Evidence {
     /**
      * The record's tenant and requester are those of a recently signed-in person or a service principal, whose token
      * expires at {@code expiresAt}, carries {@code groups} (read for approvers only; empty for proposals) and is named
-     * {@code tokenId} (its {@code jti}; read for approvers only, null if absent).
+     * {@code tokenId} (its {@code jti}; read for approvers only, null if absent). {@code throughMcp}: the token is of
+     * the MCP evidence audience, an MCP client's token exchanged at the identity provider (docs/mcp.md), so the request
+     * came from an agent whose context Countersign cannot see.
      */
     record Verified(String tenantId, String requester, boolean service, Instant expiresAt, Set<String> groups,
-            String tokenId)
+            String tokenId, boolean throughMcp)
             implements
                 Evidence {
     }

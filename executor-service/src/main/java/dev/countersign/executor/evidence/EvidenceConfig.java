@@ -22,6 +22,13 @@ public interface EvidenceConfig {
     @WithDefault("countersign-agent")
     String audience();
 
+    /**
+     * The audience of a person's evidence from an MCP call: their MCP client's token exchanged at the identity provider
+     * by agent-service (docs/mcp.md). What it proposes never applies on arrival.
+     */
+    @WithDefault("countersign-mcp-evidence")
+    String mcpAudience();
+
     /** The audience of an integration's own token when it proposes as a service principal. */
     @WithDefault("countersign-integration")
     String serviceAudience();

@@ -101,7 +101,9 @@ public class EvidenceVerifier {
     private Evidence judge(JsonWebToken jwt, String tenantId, String userId, RecordTime time) {
         boolean service = Requesters.isService(userId);
         Set<String> audiences = jwt.getAudience();
-        if (audiences == null || !audiences.contains(service ? config.serviceAudience() : config.audience())) {
+        boolean throughMcp = !service && audiences != null && audiences.contains(config.mcpAudience());
+        if (audiences == null
+                || !(throughMcp || audiences.contains(service ? config.serviceAudience() : config.audience()))) {
             return Evidence.rejected(INVALID);
         }
         Instant reference = time.reference();
@@ -122,7 +124,7 @@ public class EvidenceVerifier {
         if (requester == null || !requester.equals(userId) || (!service && Requesters.isService(requester))) {
             return Evidence.rejected(WRONG_USER);
         }
-        return new Evidence.Verified(tenantId, requester, service, expiresAt, Set.of(), null);
+        return new Evidence.Verified(tenantId, requester, service, expiresAt, Set.of(), null, throughMcp);
     }
 
     /** {@code service:<client id>}: the {@code client_id} claim (RFC 9068), else the authorised party. */

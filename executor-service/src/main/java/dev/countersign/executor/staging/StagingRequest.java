@@ -8,6 +8,8 @@ import dev.countersign.contracts.events.ActionProposed;
  *
  * @param traceParent
  *            the W3C {@code traceparent} of the proposal's record, or null when it came untraced
+ * @param throughMcp
+ *            its evidence is an MCP call's: it never applies on arrival, whatever the agent marked
  */
-public record StagingRequest(ActionProposed proposal, String traceParent) {
+public record StagingRequest(ActionProposed proposal, String traceParent, boolean throughMcp) {
 }

@@ -112,8 +112,8 @@ public class StagingService {
     }
 
     /** {@code proposal} ready to stage, with the trace it arrived in (read on its own record's context). */
-    public StagingRequest request(ActionProposed proposal) {
-        return new StagingRequest(proposal, telemetry.currentTraceParent());
+    public StagingRequest request(ActionProposed proposal, boolean throughMcp) {
+        return new StagingRequest(proposal, telemetry.currentTraceParent(), throughMcp);
     }
 
     /**
@@ -347,7 +347,8 @@ public class StagingService {
                     validated.definition().tierFor(validated.normalised(),
                             target.map(TargetSnapshot::fields).orElse(null), policy.tiers()),
                     validated.normalised(), validated.hash(), tokenHash(proposal), validated.summary(),
-                    target.orElse(null), request.traceParent(), proposal.markedClean(), owner, ttl(proposal));
+                    target.orElse(null), request.traceParent(), proposal.markedClean() && !request.throughMcp(), owner,
+                    ttl(proposal));
         }
 
         /**
@@ -375,7 +376,7 @@ public class StagingService {
                     decided = decided.flatMap(ignored -> autoApply.reason(sql, row, agentWrites)).map(reason -> {
                         if (reason == null) {
                             waiting.add(row);
-                        } else if (!proposal.markedClean()) {
+                        } else if (!action.contextClean()) { // the stored mark: an MCP call's is never clean
                             later(index, () -> lifecycle.held(sql, row, TAINTED).replaceWith(true));
                         } else {
                             later(index, () -> applyOnArrival(sql, row, reason).replaceWith(true));

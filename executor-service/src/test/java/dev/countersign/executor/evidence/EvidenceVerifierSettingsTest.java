@@ -13,12 +13,14 @@ import org.junit.jupiter.api.Test;
  */
 class EvidenceVerifierSettingsTest {
 
-    private record Settings(String audience, String serviceAudience, Duration maxAge, Duration clockSkew,
+    private record Settings(String audience, String mcpAudience, String serviceAudience, Duration maxAge,
+            Duration clockSkew,
             Duration maxQueueTime, Duration verifiedTokenReuse, int verifiedTokensKilobytes) implements EvidenceConfig {
     }
 
     private static EvidenceConfig config(Duration maxQueueTime, Duration clockSkew) {
-        return new Settings("countersign-agent", "countersign-integration", Duration.ofHours(1), clockSkew,
+        return new Settings("countersign-agent", "countersign-mcp-evidence", "countersign-integration",
+                Duration.ofHours(1), clockSkew,
                 maxQueueTime, Duration.ofSeconds(60), 4096);
     }
 

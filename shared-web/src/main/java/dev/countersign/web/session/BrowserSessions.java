@@ -57,6 +57,11 @@ public class BrowserSessions {
      * The page's own paths, and any request without an {@code Authorization} header that carries this service's session
      * cookie. A request with a bearer token is never a session request, whatever cookies it carries.
      */
+    /** Whether {@code path} is one of {@link SessionConfig#bearerOnlyPaths()}: never a session request. */
+    public boolean isBearerOnly(String path) {
+        return bearerOnly.matches(path);
+    }
+
     public boolean isSession(RoutingContext context) {
         return isSession(context.request().getHeader(HttpHeaders.AUTHORIZATION), context.normalizedPath(),
                 context.request().cookies().stream().map(Cookie::getName));

@@ -21,12 +21,21 @@ public class SessionTenantResolver implements TenantResolver {
         this.sessions = sessions;
     }
 
+    /** quarkus-oidc's id of the tenant configured by the unnamed {@code quarkus.oidc.*} properties. */
+    public static final String DEFAULT_TENANT = "Default";
+
     /**
-     * The page's tenant for a session request; otherwise no choice (null), so quarkus-oidc goes on to its own: a named
-     * tenant whose {@code tenant-paths} match (agent-service's {@code mcp}), else the default bearer tenant.
+     * The page's tenant for a session request. A bearer-only path (agent-service's MCP endpoint) is left to
+     * quarkus-oidc's own choice (null), which takes the named tenant whose {@code tenant-paths} match. Every other
+     * request is the default bearer tenant's, chosen here: quarkus-oidc's own choice would also pick a named tenant by
+     * a path segment spelled like it ({@code /api/actions/evidence} chose the executor's evidence tenant, and an
+     * integration's token opened the API; EvidenceTest).
      */
     @Override
     public String resolve(RoutingContext context) {
-        return sessions.isSession(context) ? BrowserSessions.TENANT : null;
+        if (sessions.isBearerOnly(context.normalizedPath())) {
+            return null;
+        }
+        return sessions.isSession(context) ? BrowserSessions.TENANT : DEFAULT_TENANT;
     }
 }
