@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.agent.evidence.ReaderGrants;
+import dev.countersign.agent.mcp.McpToolCalls;
 import dev.countersign.agent.tools.AgentTool;
 import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.agent.tools.propose.ProposeTools;
@@ -104,6 +105,30 @@ class McpServerTest {
         }
     }
 
+    /**
+     * One token, one door. An MCP token drives no chat turn, whatever the path (quarkus-oidc would pick the mcp tenant
+     * for a path segment spelled like it if the resolver let it), and a token the identity provider issued for both the
+     * chat and the MCP server is refused by both (countersign.security.exclusive-audiences).
+     */
+    @Test
+    void anMcpTokenOpensNoChatAndATokenForBothOpensNeither() {
+        String mcp = token(Audiences.MCP);
+        for (String path : List.of("/api/conversations/mcp/messages", "/api/conversations/c1/messages")) {
+            given().header("Authorization", "Bearer " + mcp).contentType("application/json")
+                    .body("{\"text\": \"add a 12.50 coffee expense to Checking\"}").post(path).then().statusCode(401);
+        }
+        String both = TestProperties.tokens().mint(TENANT, "mia", List.of(Audiences.AGENT, Audiences.MCP),
+                List.of(Groups.USER), Duration.ofMinutes(5));
+        given().header("Authorization", "Bearer " + both).contentType("application/json")
+                .body("{\"text\": \"hello\"}").post("/api/conversations/c1/messages").then().statusCode(401);
+        Response refused = post(both, null, initialize());
+        assertThat(refused.statusCode()).isEqualTo(200);
+        JsonNode listed = message(post(both, refused.header("Mcp-Session-Id"),
+                Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/call", "params",
+                        Map.of("name", "list_wallets", "arguments", Map.of()))));
+        assertThat(listed.path("error").path("message").asText()).startsWith("unauthenticated");
+    }
+
     @Test
     void theToolsAreTheBuiltInAgentsAndTheProposeToolsAreWritesAPersonApproves() {
         String token = token(Audiences.MCP);
@@ -148,6 +173,20 @@ class McpServerTest {
         session(token);
 
         assertThat(grants.signedIn(TENANT)).doesNotContain("mia");
+    }
+
+    /** What a propose call answers besides its text: the action, submitted, and the page where a person decides it. */
+    @Test
+    void aSubmittedActionLinksToWhereAPersonDecidesIt() {
+        java.util.UUID id = java.util.UUID.randomUUID();
+        var card = new dev.countersign.contracts.api.ProposalCard(id, "ledger.transaction.create", "Add 12.50",
+                null, "hash", java.time.Instant.now());
+
+        var submitted = McpToolCalls.SubmittedAction.of(card, java.util.Optional.of("https://decide.example"));
+
+        assertThat(submitted.status()).isEqualTo("submitted");
+        assertThat(submitted.decisionPage()).isEqualTo("https://decide.example/decide/?action=" + id);
+        assertThat(McpToolCalls.SubmittedAction.of(card, java.util.Optional.empty()).decisionPage()).isNull();
     }
 
     @Test

@@ -6,12 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.KafkaHeaders;
+import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.devsupport.testing.TopicRecords;
 import io.quarkus.test.junit.QuarkusTest;
@@ -62,7 +69,7 @@ class McpEvidenceTest {
 
         forged.send(kafka);
 
-        kafka.awaitRecords(dev.countersign.contracts.Topics.ACTIONS_PROPOSED_DEAD_LETTER,
+        kafka.awaitRecords(Topics.ACTIONS_PROPOSED_DEAD_LETTER,
                 value -> value.contains(forged.actionId.toString()));
         assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", forged.actionId)).isZero();
     }
@@ -78,11 +85,40 @@ class McpEvidenceTest {
                 .post("/api/reader-grants").then().statusCode(401);
     }
 
+    /**
+     * MCP evidence opens no endpoint, not even on a token the identity provider issued for this API as well: a token
+     * valid for two of the exclusive audiences is refused (countersign.security.exclusive-audiences).
+     */
     @Test
     void mcpEvidenceOpensNoEndpoint() {
-        given().header("Authorization", "Bearer " + mcpEvidence("alice")).get("/api/actions").then()
-                .statusCode(401);
+        String both = TestProperties.tokens().mint(tenant.id(), "alice",
+                List.of(Audiences.EXECUTOR, Audiences.MCP_EVIDENCE), List.of(Groups.USER, Groups.APPROVER),
+                Duration.ofMinutes(5));
+        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
+                .get("/api/actions/policy/tiers")
+                .then().statusCode(200);
+        given().header("Authorization", "Bearer " + both).get("/api/actions/policy/tiers").then().statusCode(401);
         given().header("Authorization", "Bearer " + mcpEvidence("alice")).get("/api/actions/policy/tiers").then()
                 .statusCode(401);
+    }
+
+    /**
+     * An MCP call writes no conversation turn, so its evidence appends none: a compromised agent cannot plant a turn
+     * (marked clean) in the person's chat with it.
+     */
+    @Test
+    void mcpEvidenceAppendsNoConversationTurn() throws Exception {
+        ObjectNode turn = (ObjectNode) ContractFixtures.tree(ContractFixtures.TURN_RECORDED);
+        String marker = "c-" + UUID.randomUUID();
+        turn.put("eventId", UUID.randomUUID().toString()).put("turnId", UUID.randomUUID().toString())
+                .put("tenantId", tenant.id()).put("userId", "alice").put("conversationId", marker);
+
+        kafka.send(Topics.CONVERSATION_EVENTS, marker, Json.write(turn),
+                Map.of(KafkaHeaders.EVIDENCE, mcpEvidence("alice")));
+
+        List<String> parked = kafka.read(Topics.CONVERSATION_EVENTS_DEAD_LETTER, value -> value.contains(marker),
+                found -> !found.isEmpty(), Duration.ofSeconds(15));
+        assertThat(parked).hasSize(1);
+        assertThat(Db.count("SELECT count(*) FROM conversation_events WHERE conversation_id = ?", marker)).isZero();
     }
 }

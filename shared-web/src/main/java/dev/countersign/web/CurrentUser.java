@@ -1,6 +1,5 @@
 package dev.countersign.web;
 
-import java.util.Optional;
 import java.util.Set;
 
 import jakarta.enterprise.context.RequestScoped;
@@ -13,8 +12,8 @@ import io.quarkus.security.UnauthorizedException;
 
 /**
  * The caller, from the verified bearer token: the tenant from the {@code tenant} claim, the user from {@code sub}. Both
- * must be 1 to 128 printable characters; a token without them, or whose audiences include the one this service refuses
- * ({@code countersign.security.refused-audience}), is unauthenticated.
+ * must be 1 to 128 printable characters; a token without them, or valid for two of the audiences no token may combine
+ * ({@value TokenRules#EXCLUSIVE_AUDIENCES}), is unauthenticated.
  */
 @RequestScoped
 public class CurrentUser {
@@ -25,12 +24,12 @@ public class CurrentUser {
     public static final String INTEGRATION_CLIENTS = "countersign.security.integration-clients";
 
     private final JsonWebToken token;
-    private final Optional<String> refusedAudience;
+    private final Set<String> exclusiveAudiences;
     private final Set<String> integrationClients;
 
     public CurrentUser(JsonWebToken token, TokenRules rules) {
         this.token = token;
-        this.refusedAudience = rules.refusedAudience();
+        this.exclusiveAudiences = rules.exclusiveAudiences();
         this.integrationClients = rules.integrationClients();
     }
 
@@ -106,17 +105,19 @@ public class CurrentUser {
     }
 
     private void checkAudience() {
-        if (alsoForRefusedAudience(token, refusedAudience)) {
+        if (spansExclusiveAudiences(token, exclusiveAudiences)) {
             throw new UnauthorizedException("the bearer token is also valid for another service");
         }
     }
 
     /**
-     * Whether {@code jwt}'s audiences include {@code refusedAudience} ({@code countersign.security.refused-audience}):
-     * such a token is valid for another service too, and this one takes it from no channel.
+     * Whether {@code jwt} carries more than one of {@code exclusive} ({@value TokenRules#EXCLUSIVE_AUDIENCES}): such a
+     * token is valid for another use too (the agent's chat and its MCP server; the executor's API, the agent's evidence
+     * and an MCP call's evidence), and this service takes it from no channel. Limit: it holds against a token the
+     * identity provider issued for two of them; one it issued for a single audience is what the audience checks judge.
      */
-    public static boolean alsoForRefusedAudience(JsonWebToken jwt, Optional<String> refusedAudience) {
+    public static boolean spansExclusiveAudiences(JsonWebToken jwt, Set<String> exclusive) {
         Set<String> audiences = jwt.getAudience();
-        return refusedAudience.isPresent() && audiences != null && audiences.contains(refusedAudience.get());
+        return audiences != null && audiences.stream().filter(exclusive::contains).count() > 1;
     }
 }

@@ -8,26 +8,31 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The configuration {@link CurrentUser} reads a token against, read once at start: the audience this service refuses
- * ({@code countersign.security.refused-audience}) and the integrations' client ids
- * ({@value CurrentUser#INTEGRATION_CLIENTS}). Kept out of the request-scoped {@link CurrentUser}, whose configuration
- * was looked up again for every request (4.5% of the executor's event-loop CPU in the confirm benchmark's profile,
- * session 26).
+ * The configuration {@link CurrentUser} reads a token against, read once at start: the audiences no token may combine
+ * ({@value #EXCLUSIVE_AUDIENCES}) and the integrations' client ids ({@value CurrentUser#INTEGRATION_CLIENTS}). Kept out
+ * of the request-scoped {@link CurrentUser}, whose configuration was looked up again for every request (4.5% of the
+ * executor's event-loop CPU in the confirm benchmark's profile, session 26).
  */
 @ApplicationScoped
 public class TokenRules {
 
-    private final Optional<String> refusedAudience;
+    /**
+     * The audiences of which a token may carry one at most ({@link CurrentUser#spansExclusiveAudiences}): a token valid
+     * for two of them is refused by every HTTP endpoint and, at the executor, as an approver's token.
+     */
+    public static final String EXCLUSIVE_AUDIENCES = "countersign.security.exclusive-audiences";
+
+    private final Set<String> exclusiveAudiences;
     private final Set<String> integrationClients;
 
-    public TokenRules(@ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience,
+    public TokenRules(@ConfigProperty(name = EXCLUSIVE_AUDIENCES) Optional<Set<String>> exclusiveAudiences,
             @ConfigProperty(name = CurrentUser.INTEGRATION_CLIENTS) Optional<Set<String>> integrationClients) {
-        this.refusedAudience = refusedAudience;
+        this.exclusiveAudiences = Set.copyOf(exclusiveAudiences.orElse(Set.of()));
         this.integrationClients = Set.copyOf(integrationClients.orElse(Set.of()));
     }
 
-    public Optional<String> refusedAudience() {
-        return refusedAudience;
+    public Set<String> exclusiveAudiences() {
+        return exclusiveAudiences;
     }
 
     public Set<String> integrationClients() {

@@ -10,6 +10,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import dev.countersign.contracts.Identifiers;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.session.BrowserSessions;
+import dev.countersign.web.session.SessionTenantResolver;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -29,7 +30,7 @@ import io.smallrye.mutiny.Uni;
 public class SignedInPeople implements SecurityIdentityAugmentor {
 
     /** quarkus-oidc's ids of the tenants whose tokens are the agent audience's: the default one and the chat's. */
-    static final Set<String> PERSON_TENANTS = Set.of("Default", BrowserSessions.TENANT);
+    static final Set<String> PERSON_TENANTS = Set.of(SessionTenantResolver.DEFAULT_TENANT, BrowserSessions.TENANT);
     /** The identity attribute quarkus-oidc names the tenant that verified the token by. */
     static final String TENANT_ATTRIBUTE = "tenant-id";
 

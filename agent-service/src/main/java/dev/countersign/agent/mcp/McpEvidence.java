@@ -41,6 +41,7 @@ public class McpEvidence {
 
     private final OidcClients clients;
     private final ReaderGrants grants;
+    /** By the SHA-256 of the MCP token, so no bearer token is kept as a key. */
     private final Cache<String, Tokens> exchanged = Caffeine.newBuilder().maximumSize(10_000)
             .expireAfterWrite(Duration.ofMinutes(15)).build();
 
@@ -54,10 +55,11 @@ public class McpEvidence {
         if (mcpToken == null) {
             throw new ProblemException(ErrorCode.UNAUTHENTICATED, "An MCP call needs the caller's bearer token.");
         }
-        Tokens tokens = exchanged.getIfPresent(mcpToken);
+        String key = digest(mcpToken);
+        Tokens tokens = exchanged.getIfPresent(key);
         if (tokens == null || expiresSoon(tokens)) {
             tokens = exchangeNow(mcpToken);
-            exchanged.put(mcpToken, tokens);
+            exchanged.put(key, tokens);
         }
         Long expiresAt = tokens.getAccessTokenExpiresAt();
         grants.signedIn(person, tokens.getAccessToken(),
@@ -74,6 +76,15 @@ public class McpEvidence {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE, ("The identity provider did not exchange the"
                     + " MCP token for evidence (%s); nothing was read or proposed.")
                     .formatted(e.getClass().getSimpleName()));
+        }
+    }
+
+    private static String digest(String token) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

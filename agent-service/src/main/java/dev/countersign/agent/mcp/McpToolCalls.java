@@ -2,6 +2,9 @@ package dev.countersign.agent.mcp;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,12 +17,17 @@ import dev.countersign.agent.ledger.TenantReads;
 import dev.countersign.agent.tools.ToolBox;
 import dev.countersign.agent.turn.TurnLimits;
 import dev.countersign.agent.turn.TurnScope;
+import dev.countersign.agent.ui.UiConfig;
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.api.Problem;
+import dev.countersign.contracts.api.ProposalCard;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import dev.countersign.web.ProblemMappers;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkiverse.mcp.server.McpException;
+import io.quarkiverse.mcp.server.TextContent;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.oidc.AccessTokenCredential;
@@ -52,9 +60,12 @@ public class McpToolCalls {
     private final TurnLimits limits;
     private final LedgerReader ledger;
     private final McpEvidence evidence;
+    /** The decision page's origin as people reach it (countersign.ui.executor-url); empty: no link is given. */
+    private final Optional<String> decisionPage;
 
     public McpToolCalls(ToolBox tools, CurrentUser user, SecurityIdentity identity, TurnLimits limits,
-            LedgerReader ledger, McpEvidence evidence) {
+            LedgerReader ledger, McpEvidence evidence, UiConfig ui) {
+        this.decisionPage = ui.executorUrl().filter(url -> !url.isBlank());
         this.tools = tools;
         this.user = user;
         this.identity = identity;
@@ -64,6 +75,30 @@ public class McpToolCalls {
     }
 
     ToolResponse call(String tool, ToolManager.ToolArguments arguments) {
+        try {
+            return answer(tool, arguments);
+        } catch (McpException e) {
+            throw e;
+        } catch (RuntimeException refused) {
+            Problem problem = ProblemMappers.problemOf(refused);
+            throw new McpException("%s: %s".formatted(problem.code(), problem.detail()), jsonRpcCode(problem));
+        }
+    }
+
+    /**
+     * The JSON-RPC error code of a refused call: the caller's sign-in refused is a security error, a bad request
+     * invalid parameters, anything else (a limit, the identity provider or the database unavailable) an internal one;
+     * the message starts with the problem's stable code, as the HTTP API's {@code code}.
+     */
+    static int jsonRpcCode(Problem problem) {
+        return switch (problem.status()) {
+            case 401, 403 -> JsonRpcErrorCodes.SECURITY_ERROR;
+            case 400 -> JsonRpcErrorCodes.INVALID_PARAMS;
+            default -> JsonRpcErrorCodes.INTERNAL_ERROR;
+        };
+    }
+
+    private ToolResponse answer(String tool, ToolManager.ToolArguments arguments) {
         String tenantId = user.tenantId();
         String userId = user.userId();
         ConversationKey conversation = new ConversationKey(tenantId, userId,
@@ -75,11 +110,31 @@ public class McpToolCalls {
                     facts.categories());
             scope.readUntrustedText(UNTRUSTED_SOURCE);
             ToolBox.Answer answer = tools.answer(tool, Json.write(arguments.args()), scope);
-            return answer.refused() ? ToolResponse.error(answer.text()) : ToolResponse.success(answer.text());
-        } catch (ProblemException | io.smallrye.mutiny.TimeoutException refused) {
-            var problem = ProblemMappers.problemOf(refused);
-            throw new McpException("%s: %s".formatted(problem.code(), problem.detail()),
-                    JsonRpcErrorCodes.INTERNAL_ERROR);
+            if (answer.refused()) {
+                return ToolResponse.error(answer.text());
+            }
+            List<SubmittedAction> submitted = scope.proposals().stream()
+                    .map(card -> SubmittedAction.of(card, decisionPage)).toList();
+            return submitted.isEmpty()
+                    ? ToolResponse.success(answer.text())
+                    : new ToolResponse(false, List.of(new TextContent(answer.text())),
+                            Map.of("actions", submitted), null);
+        } catch (io.smallrye.mutiny.TimeoutException e) {
+            throw new ProblemException(ErrorCode.DATABASE_UNAVAILABLE, ("The ledger did not answer within %s; nothing"
+                    + " was read or proposed.").formatted(TenantReads.TIMEOUT));
+        }
+    }
+
+    /**
+     * What a propose call submitted, as the MCP client reads it ({@code structuredContent.actions}): the action's id,
+     * its summary, {@code submitted} (staged for a person's decision, or on its way to be; an MCP call's proposal never
+     * applies on arrival) and where the person decides it. Its outcome: the {@code pending_actions} tool.
+     */
+    public record SubmittedAction(UUID actionId, String summary, String status, String decisionPage) {
+
+        public static SubmittedAction of(ProposalCard card, Optional<String> decisionPage) {
+            return new SubmittedAction(card.actionId(), card.summary(), "submitted",
+                    decisionPage.map(base -> base + "/decide/?action=" + card.actionId()).orElse(null));
         }
     }
 

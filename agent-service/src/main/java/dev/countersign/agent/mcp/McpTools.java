@@ -33,11 +33,13 @@ public class McpTools {
     static final String APPROVAL_KEY = "dev.countersign/approval";
 
     static final String APPROVAL_NOTE = " It only proposes: nothing is written until a person approves it on"
-            + " Countersign's decision page (or the executor's rules apply a small one and the person can undo it);"
-            + " the answer gives the action's id, status and the page's link.";
+            + " Countersign's decision page; the answer gives the action's id, its status and the page's link, and"
+            + " pending_actions its outcome.";
 
     private static final ToolAnnotations READ = new ToolAnnotations(null, true, false, true, false);
     private static final ToolAnnotations PROPOSAL = new ToolAnnotations(null, false, true, false, false);
+    /** A proposal whose kind, once approved, calls a system outside Countersign (e-mail, a ticket system). */
+    private static final ToolAnnotations OUTSIDE_PROPOSAL = new ToolAnnotations(null, false, true, false, true);
 
     private final ToolManager manager;
     private final ToolBox toolBox;
@@ -53,10 +55,13 @@ public class McpTools {
         for (AgentTool tool : toolBox.tools()) {
             ToolSpecification specification = tool.specification(TurnScope.forListing());
             boolean proposes = tool instanceof ProposeTool;
+            ToolAnnotations hints = tool instanceof ProposeTool propose
+                    ? (propose.reachesOutside() ? OUTSIDE_PROPOSAL : PROPOSAL)
+                    : READ;
             manager.newTool(tool.name())
                     .setDescription(specification.description() + (proposes ? APPROVAL_NOTE : ""))
                     .setInputSchema(JsonSchemaElementUtils.toMap(specification.parameters()))
-                    .setAnnotations(proposes ? PROPOSAL : READ)
+                    .setAnnotations(hints)
                     .setMetadata(Map.of(MetaKey.from(APPROVAL_KEY), proposes ? "required" : "none"))
                     .setHandler(arguments -> calls.call(tool.name(), arguments))
                     .register();

@@ -55,7 +55,10 @@ public final class TurnScope {
      * the tool is called, not an enum of them. Nothing can be called in it.
      */
     public static TurnScope forListing() {
-        return new TurnScope(null, RequestEvidence.NONE, null, List.of(), List.of(), true);
+        TurnScope listing = new TurnScope(null, RequestEvidence.NONE, null, List.of(), List.of(), true);
+        // Listed for callers whose context Countersign cannot see: nothing they propose applies on arrival.
+        listing.readUntrustedText("a caller whose context is unknown");
+        return listing;
     }
 
     /** Whether this is {@link #forListing()}'s scope: the schemas name no tenant's values. */

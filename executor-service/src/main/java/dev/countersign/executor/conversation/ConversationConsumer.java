@@ -38,6 +38,9 @@ public class ConversationConsumer {
     private static final String CONSUMER = "conversation";
 
     private final ConversationLedger ledger;
+    /** The dead-letter reason of a conversation event whose evidence is an MCP call's. */
+    static final String MCP_HAS_NO_CONVERSATION = "mcp_has_no_conversation";
+
     private final EvidenceGate evidence;
 
     public ConversationConsumer(ConversationLedger ledger, EvidenceGate evidence) {
@@ -76,6 +79,11 @@ public class ConversationConsumer {
             }
             if (checked instanceof Evidence.Verified verified && verified.service()) {
                 return new EvidenceRejectedException("service_has_no_conversation", eventId);
+            }
+            // An MCP call writes no turn: its evidence appending one would be a turn nobody had, replayed as the
+            // person's (and as clean, if the agent marked it so) in their chat.
+            if (checked instanceof Evidence.Verified verified && verified.throughMcp()) {
+                return new EvidenceRejectedException(MCP_HAS_NO_CONVERSATION, eventId);
             }
             return null;
         });

@@ -11,6 +11,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.web.CurrentUser;
+import dev.countersign.web.TokenRules;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.smallrye.mutiny.Uni;
 
@@ -28,14 +29,14 @@ import io.smallrye.mutiny.Uni;
 public class ApproverVerifier {
 
     private final TenantIdentityProvider oidc;
-    private final Optional<String> refusedAudience;
+    private final Set<String> exclusiveAudiences;
     private final Set<String> integrationClients;
 
     public ApproverVerifier(TenantIdentityProvider oidc,
-            @ConfigProperty(name = "countersign.security.refused-audience") Optional<String> refusedAudience,
+            @ConfigProperty(name = TokenRules.EXCLUSIVE_AUDIENCES) Optional<Set<String>> exclusiveAudiences,
             @ConfigProperty(name = CurrentUser.INTEGRATION_CLIENTS) Optional<Set<String>> integrationClients) {
         this.oidc = oidc;
-        this.refusedAudience = refusedAudience;
+        this.exclusiveAudiences = exclusiveAudiences.orElse(Set.of());
         this.integrationClients = integrationClients.orElse(Set.of());
     }
 
@@ -48,7 +49,7 @@ public class ApproverVerifier {
     }
 
     private Evidence judge(JsonWebToken jwt, String tenantId, String userId) {
-        if (CurrentUser.alsoForRefusedAudience(jwt, refusedAudience)) {
+        if (CurrentUser.spansExclusiveAudiences(jwt, exclusiveAudiences)) {
             return Evidence.rejected(EvidenceVerifier.INVALID);
         }
         if (!TokenChecks.namesTenant(jwt, tenantId)) {

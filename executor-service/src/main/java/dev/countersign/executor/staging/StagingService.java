@@ -62,8 +62,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * here. One transaction records the event as processed, stores the action and writes the outcome to the outbox, so a
  * redelivered event does nothing and no outcome is published for work that was rolled back. An action whose tier lets
  * it apply on arrival ({@link AutoApply}) is confirmed and executed in that same transaction, if the agent marked the
- * proposing turn clean and the auto-apply budget has room ({@link AutoApplyBudgets}); otherwise it waits for a person
- * with the reason recorded on it.
+ * proposing turn clean (and its evidence is not an MCP call's, which is never clean) and the auto-apply budget has room
+ * ({@link AutoApplyBudgets}); otherwise it waits for a person with the reason recorded on it.
  */
 @ApplicationScoped
 public class StagingService {

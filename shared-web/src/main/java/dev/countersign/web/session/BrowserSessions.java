@@ -39,8 +39,13 @@ public class BrowserSessions {
                             .toList());
         }
 
+        /**
+         * Matched without matrix parameters ({@code /mcp;x} is {@code /mcp}), as quarkus-oidc and the HTTP permissions
+         * match them.
+         */
         boolean matches(String path) {
-            return exact.contains(path) || prefixes.stream().anyMatch(path::startsWith);
+            String plain = path.replaceAll(";[^/]*", "");
+            return exact.contains(plain) || prefixes.stream().anyMatch(plain::startsWith);
         }
     }
 
@@ -53,15 +58,16 @@ public class BrowserSessions {
         return "q_session_" + TENANT + "_" + suffix;
     }
 
-    /**
-     * The page's own paths, and any request without an {@code Authorization} header that carries this service's session
-     * cookie. A request with a bearer token is never a session request, whatever cookies it carries.
-     */
     /** Whether {@code path} is one of {@link SessionConfig#bearerOnlyPaths()}: never a session request. */
     public boolean isBearerOnly(String path) {
         return bearerOnly.matches(path);
     }
 
+    /**
+     * The page's own paths, and any request without an {@code Authorization} header that carries this service's session
+     * cookie. A request with a bearer token, or for a bearer-only path, is never a session request, whatever cookies it
+     * carries.
+     */
     public boolean isSession(RoutingContext context) {
         return isSession(context.request().getHeader(HttpHeaders.AUTHORIZATION), context.normalizedPath(),
                 context.request().cookies().stream().map(Cookie::getName));

@@ -7,10 +7,12 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Bearer requests go to the default tenant (type service); the page and requests carrying its session cookie go to the
- * {@value BrowserSessions#TENANT} tenant (Authorization Code with PKCE, session cookie). No request goes to any other
- * tenant: the resolver names the default one rather than answering null, since with null quarkus-oidc goes on to pick a
- * static tenant whose id is a segment of the request's path (executor-service's tenant {@code evidence}, which takes
- * the agent's and the integrations' tokens, would then have verified a bearer token sent to {@code .../evidence}).
+ * {@value BrowserSessions#TENANT} tenant (Authorization Code with PKCE, session cookie); a bearer-only path (the
+ * agent's MCP endpoint) to the tenant whose {@code tenant-paths} name it. No request goes to any other tenant: for all
+ * but the bearer-only paths the resolver names the default one rather than answering null, since with null quarkus-oidc
+ * goes on to pick a static tenant whose id is a segment of the request's path (executor-service's tenant
+ * {@code evidence}, which takes the agent's and the integrations' tokens, would then have verified a bearer token sent
+ * to {@code .../evidence}).
  */
 @ApplicationScoped
 public class SessionTenantResolver implements TenantResolver {

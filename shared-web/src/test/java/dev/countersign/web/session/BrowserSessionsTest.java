@@ -34,6 +34,8 @@ class BrowserSessionsTest {
     void aBearerOnlyPathIsNeverASessionRequestWhateverCookieComesAlong() {
         assertThat(chat.isSession(null, "/mcp", cookies("q_session_web_chat"))).isFalse();
         assertThat(chat.isSession(null, "/mcp/sse", cookies("q_session_web_chat"))).isFalse();
+        assertThat(chat.isSession(null, "/mcp;x", cookies("q_session_web_chat"))).isFalse();
+        assertThat(chat.isSession(null, "/mcp;x/sse", cookies("q_session_web_chat"))).isFalse();
         assertThat(chat.isSession(null, "/mcpx", cookies("q_session_web_chat"))).isTrue();
     }
 

@@ -49,6 +49,11 @@ public final class ProposeTool implements AgentTool {
         return definition.kind();
     }
 
+    /** Whether its kind calls a system outside Countersign (e-mail, a ticket system) when it runs. */
+    public boolean reachesOutside() {
+        return definition.isExternal();
+    }
+
     /** Fills in the declared defaults of the parameters the model left out ({@code today}: the date). */
     private void addDefaults(ObjectNode params) {
         for (ParamSpec spec : definition.params()) {
@@ -80,8 +85,10 @@ public final class ProposeTool implements AgentTool {
                 required.add(argument);
             }
         }
-        return Schemas.tool(name, definition.description() + " Stages it; the executor may apply a low-impact one at"
-                + " once (the user can undo it), anything else changes nothing until the user confirms it in the app.",
+        return Schemas.tool(name, definition.description() + (scope.contextClean()
+                ? " Stages it; the executor may apply a low-impact one at once (the user can undo it), anything else"
+                        + " changes nothing until the user confirms it in the app."
+                : " Stages it; it changes nothing until a person confirms it in the app."),
                 schema.required(required).build());
     }
 
@@ -113,11 +120,14 @@ public final class ProposeTool implements AgentTool {
         ProposalPublisher.Submission submission = publisher.submit(scope, validated);
         ProposalCard card = submission.card();
         return switch (submission.outcome()) {
-            case ACKNOWLEDGED -> ("Staged action %s for the user's confirmation: %s. It is NOT applied yet: the"
-                    + " executor decides its tier; a low-impact action (a small expense, a plan draft) may be applied"
-                    + " on arrival and the user can undo it, anything else waits until the user confirms it in the"
-                    + " app, and it may expire or be refused. Tell the user it was sent for their approval; never say"
-                    + " it is done until a later outcome says so.").formatted(card.actionId(), card.summary());
+            case ACKNOWLEDGED -> ("Staged action %s for the user's confirmation: %s. It is NOT applied yet: "
+                    + (scope.contextClean()
+                            ? "the executor decides its tier; a low-impact action (a small expense, a plan draft) may"
+                                    + " be applied on arrival and the user can undo it, anything else waits until the"
+                                    + " user confirms it in the app,"
+                            : "it waits until a person confirms it in the app,")
+                    + " and it may expire or be refused. Tell the user it was sent for their approval; never say it is"
+                    + " done until a later outcome says so.").formatted(card.actionId(), card.summary());
             case PENDING -> ("Submitted action %s (%s), but the broker has not confirmed receipt yet: its outcome is"
                     + " pending. It is NOT applied. Do not propose it again, in this turn or a later one: it keeps being"
                     + " re-sent as this same action for a while, and the executor stages it at most once. Tell the"
