@@ -91,7 +91,7 @@ class McpServerTest {
 
     /**
      * A bearer challenge. Its {@code resource_metadata} parameter and the metadata document (RFC 9728) need the
-     * identity provider's URL, which this suite's dev signing key has none of: McpSignInIT checks them with Keycloak.
+     * identity provider's URL, which this suite's dev signing key has none of: McpIT checks them with Keycloak.
      */
     @Test
     void withoutATokenTheAnswerIsABearerChallenge() {

@@ -83,8 +83,18 @@ public final class LocalKeycloak implements AutoCloseable {
     /** The chat's client (agent-service); its access tokens are for {@link Audiences#AGENT}. */
     public static final String CHAT_CLIENT = "countersign-chat";
     public static final String CHAT_CLIENT_SECRET = "countersign-chat-dev-only-secret";
+    /**
+     * agent-service's MCP server: exchanges a person's MCP token for evidence of audience
+     * {@link Audiences#MCP_EVIDENCE} (RFC 8693), the only audience it may ask for.
+     */
+    public static final String MCP_SERVER_CLIENT = "countersign-mcp";
+    public static final String MCP_SERVER_CLIENT_SECRET = "countersign-mcp-dev-only-secret";
+    /** Public, code flow with PKCE: what a person's MCP client signs in with; tokens for {@link Audiences#MCP}. */
+    public static final String MCP_CLIENT = "countersign-mcp-client";
     /** Public, password grant only: must never exist in production. */
     public static final String TEST_CLIENT = "countersign-test-cli";
+    /** Like {@value #TEST_CLIENT}, for the MCP server's audience. */
+    public static final String TEST_MCP_CLIENT = "countersign-test-mcp-cli";
     /** Like {@value #TEST_CLIENT}, for the agent's audience. */
     public static final String TEST_AGENT_CLIENT = "countersign-test-agent-cli";
     /** The master realm's bootstrap administrator, used by {@link #allowRedirectUri}. */
@@ -185,6 +195,7 @@ public final class LocalKeycloak implements AutoCloseable {
         return switch (clientId) {
             case DECISION_PAGE_CLIENT -> DECISION_PAGE_CLIENT_SECRET;
             case CHAT_CLIENT -> CHAT_CLIENT_SECRET;
+            case MCP_SERVER_CLIENT -> MCP_SERVER_CLIENT_SECRET;
             default -> throw new IllegalArgumentException(clientId + " has no secret (a public client or none)");
         };
     }
@@ -212,13 +223,14 @@ public final class LocalKeycloak implements AutoCloseable {
 
     /**
      * A bearer access token of a realm user (dev-only password, {@link #password}) for one service's audience,
-     * {@link Audiences#EXECUTOR} or {@link Audiences#AGENT}: each through its own test client, so no token is valid for
-     * both.
+     * {@link Audiences#EXECUTOR}, {@link Audiences#AGENT} or {@link Audiences#MCP}: each through its own test client,
+     * so no token is valid for two.
      */
     public String bearer(String audience, String username) {
         return switch (audience) {
             case Audiences.EXECUTOR -> passwordGrant(TEST_CLIENT, username, password(username));
             case Audiences.AGENT -> passwordGrant(TEST_AGENT_CLIENT, username, password(username));
+            case Audiences.MCP -> passwordGrant(TEST_MCP_CLIENT, username, password(username));
             default -> throw new IllegalArgumentException("No test client issues tokens for " + audience);
         };
     }

@@ -215,6 +215,13 @@ public final class LocalStack implements AutoCloseable {
             // Where the agent asks for reader grants: its database roles read a tenant only under one.
             agent.put("READER_GRANTS_EXECUTOR_URL", executorUrl());
             agent.putAll(chatSignIn(port));
+            // Served over plain HTTP here: the MCP server's resource metadata must say so (docs/adr/0008).
+            agent.put("MCP_FORCE_HTTPS", "false");
+            if (keycloak != null) {
+                // The MCP server exchanges its callers' tokens for evidence at Keycloak.
+                agent.put("MCP_EVIDENCE_EXCHANGE", "true");
+                agent.put("MCP_CLIENT_SECRET", LocalKeycloak.MCP_SERVER_CLIENT_SECRET);
+            }
             // The offline demo model takes no key, but the prod profile requires one to be named.
             agent.put("OPENAI_API_KEY",
                     settings.openAiApiKey() != null ? settings.openAiApiKey() : "no-key-needed-for-the-demo-model");

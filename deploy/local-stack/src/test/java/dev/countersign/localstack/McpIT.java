@@ -1,0 +1,172 @@
+package dev.countersign.localstack;
+
+import static dev.countersign.devsupport.testing.Waits.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.countersign.contracts.Audiences;
+import dev.countersign.contracts.json.Json;
+
+/**
+ * The MCP server against the real Keycloak (docs/adr/0008): the sign-in a client discovers (401, protected resource
+ * metadata naming Keycloak), then with a token for the MCP audience the person's reads, and a proposal that reaches the
+ * executor through the evidence Keycloak exchanged for it, waits there, and is executed once a person confirms it.
+ * Spoken here in plain JSON-RPC over HTTP; the end-to-end test with the official TypeScript SDK (sign-in by code flow)
+ * is the next step of issue 43.
+ */
+class McpIT {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static LocalStack stack;
+
+    @BeforeAll
+    static void startTheStackWithKeycloak() throws IOException {
+        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of(
+                "SMTP_PORT", String.valueOf(TestStacks.freePort()),
+                "TICKET_PORT", String.valueOf(TestStacks.freePort()),
+                "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()))));
+    }
+
+    @AfterAll
+    static void stopTheStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private record Answer(int status, String session, String challenge, JsonNode message) {
+    }
+
+    private static Answer rpc(String token, String session, Map<String, Object> message)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.agentUrl() + "/mcp"))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(message)));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (session != null) {
+            request.header("Mcp-Session-Id", session);
+        }
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        String body = response.body();
+        String json = body.startsWith("{")
+                ? body
+                : body.lines().filter(line -> line.startsWith("data:")).map(line -> line.substring(5).trim())
+                        .reduce("", String::concat);
+        return new Answer(response.statusCode(), response.headers().firstValue("Mcp-Session-Id").orElse(null),
+                response.headers().firstValue("WWW-Authenticate").orElse(null),
+                json.isBlank() ? null : Json.mapper().readTree(json));
+    }
+
+    private static Map<String, Object> initialize() {
+        return Map.of("jsonrpc", "2.0", "id", 1, "method", "initialize", "params", Map.of("protocolVersion",
+                "2025-06-18", "capabilities", Map.of(), "clientInfo", Map.of("name", "mcp-it", "version", "1")));
+    }
+
+    private static String session(String token) throws IOException, InterruptedException {
+        Answer opened = rpc(token, null, initialize());
+        assertThat(opened.status()).isEqualTo(200);
+        assertThat(rpc(token, opened.session(), Map.of("jsonrpc", "2.0", "method", "notifications/initialized"))
+                .status()).isEqualTo(202);
+        return opened.session();
+    }
+
+    private static JsonNode call(String token, String session, String tool, Map<String, Object> arguments)
+            throws IOException, InterruptedException {
+        Answer answer = rpc(token, session, Map.of("jsonrpc", "2.0", "id", 7, "method", "tools/call", "params",
+                Map.of("name", tool, "arguments", arguments)));
+        assertThat(answer.status()).isEqualTo(200);
+        return answer.message();
+    }
+
+    @Test
+    void theSignInIsDiscoveredAsTheSpecificationSays() throws Exception {
+        Answer refused = rpc(null, null, initialize());
+
+        assertThat(refused.status()).isEqualTo(401);
+        String metadataUrl = stack.agentUrl() + "/.well-known/oauth-protected-resource/mcp";
+        assertThat(refused.challenge()).startsWith("Bearer").contains("resource_metadata=\"" + metadataUrl + "\"");
+        Http.Answer metadata = Http.get(metadataUrl, null);
+        assertThat(metadata.status()).isEqualTo(200);
+        assertThat(metadata.body().path("resource").asText()).isEqualTo(stack.agentUrl() + "/mcp");
+        assertThat(metadata.body().path("authorization_servers").get(0).asText())
+                .isEqualTo(stack.keycloak().issuer());
+        assertThat(metadata.body().path("scopes_supported").toString()).contains("countersign-mcp");
+    }
+
+    @Test
+    void aPersonReadsAndProposesThroughMcpAndTheProposalWaitsUntilAPersonConfirmsIt() throws Exception {
+        String token = stack.bearer("acme", "alice", Audiences.MCP);
+        String session = session(token);
+
+        JsonNode wallets = call(token, session, "list_wallets", Map.of());
+        assertThat(wallets.path("result").path("isError").asBoolean()).as(wallets.toString()).isFalse();
+        assertThat(wallets.path("result").path("content").get(0).path("text").asText()).contains("Checking")
+                .contains(LocalStack.ACME_CHECKING.toString());
+
+        Map<String, Object> expense = new LinkedHashMap<>();
+        expense.put("wallet", "Checking");
+        expense.put("amount", "12.50");
+        expense.put("category", "coffee");
+        expense.put("description", "proposed through MCP");
+        JsonNode proposed = call(token, session, "propose_expense", expense);
+        assertThat(proposed.path("result").path("isError").asBoolean()).as(proposed.toString()).isFalse();
+        JsonNode submitted = proposed.path("result").path("structuredContent").path("actions").get(0);
+        String actionId = submitted.path("actionId").asText();
+        assertThat(submitted.path("status").asText()).isEqualTo("submitted");
+        assertThat(submitted.path("decisionPage").asText())
+                .isEqualTo(stack.executorUrl() + "/decide/?action=" + actionId);
+
+        String executorToken = stack.bearer("acme", "alice", Audiences.EXECUTOR);
+        String actionUrl = stack.executorUrl() + "/api/actions/" + actionId;
+        await().atMost(Duration.ofSeconds(20)).until(() -> Http.get(actionUrl, executorToken).status() == 200);
+        Http.Answer staged = Http.get(actionUrl, executorToken);
+        assertThat(staged.body().path("status").asText()).isEqualTo("proposed");
+        assertThat(staged.body().path("requestedBy").asText()).isEqualTo("alice");
+
+        Http.Answer confirmed = Http.post(actionUrl + "/confirm", executorToken,
+                Map.of("paramsHash", staged.body().path("paramsHash").asText()));
+        assertThat(confirmed.status()).as(confirmed.text()).isEqualTo(200);
+        assertThat(confirmed.body().path("status").asText()).isEqualTo("executed");
+
+        JsonNode outcome = call(token, session, "pending_actions", Map.of());
+        assertThat(outcome.path("result").path("content").get(0).path("text").asText()).contains(actionId)
+                .contains("executed");
+    }
+
+    @Test
+    void aTokenForAnotherAudienceIsRefusedAndAnotherTenantsWalletIsNotOffered() throws Exception {
+        assertThat(rpc(stack.bearer("acme", "alice", Audiences.AGENT), null, initialize()).status()).isEqualTo(401);
+        assertThat(rpc(stack.bearer("acme", "alice", Audiences.EXECUTOR), null, initialize()).status())
+                .isEqualTo(401);
+
+        String token = stack.bearer("acme", "alice", Audiences.MCP);
+        String session = session(token);
+        Map<String, Object> intoGlobex = new LinkedHashMap<>();
+        intoGlobex.put("wallet", "Operating");
+        intoGlobex.put("amount", "1.00");
+        intoGlobex.put("category", "coffee");
+        JsonNode refused = call(token, session, "propose_expense", intoGlobex);
+        assertThat(refused.path("result").path("isError").asBoolean()).as(refused.toString()).isTrue();
+        assertThat(refused.path("result").has("structuredContent")).isFalse();
+        assertThat(List.of(refused.path("result").path("content").get(0).path("text").asText()))
+                .allSatisfy(text -> assertThat(text).startsWith("Refused, nothing was done"));
+    }
+}
