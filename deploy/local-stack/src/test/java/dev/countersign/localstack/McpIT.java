@@ -8,10 +8,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,13 +25,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.LocalKeycloak;
 
 /**
  * The MCP server against the real Keycloak (docs/adr/0008): the sign-in a client discovers (401, protected resource
  * metadata naming Keycloak), then with a token for the MCP audience the person's reads, and a proposal that reaches the
  * executor through the evidence Keycloak exchanged for it, waits there, and is executed once a person confirms it.
- * Spoken here in plain JSON-RPC over HTTP; the end-to-end test with the official TypeScript SDK (sign-in by code flow)
- * is the next step of issue 43.
+ * Spoken in plain JSON-RPC over HTTP, and by the official TypeScript SDK as a person's MCP client would.
  */
 class McpIT {
 
@@ -108,7 +112,7 @@ class McpIT {
         assertThat(metadata.body().path("resource").asText()).isEqualTo(stack.agentUrl() + "/mcp");
         assertThat(metadata.body().path("authorization_servers").get(0).asText())
                 .isEqualTo(stack.keycloak().issuer());
-        assertThat(metadata.body().path("scopes_supported").toString()).contains("countersign-mcp");
+        assertThat(metadata.body().has("scopes_supported")).isFalse();
     }
 
     @Test
@@ -149,6 +153,65 @@ class McpIT {
         JsonNode outcome = call(token, session, "pending_actions", Map.of());
         assertThat(outcome.path("result").path("content").get(0).path("text").asText()).contains(actionId)
                 .contains("executed");
+    }
+
+    /**
+     * The official TypeScript SDK (deploy/mcp-e2e, {@code npm ci} in .ci/run) as a person's MCP client: it is told
+     * nothing but the server's URL and the dev realm's public client, discovers the sign-in itself, signs in once by
+     * code flow with PKCE at Keycloak's login form, lists the tools, reads, proposes; a person confirms; the client
+     * reads the outcome through MCP.
+     */
+    @Test
+    void anMcpClientNobodyHereWroteSignsInProposesAndReadsTheOutcome() throws Exception {
+        int redirectPort = TestStacks.freePort();
+        stack.keycloak().allowRedirectUri(LocalKeycloak.MCP_CLIENT, "http://127.0.0.1:" + redirectPort + "/callback");
+
+        JsonNode proposed = sdkClient(redirectPort, "propose");
+
+        assertThat(proposed.path("signIns").asInt()).isOne();
+        JsonNode expenseTool = null;
+        for (JsonNode tool : proposed.path("tools")) {
+            if (tool.path("name").asText().equals("propose_expense")) {
+                expenseTool = tool;
+            }
+        }
+        assertThat(expenseTool).isNotNull();
+        assertThat(expenseTool.path("annotations").path("readOnlyHint").asBoolean()).isFalse();
+        assertThat(expenseTool.path("meta").path("dev.countersign/approval").asText()).isEqualTo("required");
+        assertThat(proposed.path("wallets").asText()).contains("Checking");
+        assertThat(proposed.path("proposal").path("isError").asBoolean()).as(proposed.toString()).isFalse();
+        String actionId = proposed.path("proposal").path("structured").path("actions").get(0).path("actionId")
+                .asText();
+
+        String executorToken = stack.bearer("acme", "alice", Audiences.EXECUTOR);
+        String actionUrl = stack.executorUrl() + "/api/actions/" + actionId;
+        await().atMost(Duration.ofSeconds(20)).until(() -> Http.get(actionUrl, executorToken).status() == 200);
+        Http.Answer staged = Http.get(actionUrl, executorToken);
+        assertThat(staged.body().path("status").asText()).isEqualTo("proposed");
+        assertThat(Http.post(actionUrl + "/confirm", executorToken,
+                Map.of("paramsHash", staged.body().path("paramsHash").asText())).status()).isEqualTo(200);
+
+        JsonNode outcome = sdkClient(redirectPort, "outcome", actionId);
+        assertThat(outcome.path("signIns").asInt()).isOne();
+        assertThat(outcome.path("outcome").asText()).contains(actionId).contains("executed");
+    }
+
+    /** Runs deploy/mcp-e2e/client.mjs as alice and answers the JSON it prints. */
+    private static JsonNode sdkClient(int redirectPort, String... command) throws Exception {
+        Path directory = TestStacks.repositoryRoot().resolve("deploy/mcp-e2e");
+        assertThat(directory.resolve("node_modules/@modelcontextprotocol/sdk"))
+                .as("npm ci --prefix deploy/mcp-e2e (.ci/run does)").isDirectory();
+        List<String> arguments = new java.util.ArrayList<>(List.of("node", "client.mjs", stack.agentUrl() + "/mcp",
+                "alice", LocalKeycloak.password("alice"), String.valueOf(redirectPort)));
+        arguments.addAll(List.of(command));
+        Path errors = Files.createTempFile("mcp-e2e", ".log");
+        Process node = new ProcessBuilder(arguments).directory(directory.toFile())
+                .redirectError(errors.toFile()).start();
+        String printed = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        boolean exited = node.waitFor(60, TimeUnit.SECONDS);
+        assertThat(exited).isTrue();
+        assertThat(node.exitValue()).as("the SDK client failed: %s", Files.readString(errors)).isZero();
+        return Json.mapper().readTree(printed);
     }
 
     @Test
