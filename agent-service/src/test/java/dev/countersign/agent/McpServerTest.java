@@ -36,6 +36,8 @@ import io.restassured.response.Response;
 class McpServerTest {
 
     private static final String TENANT = "t-mcp";
+    /** Characters a mutation inserts: JSON's structure, a quote, a backslash, NUL, a non-ASCII letter. */
+    private static final String JSON_NOISE = "{}[]\",:\\\u0000\u00e9";
 
     @Inject
     ToolBox toolBox;
@@ -96,6 +98,9 @@ class McpServerTest {
     @Test
     void withoutATokenTheAnswerIsABearerChallenge() {
         post(null, null, initialize()).then().statusCode(401).header("WWW-Authenticate", containsString("Bearer"));
+        // Also a message McpFailures answers itself when signed in: the sign-in comes first.
+        post(null, null, Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/call", "params", Map.of())).then()
+                .statusCode(401);
     }
 
     @Test
@@ -173,6 +178,61 @@ class McpServerTest {
         session(token);
 
         assertThat(grants.signedIn(TENANT)).doesNotContain("mia");
+    }
+
+    /**
+     * Hostile JSON-RPC at the door, from a signed-in client: whatever arrives (not JSON, the wrong shape, an unknown
+     * method or tool, arguments of the wrong type, 150 seeded mutations of a valid call), the answer is never a 5xx; a
+     * message over the body limit is 413 before it is read.
+     */
+    @Test
+    void hostileMessagesGetNoServerErrorAndRunNothing() {
+        String token = token(Audiences.MCP);
+        String session = session(token);
+        java.util.Random random = new java.util.Random(43);
+        List<String> bodies = new java.util.ArrayList<>(List.of("", "not json", "[]", "[1,2]", "null", "{}",
+                "{\"jsonrpc\":\"1.0\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no/such\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/list\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_wallets\",\"arguments\":[]}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":42}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"));
+        String valid = Json.write(Map.of("jsonrpc", "2.0", "id", 9, "method", "tools/call", "params",
+                Map.of("name", "propose_expense", "arguments", Map.of("wallet", "Checking", "amount", "1.00"))));
+        for (int i = 0; i < 150; i++) {
+            StringBuilder mutated = new StringBuilder(valid);
+            for (int edit = 0; edit <= random.nextInt(4); edit++) {
+                int at = random.nextInt(mutated.length());
+                switch (random.nextInt(3)) {
+                    case 0 -> mutated.deleteCharAt(at);
+                    case 1 -> mutated.insert(at, JSON_NOISE.charAt(random.nextInt(JSON_NOISE.length())));
+                    default -> mutated.setCharAt(at, (char) (32 + random.nextInt(95)));
+                }
+            }
+            bodies.add(mutated.toString());
+        }
+        for (String body : bodies) {
+            Response answer;
+            try {
+                answer = given().config(io.restassured.RestAssured.config().httpClient(
+                        io.restassured.config.HttpClientConfig.httpClientConfig()
+                                .setParam("http.socket.timeout", 5000)))
+                        .header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session)
+                        .contentType("application/json").accept("application/json, text/event-stream").body(body)
+                        .post("/mcp");
+            } catch (Exception unanswered) {
+                throw new AssertionError("no answer within 5 s to " + body, unanswered);
+            }
+            assertThat(answer.statusCode()).as("%s answered %s", body, answer.asString()).isLessThan(500);
+        }
+        String tooLarge = Json.write(Map.of("jsonrpc", "2.0", "id", 10, "method", "tools/call", "params",
+                Map.of("name", "propose_expense", "arguments", Map.of("description", "x".repeat(300_000)))));
+        assertThat(given().header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session)
+                .contentType("application/json").accept("application/json, text/event-stream").body(tooLarge)
+                .post("/mcp").statusCode()).isEqualTo(413);
     }
 
     /** What a propose call answers besides its text: the action, submitted, and the page where a person decides it. */

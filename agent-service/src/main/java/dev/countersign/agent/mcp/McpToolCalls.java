@@ -9,6 +9,8 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
 import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.agent.ledger.LedgerReader;
@@ -41,7 +43,8 @@ import io.quarkus.security.identity.SecurityIdentity;
  * the reads and the proposals carry;</li>
  * <li>the scope is marked as holding text the person did not write, from the start: Countersign cannot see what entered
  * the external agent's context, so its proposals wait for a person like a tainted turn's;</li>
- * <li>each call counts against the same per-person limit as a chat turn ({@link TurnLimits}).</li>
+ * <li>each call counts against the same per-person limit as a chat turn, and against its MCP client's own
+ * ({@link TurnLimits}).</li>
  * </ul>
  * A refused argument or a failed call is a tool result with {@code isError}; a refused caller (limit, no evidence,
  * database down) is a JSON-RPC error carrying the problem's code.
@@ -103,6 +106,7 @@ public class McpToolCalls {
         String userId = user.userId();
         ConversationKey conversation = new ConversationKey(tenantId, userId,
                 conversationId(arguments.connection().id()));
+        limits.admitClient(mcpClient());
         try (TurnLimits.Turn running = limits.admit(tenantId, userId)) {
             RequestEvidence proof = evidence.exchange(conversation.person(), callersToken());
             TenantFacts facts = ledger.facts(tenantId, userId).await().atMost(TenantReads.TIMEOUT);
@@ -136,6 +140,13 @@ public class McpToolCalls {
             return new SubmittedAction(card.actionId(), card.summary(), "submitted",
                     decisionPage.map(base -> base + "/decide/?action=" + card.actionId()).orElse(null));
         }
+    }
+
+    /** The MCP client the caller signed in with: its token's {@code azp}, as the identity provider issued it. */
+    private String mcpClient() {
+        return identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getClaim("azp") instanceof String client
+                ? client
+                : "unknown";
     }
 
     private String callersToken() {

@@ -42,6 +42,7 @@ public class TurnLimits {
     private final TurnLimitsConfig config;
     private final Duration longestTurn;
     private final Cache<String, Person> people;
+    private final Cache<String, Guard> clients;
 
     public TurnLimits(TurnLimitsConfig config, TurnConfig turns) {
         this.config = config;
@@ -50,6 +51,7 @@ public class TurnLimits {
         // nor a running place of theirs still counts, so forgetting them loses nothing.
         Duration unseen = config.turnsWindow().compareTo(longestTurn) > 0 ? config.turnsWindow() : longestTurn;
         this.people = Caffeine.newBuilder().maximumSize(PEOPLE).expireAfterAccess(unseen).build();
+        this.clients = Caffeine.newBuilder().maximumSize(PEOPLE).expireAfterAccess(config.turnsWindow()).build();
     }
 
     /**
@@ -83,6 +85,27 @@ public class TurnLimits {
             person.running().add(turn);
         }
         return turn;
+    }
+
+    /**
+     * Counts one MCP tool call of the MCP client {@code clientId} (its {@code azp}), or refuses it (429) when that
+     * client made {@link TurnLimitsConfig#callsPerClient()} within the window, whoever signed in with it. Called before
+     * the person's own {@link #admit}, which the call then also passes.
+     */
+    public void admitClient(String clientId) {
+        Guard started = clients.get(clientId, key -> Guard.create().withRateLimit().limit(config.callsPerClient())
+                .window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS).type(RateLimitType.ROLLING).done()
+                .build());
+        try {
+            started.get(() -> Boolean.TRUE, Boolean.class);
+        } catch (RateLimitException refused) {
+            Duration wait = Duration.ofMillis(refused.getRetryAfterMillis());
+            throw new ProblemException(ErrorCode.RATE_LIMITED, ("This MCP client made %d calls within %d seconds, the"
+                    + " most one client may; nothing was run. Try again in %d seconds.").formatted(
+                            config.callsPerClient(), config.turnsWindow().toSeconds(),
+                            ProblemException.wholeSeconds(wait)),
+                    wait);
+        }
     }
 
     private record Person(Guard started, Deque<Turn> running) {

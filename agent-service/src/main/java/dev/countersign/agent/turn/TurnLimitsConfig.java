@@ -22,6 +22,15 @@ public interface TurnLimitsConfig {
     @DurationMin(seconds = 1)
     Duration turnsWindow();
 
+    /**
+     * MCP tool calls one MCP client (its {@code azp}, whoever signed in with it) may make within any
+     * {@link #turnsWindow()}, per instance: a client many people use, or one gone wrong, is held to this beside each
+     * person's own limit.
+     */
+    @WithDefault("120")
+    @Min(1)
+    int callsPerClient();
+
     /** Turns one person may have running at once, per instance; one more is refused until one has answered. */
     @WithDefault("2")
     @Min(1)

@@ -75,6 +75,7 @@ public record StackSettings(
     /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker, the guards). */
     static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE",
             "PROPOSAL_ATTEMPT_TIMEOUT_MS", "TURNS_PER_PERSON", "TURNS_WINDOW", "TURNS_IN_FLIGHT_PER_PERSON",
+            "MCP_CALLS_PER_CLIENT",
             "MODEL_MAX_CONCURRENT_CALLS",
             "MODEL_BREAKER_REQUEST_VOLUME", "MODEL_BREAKER_FAILURE_RATIO", "MODEL_BREAKER_DELAY");
 

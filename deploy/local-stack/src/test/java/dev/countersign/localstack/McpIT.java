@@ -231,5 +231,49 @@ class McpIT {
         assertThat(refused.path("result").has("structuredContent")).isFalse();
         assertThat(List.of(refused.path("result").path("content").get(0).path("text").asText()))
                 .allSatisfy(text -> assertThat(text).startsWith("Refused, nothing was done"));
+
+        Map<String, Object> withAStatus = new LinkedHashMap<>(Map.of("wallet", "Checking", "amount", "1.00",
+                "category", "coffee", "status", "executed"));
+        Map<String, Object> oversized = new LinkedHashMap<>(Map.of("wallet", "Checking", "amount", "1.00",
+                "category", "coffee", "description", "x".repeat(5_000)));
+        for (Map<String, Object> hostile : List.of(withAStatus, oversized)) {
+            JsonNode answer = call(token, session, "propose_expense", hostile);
+            assertThat(answer.path("result").path("isError").asBoolean()).as(answer.toString()).isTrue();
+            assertThat(answer.path("result").has("structuredContent")).isFalse();
+        }
+    }
+
+    /**
+     * An MCP client that proposes without end, in a tenant whose agent writes are enabled (so a chat turn's small
+     * expense would apply on arrival): each of its 100 small expenses is staged and waits for a person, none applied,
+     * nothing written to the ledger.
+     */
+    @Test
+    void aClientProposingWithoutEndGetsNothingApplied() throws Exception {
+        TwoAdministrators.set(stack.executorUrl(), stack.bearer("acme", "alice", Audiences.EXECUTOR),
+                stack.bearer("acme", "bob", Audiences.EXECUTOR), "agent-writes", Map.of("mode", "enabled"));
+        // Bob, so that alice's recent actions (pending_actions shows 20) stay the other tests'.
+        String token = stack.bearer("acme", "bob", Audiences.MCP);
+        String session = session(token);
+        String marker = "endless-" + java.util.UUID.randomUUID();
+        Map<String, Object> expense = new LinkedHashMap<>(Map.of("wallet", "Checking", "amount", "1.00",
+                "category", "coffee", "description", marker));
+        List<String> actionIds = new java.util.ArrayList<>();
+        for (int call = 0; call < 100; call++) {
+            JsonNode answer = call(token, session, "propose_expense", expense);
+            assertThat(answer.path("result").path("isError").asBoolean()).as(answer.toString()).isFalse();
+            actionIds.add(answer.path("result").path("structuredContent").path("actions").get(0).path("actionId")
+                    .asText());
+        }
+
+        String executorToken = stack.bearer("acme", "bob", Audiences.EXECUTOR);
+        for (String actionId : actionIds) {
+            String actionUrl = stack.executorUrl() + "/api/actions/" + actionId;
+            await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(actionUrl, executorToken).status() == 200);
+            assertThat(Http.get(actionUrl, executorToken).body().path("status").asText()).isEqualTo("proposed");
+        }
+        Http.Answer ledger = Http.get(stack.agentUrl() + "/api/wallets/" + LocalStack.ACME_CHECKING
+                + "/transactions", stack.bearer("acme", "alice", Audiences.AGENT));
+        assertThat(ledger.text()).doesNotContain(marker);
     }
 }

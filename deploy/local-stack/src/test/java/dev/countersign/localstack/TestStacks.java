@@ -47,6 +47,8 @@ final class TestStacks {
         // The soak and the hostile-model tests chat faster than a person may (TurnLimits: 20 a minute, 2 at once).
         env.put("TURNS_PER_PERSON", "100000");
         env.put("TURNS_IN_FLIGHT_PER_PERSON", "1000");
+        // McpIT's tests share one test client, whose calls count against one per-client limit (TurnLimitsTest has it).
+        env.put("MCP_CALLS_PER_CLIENT", "100000");
         // API-only unless a test asks for the decision page (WebUiIT): Keycloak costs 10 s and 290 MB a stack.
         env.put("KEYCLOAK_PORT", "0");
         env.putAll(overrides);
