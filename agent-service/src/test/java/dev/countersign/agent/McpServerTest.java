@@ -187,7 +187,9 @@ class McpServerTest {
      */
     @Test
     void hostileMessagesGetNoServerErrorAndRunNothing() {
-        String token = token(Audiences.MCP);
+        // A person of their own, so their calls do not count against another test's limit.
+        String token = TestProperties.tokens().mint(TENANT, "fuzz", List.of(Audiences.MCP), List.of(Groups.USER),
+                Duration.ofMinutes(5));
         String session = session(token);
         java.util.Random random = new java.util.Random(43);
         List<String> bodies = new java.util.ArrayList<>(List.of("", "not json", "[]", "[1,2]", "null", "{}",
@@ -199,9 +201,11 @@ class McpServerTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_wallets\",\"arguments\":[]}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":42}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}",
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"));
-        String valid = Json.write(Map.of("jsonrpc", "2.0", "id", 9, "method", "tools/call", "params",
-                Map.of("name", "propose_expense", "arguments", Map.of("wallet", "Checking", "amount", "1.00"))));
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}]", "[1,{}]"));
+        // Written out, so the seeded mutations are the same on every run.
+        String valid = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"propose_expense\",\"arguments\":{\"wallet\":\"Checking\",\"amount\":\"1.00\"}}}";
         for (int i = 0; i < 150; i++) {
             StringBuilder mutated = new StringBuilder(valid);
             for (int edit = 0; edit <= random.nextInt(4); edit++) {

@@ -1,68 +1,74 @@
 package dev.countersign.agent.mcp;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * What the MCP server answers when the extension itself fails on a message it could not handle: a JSON-RPC "invalid
- * request" error (HTTP 400), not Quarkus' 500 page. Found by McpServerTest's hostile messages: quarkus-mcp-server-http
- * 1.13.0 throws IndexOutOfBoundsException on an empty batch ({@code []}) and ClassCastException on a batch of numbers,
- * answers JSON {@code null} with an empty 500, and never answers a {@code tools/call} without a tool's name. A refusal
- * the HTTP layer already decided (a 401 without a token, a 413 for a body too large) is left as it is.
+ * Answers for the malformed messages quarkus-mcp-server-http 1.13.0 mishandles, found by McpServerTest's hostile
+ * messages. Without this:
+ * <ul>
+ * <li>an empty batch ({@code []}) made it throw IndexOutOfBoundsException, and a batch of numbers ClassCastException,
+ * each a 500: now 400 with a JSON-RPC "invalid request";</li>
+ * <li>JSON {@code null} got an empty 500 of its own: now 400;</li>
+ * <li>a {@code tools/call} without a string {@code params.name}, alone or in a batch, was never answered: now a
+ * JSON-RPC {@code -32602} error (a batch: 400 "invalid request").</li>
+ * </ul>
+ * Only POSTs to the MCP paths are touched, and only for those causes: any other failure stays the server error it is,
+ * and a refusal the HTTP layer already decided (401 without a token, 413 for a body too large) is left alone. The body
+ * is read after sign-in (order -1, after quarkus-oidc's authentication and authorization), so an unauthenticated
+ * request still gets its 401 (McpServerTest).
  * <p>
- * Limit: it answers for the message as a whole ({@code "id": null}); which part of a batch failed is not said.
+ * Limits: a batch is answered as a whole ({@code "id": null}); it covers the messages found, not every malformed one
+ * the extension may mishandle (the hostile test is the evidence).
  */
 @ApplicationScoped
 public class McpFailures {
 
     private static final Logger LOG = Logger.getLogger(McpFailures.class);
+    private static final List<String> PATHS = List.of("/mcp", "/mcp/*");
 
-    /** The largest body /mcp reads: quarkus.http.limits.max-body-size, which the HTTP server enforces first. */
-    private static final long MAX_BODY = 256 * 1024;
+    private final long maxBody;
 
-    void onStart(@Observes Router router) {
-        router.route("/mcp").order(Integer.MIN_VALUE).handler(McpFailures::watchForAnEmptyServerError)
-                .failureHandler(McpFailures::answer);
-        router.post("/mcp").order(-1).handler(BodyHandler.create(false).setBodyLimit(MAX_BODY))
-                .handler(McpFailures::refuseACallThatNamesNoTool);
+    public McpFailures(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBody) {
+        this.maxBody = maxBody.asLongValue();
     }
 
-    /**
-     * A {@code tools/call} whose {@code params.name} is not a string: answered {@code -32602} here, since the extension
-     * never answers it (the request hangs until the client gives up). Runs after sign-in (order -1, after
-     * quarkus-oidc's handlers), so an unauthenticated request still gets its 401.
-     */
-    private static void refuseACallThatNamesNoTool(RoutingContext context) {
-        JsonObject message;
-        try {
-            message = context.body().asJsonObject();
-        } catch (RuntimeException notAnObject) {
+    void onStart(@Observes Router router) {
+        for (String path : PATHS) {
+            router.post(path).order(Integer.MIN_VALUE).handler(McpFailures::watchForAnEmptyServerError)
+                    .failureHandler(McpFailures::answerAMalformedMessage);
+            router.post(path).order(-1).handler(BodyHandler.create(false).setBodyLimit(maxBody))
+                    .handler(McpFailures::refuseACallThatNamesNoTool);
+        }
+    }
+
+    private static void answerAMalformedMessage(RoutingContext context) {
+        Throwable failure = context.failure();
+        boolean malformed = failure instanceof IndexOutOfBoundsException || failure instanceof ClassCastException;
+        if (!malformed || context.response().headWritten()) {
             context.next();
             return;
         }
-        if (message != null && "tools/call".equals(message.getValue("method"))
-                && !(message.getValue("params") instanceof JsonObject params
-                        && params.getValue("name") instanceof String)) {
-            context.response().setStatusCode(200).putHeader("Content-Type", "application/json")
-                    .end(new JsonObject().put("jsonrpc", "2.0").put("id", message.getValue("id"))
-                            .put("error", new JsonObject().put("code", -32602)
-                                    .put("message", "validation_failed: a tools/call names its tool in params.name"))
-                            .encode());
-            return;
-        }
-        context.next();
+        LOG.warnf(failure, "The MCP server failed on a malformed message (answered 400 invalid request)");
+        invalidRequest(context, "the message could not be handled");
     }
 
     /**
-     * The extension answers a body of JSON {@code null} with an empty 500 of its own, without failing the route; as its
-     * headers go out, such an answer to a body that is no JSON-RPC message (not an object or an array) becomes 400.
+     * JSON {@code null} (or any body that is no object or array) gets an empty 500 from the extension without failing
+     * the route; as its headers go out, such an answer becomes 400.
      */
     private static void watchForAnEmptyServerError(RoutingContext context) {
         context.addHeadersEndHandler(ignored -> {
@@ -73,6 +79,32 @@ public class McpFailures {
         context.next();
     }
 
+    private static void refuseACallThatNamesNoTool(RoutingContext context) {
+        Object body;
+        try {
+            body = context.body().buffer() == null ? null : Json.decodeValue(context.body().buffer());
+        } catch (RuntimeException notJson) {
+            context.next(); // the extension answers a parse error itself
+            return;
+        }
+        if (body instanceof JsonArray batch && batch.stream().anyMatch(McpFailures::namesNoTool)) {
+            invalidRequest(context, "a tools/call in the batch names no tool");
+        } else if (body instanceof JsonObject call && namesNoTool(call)) {
+            context.response().setStatusCode(200).putHeader("Content-Type", "application/json")
+                    .end(new JsonObject().put("jsonrpc", "2.0").put("id", call.getValue("id"))
+                            .put("error", new JsonObject().put("code", -32602)
+                                    .put("message", "validation_failed: a tools/call names its tool in params.name"))
+                            .encode());
+        } else {
+            context.next();
+        }
+    }
+
+    private static boolean namesNoTool(Object message) {
+        return message instanceof JsonObject call && "tools/call".equals(call.getValue("method"))
+                && !(call.getValue("params") instanceof JsonObject params && params.getValue("name") instanceof String);
+    }
+
     private static boolean isMessageShaped(RoutingContext context) {
         String body = context.body() == null || context.body().buffer() == null
                 ? ""
@@ -80,19 +112,9 @@ public class McpFailures {
         return body.startsWith("{") || body.startsWith("[");
     }
 
-    private static void answer(RoutingContext context) {
-        int status = context.statusCode();
-        Throwable failure = context.failure();
-        boolean refusedBySecurity = failure != null && failure.getClass().getName().startsWith("io.quarkus.security.");
-        if (refusedBySecurity || (status != -1 && status != 500) || context.response().headWritten()) {
-            context.next();
-            return;
-        }
-        LOG.warnf("The MCP server failed on a message (answered 400 invalid request): %s",
-                String.valueOf(context.failure()));
+    private static void invalidRequest(RoutingContext context, String why) {
         context.response().setStatusCode(400).putHeader("Content-Type", "application/json")
-                .end(new JsonObject().put("jsonrpc", "2.0").putNull("id").put("error", new JsonObject()
-                        .put("code", -32600).put("message", "invalid_request: the message could not be handled"))
-                        .encode());
+                .end(new JsonObject().put("jsonrpc", "2.0").putNull("id").put("error",
+                        new JsonObject().put("code", -32600).put("message", "invalid_request: " + why)).encode());
     }
 }

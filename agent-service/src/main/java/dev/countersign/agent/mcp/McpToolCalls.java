@@ -106,8 +106,8 @@ public class McpToolCalls {
         String userId = user.userId();
         ConversationKey conversation = new ConversationKey(tenantId, userId,
                 conversationId(arguments.connection().id()));
-        limits.admitClient(mcpClient());
         try (TurnLimits.Turn running = limits.admit(tenantId, userId)) {
+            limits.admitClient(tenantId, mcpClient());
             RequestEvidence proof = evidence.exchange(conversation.person(), callersToken());
             TenantFacts facts = ledger.facts(tenantId, userId).await().atMost(TenantReads.TIMEOUT);
             TurnScope scope = new TurnScope(conversation, proof, UUID.randomUUID(), facts.wallets(),
@@ -142,11 +142,19 @@ public class McpToolCalls {
         }
     }
 
-    /** The MCP client the caller signed in with: its token's {@code azp}, as the identity provider issued it. */
+    /**
+     * The MCP client the caller signed in with, as the identity provider issued the token: {@code azp}, else RFC 9068's
+     * {@code client_id}; a token naming neither counts in one bucket of its tenant.
+     */
     private String mcpClient() {
-        return identity.getPrincipal() instanceof JsonWebToken jwt && jwt.getClaim("azp") instanceof String client
-                ? client
-                : "unknown";
+        if (identity.getPrincipal() instanceof JsonWebToken jwt) {
+            for (String claim : List.of("azp", "client_id")) {
+                if (jwt.getClaim(claim) instanceof String client) {
+                    return "client:" + client;
+                }
+            }
+        }
+        return "no client named";
     }
 
     private String callersToken() {

@@ -88,14 +88,16 @@ public class TurnLimits {
     }
 
     /**
-     * Counts one MCP tool call of the MCP client {@code clientId} (its {@code azp}), or refuses it (429) when that
-     * client made {@link TurnLimitsConfig#callsPerClient()} within the window, whoever signed in with it. Called before
-     * the person's own {@link #admit}, which the call then also passes.
+     * Counts one MCP tool call of the MCP client {@code clientId} (its {@code azp}) in {@code tenantId}, or refuses it
+     * (429) when that client made {@link TurnLimitsConfig#callsPerClient()} within the window for that tenant, whoever
+     * of the tenant signed in with it. Called after the person's own {@link #admit} let the call in, so a person held
+     * at their limit spends none of the client's allowance; keyed by tenant, so no tenant's callers use up another's.
      */
-    public void admitClient(String clientId) {
-        Guard started = clients.get(clientId, key -> Guard.create().withRateLimit().limit(config.callsPerClient())
-                .window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS).type(RateLimitType.ROLLING).done()
-                .build());
+    public void admitClient(String tenantId, String clientId) {
+        Guard started = clients.get(tenantId + "\u0000" + clientId,
+                key -> Guard.create().withRateLimit().limit(config.callsPerClient())
+                        .window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS).type(RateLimitType.ROLLING).done()
+                        .build());
         try {
             started.get(() -> Boolean.TRUE, Boolean.class);
         } catch (RateLimitException refused) {

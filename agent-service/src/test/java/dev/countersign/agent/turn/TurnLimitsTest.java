@@ -14,8 +14,8 @@ import dev.countersign.web.ProblemException;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * The MCP client's own limit beside each person's (countersign.limits.calls-per-client): one client's calls are counted
- * whoever signed in with it, and one client at its limit leaves every other client's calls alone.
+ * The MCP client's own limit beside each person's (countersign.limits.calls-per-client): one client's calls in a tenant
+ * are counted together, and a client at its limit leaves other clients, and the same client in other tenants, alone.
  */
 @QuarkusTest
 @AgentTestResources
@@ -31,14 +31,16 @@ class TurnLimitsTest {
     void aClientBeyondItsCallsInTheWindowIsRefusedWhileAnotherClientIsNot() {
         String client = "desktop-agent-" + UUID.randomUUID();
         for (int call = 0; call < config.callsPerClient(); call++) {
-            limits.admitClient(client);
+            limits.admitClient("t-one", client);
         }
 
-        assertThatThrownBy(() -> limits.admitClient(client)).isInstanceOfSatisfying(ProblemException.class,
+        assertThatThrownBy(() -> limits.admitClient("t-one", client)).isInstanceOfSatisfying(ProblemException.class,
                 refused -> {
                     assertThat(refused.problem().code()).isEqualTo("rate_limited");
                     assertThat(refused.retryAfter()).hasValueSatisfying(wait -> assertThat(wait).isPositive());
                 });
-        limits.admitClient("ide-agent-" + UUID.randomUUID());
+        limits.admitClient("t-one", "ide-agent-" + UUID.randomUUID());
+        // The same client in another tenant has its own allowance: no tenant's callers use up another's.
+        limits.admitClient("t-two", client);
     }
 }

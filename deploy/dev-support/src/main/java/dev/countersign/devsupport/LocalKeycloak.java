@@ -85,10 +85,12 @@ public final class LocalKeycloak implements AutoCloseable {
     public static final String CHAT_CLIENT_SECRET = "countersign-chat-dev-only-secret";
     /**
      * agent-service's MCP server: exchanges a person's MCP token for evidence of audience
-     * {@link Audiences#MCP_EVIDENCE} (RFC 8693), the only audience it may ask for.
+     * {@link Audiences#MCP_EVIDENCE} (RFC 8693), the only audience it may ask for. Named apart from the MCP audience
+     * ({@link Audiences#MCP}), so that its ID tokens open nothing; MCP tokens name it as a second audience, since
+     * Keycloak exchanges only a token whose audiences include the requester.
      */
-    public static final String MCP_SERVER_CLIENT = "countersign-mcp";
-    public static final String MCP_SERVER_CLIENT_SECRET = "countersign-mcp-dev-only-secret";
+    public static final String MCP_SERVER_CLIENT = "countersign-mcp-exchange";
+    public static final String MCP_SERVER_CLIENT_SECRET = "countersign-mcp-exchange-dev-only-secret";
     /** Public, code flow with PKCE: what a person's MCP client signs in with; tokens for {@link Audiences#MCP}. */
     public static final String MCP_CLIENT = "countersign-mcp-client";
     /** Public, password grant only: must never exist in production. */
