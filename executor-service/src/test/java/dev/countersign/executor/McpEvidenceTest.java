@@ -58,7 +58,8 @@ class McpEvidenceTest {
         Db.awaitStatus(fromTheChat.actionId, "executed");
         Db.awaitStatus(throughMcp.actionId, "proposed");
         assertThat(Db.text("SELECT requested_by FROM actions WHERE id = ?", throughMcp.actionId)).isEqualTo("alice");
-        assertThat(Db.text("SELECT held_reason FROM actions WHERE id = ?", throughMcp.actionId)).contains("read text");
+        assertThat(Db.text("SELECT held_reason FROM actions WHERE id = ?", throughMcp.actionId))
+                .contains("proposed through an MCP client");
         assertThat(Db.text("SELECT context_clean::text FROM actions WHERE id = ?", throughMcp.actionId))
                 .isEqualTo("false");
     }

@@ -77,6 +77,9 @@ public class StagingService {
     /** Why a proposal from a turn that read text its user did not write waits for a person. */
     static final String TAINTED = "the turn that proposed it read text its user did not write (another user's note,"
             + " an imported row, a mail or ticket), so a person confirms it";
+    /** Why a proposal made through an MCP client waits for a person (docs/mcp.md). */
+    static final String THROUGH_MCP = "it was proposed through an MCP client, whose context Countersign cannot see, so a"
+            + " person confirms it";
 
     private final TenantTransactions transactions;
     private final ActionRepository actions;
@@ -377,7 +380,8 @@ public class StagingService {
                         if (reason == null) {
                             waiting.add(row);
                         } else if (!action.contextClean()) { // the stored mark: an MCP call's is never clean
-                            later(index, () -> lifecycle.held(sql, row, TAINTED).replaceWith(true));
+                            String why = requests.get(index).throughMcp() ? THROUGH_MCP : TAINTED;
+                            later(index, () -> lifecycle.held(sql, row, why).replaceWith(true));
                         } else {
                             later(index, () -> applyOnArrival(sql, row, reason).replaceWith(true));
                         }
