@@ -1,5 +1,6 @@
 package dev.countersign.agent.mcp;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -13,6 +14,7 @@ import dev.countersign.agent.evidence.Person;
 import dev.countersign.agent.evidence.ReaderGrants;
 import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.contracts.ErrorCode;
+import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.web.ProblemException;
 import io.quarkus.oidc.client.OidcClient;
 import io.quarkus.oidc.client.OidcClients;
@@ -55,7 +57,7 @@ public class McpEvidence {
         if (mcpToken == null) {
             throw new ProblemException(ErrorCode.UNAUTHENTICATED, "An MCP call needs the caller's bearer token.");
         }
-        String key = digest(mcpToken);
+        String key = ParamsHash.sha256Hex(mcpToken.getBytes(StandardCharsets.UTF_8));
         Tokens tokens = exchanged.getIfPresent(key);
         if (tokens == null || expiresSoon(tokens)) {
             tokens = exchangeNow(mcpToken);
@@ -76,15 +78,6 @@ public class McpEvidence {
             throw new ProblemException(ErrorCode.UPSTREAM_UNAVAILABLE, ("The identity provider did not exchange the"
                     + " MCP token for evidence (%s); nothing was read or proposed.")
                     .formatted(e.getClass().getSimpleName()));
-        }
-    }
-
-    private static String digest(String token) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.countersign.agent.mcp;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +23,7 @@ import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.api.Problem;
 import dev.countersign.contracts.api.ProposalCard;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.contracts.json.ParamsHash;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import dev.countersign.web.ProblemMappers;
@@ -164,12 +164,6 @@ public class McpToolCalls {
 
     /** {@value #CONVERSATION_PREFIX} and the session id's SHA-256, cut to fit a conversation id (64 characters). */
     static String conversationId(String sessionId) {
-        try {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(sessionId.getBytes(StandardCharsets.UTF_8));
-            return CONVERSATION_PREFIX + HexFormat.of().formatHex(digest).substring(0, 32);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return CONVERSATION_PREFIX + ParamsHash.sha256Hex(sessionId.getBytes(StandardCharsets.UTF_8)).substring(0, 32);
     }
 }

@@ -62,9 +62,9 @@ public class TurnLimits {
      * the window.
      */
     public Turn admit(String tenantId, String userId) {
-        Person person = people.get(tenantId + "\u0000" + userId, key -> new Person(Guard.create().withRateLimit()
-                .limit(config.turnsPerPerson()).window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS)
-                .type(RateLimitType.ROLLING).done().build(), new ArrayDeque<>()));
+        Person person = people.get(tenantId + "\u0000" + userId,
+                key -> new Person(rollingLimit(config.turnsPerPerson()),
+                        new ArrayDeque<>()));
         Turn turn = new Turn(Instant.now().plus(longestTurn));
         synchronized (person) {
             person.running().removeIf(Turn::isOver);
@@ -95,9 +95,7 @@ public class TurnLimits {
      */
     public void admitClient(String tenantId, String clientId) {
         Guard started = clients.get(tenantId + "\u0000" + clientId,
-                key -> Guard.create().withRateLimit().limit(config.callsPerClient())
-                        .window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS).type(RateLimitType.ROLLING).done()
-                        .build());
+                key -> rollingLimit(config.callsPerClient()));
         try {
             started.get(() -> Boolean.TRUE, Boolean.class);
         } catch (RateLimitException refused) {
@@ -108,6 +106,12 @@ public class TurnLimits {
                             ProblemException.wholeSeconds(wait)),
                     wait);
         }
+    }
+
+    /** At most {@code limit} starts within any {@link TurnLimitsConfig#turnsWindow()} (SmallRye's rolling window). */
+    private Guard rollingLimit(int limit) {
+        return Guard.create().withRateLimit().limit(limit).window(config.turnsWindow().toMillis(), ChronoUnit.MILLIS)
+                .type(RateLimitType.ROLLING).done().build();
     }
 
     private record Person(Guard started, Deque<Turn> running) {
