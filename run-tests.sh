@@ -59,7 +59,7 @@ units=$!
 # 60 %): its classes spend much of their time waiting (a stack's start, a decision window, a fault), and the unit lane
 # is the longer one.
 lane end-to-end nice -n 2 "${mvn[@]}" "${checked[@]}" \
-  -pl shared-contracts,deploy/k8s-tests,deploy/dev-support,deploy/local-stack verify \
+  -pl shared-contracts,deploy/k8s-tests,deploy/keycloak-extension,deploy/dev-support,deploy/local-stack verify \
   -Dsurefire.includesFile="$tooling_tests" &
 end_to_end=$!
 

@@ -12,6 +12,7 @@ import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -111,6 +112,30 @@ public final class DevTokens {
                 "iat", issuedAt.getEpochSecond(),
                 "exp", expiresAt.getEpochSecond(),
                 "jti", UUID.randomUUID().toString()));
+    }
+
+    /**
+     * A token as the identity provider's token exchange issues it for agent-service's MCP server (docs/mcp.md): the
+     * person's {@code sub}, {@code azp} the exchanging client, and the MCP client the person signed in through as
+     * {@code act.client_id} (null: no {@code act} claim, as an identity provider without Countersign's mapper issues).
+     */
+    public String mintExchanged(String tenantId, String userId, String audience, String actingClient,
+            Duration lifetime) {
+        Instant now = Instant.now();
+        Map<String, Object> claims = new HashMap<>(Map.of(
+                "iss", ISSUER,
+                "sub", userId,
+                "tenant", tenantId,
+                "azp", LocalKeycloak.MCP_SERVER_CLIENT,
+                "aud", List.of(audience),
+                "groups", List.of(Groups.USER),
+                "iat", now.getEpochSecond(),
+                "exp", now.plus(lifetime).getEpochSecond(),
+                "jti", UUID.randomUUID().toString()));
+        if (actingClient != null) {
+            claims.put("act", Map.of("client_id", actingClient));
+        }
+        return sign(claims);
     }
 
     /**

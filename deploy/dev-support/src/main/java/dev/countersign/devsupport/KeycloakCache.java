@@ -33,17 +33,18 @@ import java.util.zip.ZipFile;
 <dir>
  * }).
  * <ul>
- * <li>{@code dist/}: the zip unpacked and {@code kc.sh build --db=dev-file --health-enabled=true} run once (about 15
- * s);</li>
+ * <li>{@code dist-<hash>/}: the zip unpacked, Countersign's provider ({@link KeycloakProvider}, whose contents the hash
+ * names) added to {@code providers/}, and {@code kc.sh build --db=dev-file --health-enabled=true} run once (about 15
+ * s); a changed provider builds a new one (an older one stays until the cache is deleted);</li>
  * <li>{@code snapshots/<sha-256 of the realm JSON>/}: the H2 database right after the realm was imported, so a changed
  * realm file imports again ({@code --import-realm} alone would silently keep the old one);</li>
  * <li>{@code .lock}: a file lock held while either is made, so concurrent JVMs (surefire and failsafe forks, the local
  * stack beside a test run) wait for each other. Both appear by an atomic rename of a finished temporary directory, so a
  * reader that sees them sees them whole and needs no lock.</li>
  * </ul>
- * Instances never run inside {@code dist/}: each gets its own directory ({@link #layOut}) whose {@code lib},
- * {@code conf}, {@code themes} and {@code providers} are symbolic links to {@code dist/} and whose {@code data/} (H2,
- * transaction logs, temporary files) is its own. Linux and macOS only (symbolic links, {@code kc.sh}).
+ * Instances never run inside {@code dist-<hash>/}: each gets its own directory ({@link #layOut}) whose {@code lib},
+ * {@code conf}, {@code themes} and {@code providers} are symbolic links to {@code dist-<hash>/} and whose {@code data/}
+ * (H2, transaction logs, temporary files) is its own. Linux and macOS only (symbolic links, {@code kc.sh}).
  * <p>
  * The zip comes from the local Maven repository, where dev-support's dependency on
  * {@code org.keycloak:keycloak-quarkus-dist:26.5.6:zip} puts it: no copy into {@code target/} (157 MB per module and
@@ -61,9 +62,11 @@ final class KeycloakCache {
     private static final Object IN_JVM_LOCK = new Object();
 
     private final Path root;
+    private final KeycloakProvider provider;
 
-    private KeycloakCache(Path root) {
+    private KeycloakCache(Path root, KeycloakProvider provider) {
         this.root = root;
+        this.provider = provider;
     }
 
     static KeycloakCache inUserCache() {
@@ -76,11 +79,17 @@ final class KeycloakCache {
             base = (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
                     .resolve("countersign");
         }
-        return new KeycloakCache(base.resolve("keycloak-" + VERSION).toAbsolutePath());
+        return new KeycloakCache(base.resolve("keycloak-" + VERSION).toAbsolutePath(),
+                KeycloakProvider.fromClassPath());
     }
 
     Path root() {
         return root;
+    }
+
+    /** The built distribution with this provider: {@code dist-<provider hash>}. */
+    private Path dist() {
+        return root.resolve("dist-" + provider.hash());
     }
 
     /**
@@ -89,7 +98,7 @@ final class KeycloakCache {
      */
     Path snapshotFor(byte[] realmJson) {
         Path snapshot = root.resolve("snapshots").resolve(sha256(realmJson));
-        if (Files.isDirectory(snapshot) && Files.isDirectory(root.resolve("dist"))) {
+        if (Files.isDirectory(snapshot) && Files.isDirectory(dist())) {
             return snapshot;
         }
         synchronized (IN_JVM_LOCK) {
@@ -98,7 +107,7 @@ final class KeycloakCache {
                 try (FileChannel channel = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE);
                         FileLock lock = channel.lock()) {
-                    if (!Files.isDirectory(root.resolve("dist"))) {
+                    if (!Files.isDirectory(dist())) {
                         buildDistribution();
                     }
                     if (!Files.isDirectory(snapshot)) {
@@ -117,7 +126,7 @@ final class KeycloakCache {
      * path, so a copy, not a link), links to the built distribution, and a {@code data/} of its own.
      */
     void layOut(Path instance) throws IOException {
-        Path dist = root.resolve("dist");
+        Path dist = dist();
         Files.createDirectories(instance.resolve("bin"));
         Files.createDirectories(instance.resolve("data"));
         Path script = instance.resolve("bin/kc.sh");
@@ -155,6 +164,7 @@ final class KeycloakCache {
         try {
             unzip(zip, work);
             Path unpacked = work.resolve("keycloak-" + VERSION);
+            provider.writeInto(unpacked.resolve("providers"));
             Path log = root.resolve("build.log");
             List<String> command = List.of(unpacked.resolve("bin/kc.sh").toString(), "build", "--db=dev-file",
                     "--health-enabled=true");
@@ -167,8 +177,8 @@ final class KeycloakCache {
                 build.destroyForcibly();
                 throw new IllegalStateException("kc.sh build failed; its output:\n" + LocalKeycloak.tail(log, 50));
             }
-            Files.move(unpacked, root.resolve("dist"), StandardCopyOption.ATOMIC_MOVE);
-            LOG.log(Level.INFO, "Keycloak {0} unpacked and built in {1} in {2} ms", VERSION, root.resolve("dist"),
+            Files.move(unpacked, dist(), StandardCopyOption.ATOMIC_MOVE);
+            LOG.log(Level.INFO, "Keycloak {0} unpacked and built in {1} in {2} ms", VERSION, dist(),
                     (System.nanoTime() - started) / 1_000_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

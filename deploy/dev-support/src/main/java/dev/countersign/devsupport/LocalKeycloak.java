@@ -97,6 +97,8 @@ public final class LocalKeycloak implements AutoCloseable {
     public static final String TEST_CLIENT = "countersign-test-cli";
     /** Like {@value #TEST_CLIENT}, for the MCP server's audience. */
     public static final String TEST_MCP_CLIENT = "countersign-test-mcp-cli";
+    /** Like {@value #TEST_MCP_CLIENT}, with access tokens that expire 5 s after they are issued. */
+    public static final String TEST_MCP_SHORT_CLIENT = "countersign-test-mcp-short-cli";
     /** Like {@value #TEST_CLIENT}, for the agent's audience. */
     public static final String TEST_AGENT_CLIENT = "countersign-test-agent-cli";
     /** The master realm's bootstrap administrator, used by {@link #allowRedirectUri}. */
@@ -235,6 +237,13 @@ public final class LocalKeycloak implements AutoCloseable {
             case Audiences.MCP -> passwordGrant(TEST_MCP_CLIENT, username, password(username));
             default -> throw new IllegalArgumentException("No test client issues tokens for " + audience);
         };
+    }
+
+    /**
+     * A bearer token for {@link Audiences#MCP} that expires 5 s after it is issued ({@value #TEST_MCP_SHORT_CLIENT}).
+     */
+    public String shortLivedMcpBearer(String username) {
+        return passwordGrant(TEST_MCP_SHORT_CLIENT, username, password(username));
     }
 
     private String passwordGrant(String client, String username, String password) {

@@ -116,6 +116,30 @@ class LocalKeycloakTest {
     }
 
     @Test
+    void anExchangedMcpTokenNamesThePersonAndTheClientTheySignedInThrough() throws Exception {
+        String mcpToken = keycloak.bearer(Audiences.MCP, "alice");
+        assertThat(claims(mcpToken).has("act")).as("an ordinary token names no actor").isFalse();
+
+        HttpResponse<String> response = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
+                "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange",
+                "client_id", LocalKeycloak.MCP_SERVER_CLIENT,
+                "client_secret", keycloak.clientSecret(LocalKeycloak.MCP_SERVER_CLIENT),
+                "subject_token", mcpToken,
+                "subject_token_type", "urn:ietf:params:oauth:token-type:access_token",
+                "audience", Audiences.MCP_EVIDENCE));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode evidence = claims(Json.mapper().readTree(response.body()).path("access_token").asText());
+        assertThat(evidence.path("sub").asText()).isEqualTo("alice");
+        assertThat(evidence.path("tenant").asText()).isEqualTo("acme");
+        assertThat(strings(evidence.path("aud"))).containsExactly(Audiences.MCP_EVIDENCE);
+        // Standard token exchange impersonates: azp is the exchanging client. The provider
+        // (deploy/keycloak-extension) names the client the person's token was issued to.
+        assertThat(evidence.path("azp").asText()).isEqualTo(LocalKeycloak.MCP_SERVER_CLIENT);
+        assertThat(evidence.path("act").path("client_id").asText()).isEqualTo(LocalKeycloak.TEST_MCP_CLIENT);
+    }
+
+    @Test
     void anAuthorizationRequestWithoutAPkceChallengeIsRefused() throws Exception {
         String callback = allowedCallback();
 
