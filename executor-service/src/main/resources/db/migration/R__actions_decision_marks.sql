@@ -1,6 +1,7 @@
 -- The marks a decision leaves on an action: auto_applied is set only by confirming, only by the tier rules
--- ('countersign/auto-apply') and never on a HIGH action (the same rule as AutoApply, as a backstop); undone_by and
--- undone_at are set only by executed -> undone, which must name both. A new action carries none of them.
+-- ('countersign/auto-apply'), never on a HIGH action nor on one not marked clean (the same rules as AutoApply and
+-- staging, as a backstop); undone_by and undone_at are set only by executed -> undone, which must name both. A new
+-- action carries none of them.
 CREATE OR REPLACE FUNCTION actions_decision_marks_guard() RETURNS trigger LANGUAGE plpgsql
     SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
@@ -19,6 +20,11 @@ BEGIN
             AND (NEW.tier = 'high' OR NEW.confirmed_by IS DISTINCT FROM 'countersign/auto-apply') THEN
         RAISE EXCEPTION 'a HIGH action is never applied automatically, and only the tier rules apply one'
             USING ERRCODE = 'check_violation';
+    END IF;
+    -- Nor one whose proposal was not marked clean: a turn that read text its user did not write, or a proposal through
+    -- an MCP client of a kind its tenant did not opt in (V32); staging's rule too, which holds it for a person.
+    IF NEW.auto_applied AND NOT OLD.auto_applied AND NOT NEW.context_clean THEN
+        RAISE EXCEPTION 'only a proposal marked clean is applied automatically' USING ERRCODE = 'check_violation';
     END IF;
     IF (NEW.undone_by IS DISTINCT FROM OLD.undone_by OR NEW.undone_at IS DISTINCT FROM OLD.undone_at)
             AND NOT (OLD.status = 'executed' AND NEW.status = 'undone') THEN

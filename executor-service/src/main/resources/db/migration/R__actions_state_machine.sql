@@ -29,7 +29,8 @@ BEGIN
             OR NEW.proposed_at <> OLD.proposed_at OR NEW.summary <> OLD.summary OR NEW.tier <> OLD.tier
             OR NEW.conversation_id IS DISTINCT FROM OLD.conversation_id
             OR NEW.turn_id IS DISTINCT FROM OLD.turn_id
-            OR NEW.target_owner IS DISTINCT FROM OLD.target_owner THEN
+            OR NEW.target_owner IS DISTINCT FROM OLD.target_owner
+            OR NEW.mcp_client IS DISTINCT FROM OLD.mcp_client THEN
         RAISE EXCEPTION 'what was proposed cannot change' USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.expires_at > OLD.expires_at THEN

@@ -198,7 +198,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
       tier.className = `tier tier-${(view.tier || '').toLowerCase()}`;
       // Rebuilt only when what it shows changed, so a screen reader is not handed the same table every poll.
       const key = JSON.stringify([view.diff, view.params, view.targetBefore, view.requestedBy, view.proposedAt,
-        view.status, view.result, view.conversationId]);
+        view.status, view.result, view.conversationId, view.mcpClient]);
       if (key !== detailsKey) {
         detailsKey = key;
         renderDetails();
@@ -303,6 +303,10 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
           h('th', { scope: 'row' }, name), h('td', {}, valueText(value)))))));
     }
     const facts = [['Requested by', view.requestedBy], ['Proposed', formatTime(view.proposedAt)]];
+    if (view.mcpClient) {
+      // Named by the identity provider in the evidence (docs/mcp.md); the agent behind that client is not ours.
+      facts.push(['Proposed through', `the MCP client ${view.mcpClient} (an agent Countersign cannot see into)`]);
+    }
     if (view.status === 'executed' && view.result) {
       facts.push(['Result', valueText(view.result)]);
     }

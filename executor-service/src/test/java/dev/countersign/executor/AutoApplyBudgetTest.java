@@ -274,11 +274,14 @@ class AutoApplyBudgetTest {
 
     @Test
     void theDatabaseRefusesAnAutomaticApplicationWithoutASpendAndAnyRewriteOfTheSpends() throws Exception {
-        budget(5, "200.00", 20, "500.00", 200, "5000.00");
+        // The day's budget of one person is one application: the second proposal, marked clean, waits for a person.
+        budget(5, "200.00", 1, "500.00", 200, "5000.00");
         ProposalMother applied = new ProposalMother(tenant, "2.00");
         ProposalMother waiting = new ProposalMother(tenant, "2.00");
-        waiting.event.put("contextClean", false);
-        assertThat(settle(kafka, List.of(applied, waiting))).containsExactly("executed", "proposed");
+        ProposalMother unclean = new ProposalMother(tenant, "2.00");
+        unclean.event.put("contextClean", false);
+        assertThat(settle(kafka, List.of(applied, waiting, unclean))).containsExactly("executed", "proposed",
+                "proposed");
         try (var app = Db.application()) {
             app.setAutoCommit(false);
             Db.enterTenant(app, tenant.id());
@@ -305,7 +308,7 @@ class AutoApplyBudgetTest {
         Db.refusedAsApplication(tenant.id(), "23514",
                 "UPDATE actions SET held_reason = 'something else' WHERE id = '%s'".formatted(waiting.actionId),
                 "UPDATE actions SET held_reason = 'late' WHERE id = '%s'".formatted(applied.actionId),
-                "UPDATE actions SET context_clean = true WHERE id = '%s'".formatted(waiting.actionId),
+                "UPDATE actions SET context_clean = true WHERE id = '%s'".formatted(unclean.actionId),
                 // A budget is all six bounds or none: a half-set one would read as no limit.
                 "UPDATE tenant_policies SET auto_apply_user_day_amount = NULL WHERE tenant_id = '%s'"
                         .formatted(tenant.id()));

@@ -123,11 +123,29 @@ class DatabaseInvariantsTest {
 
             for (String change : new String[]{"params = '{\"amount\":\"10000.00\"}'", "summary = 'other'",
                     "tier = 'high'", "requested_by = 'mallory'", "kind = 'ledger.wallet.rename'",
-                    "tenant_id = 'other'", "conversation_id = 'other'"}) {
+                    "tenant_id = 'other'", "conversation_id = 'other'", "mcp_client = 'other'"}) {
                 assertThatThrownBy(() -> sql.createStatement().executeUpdate(
                         "UPDATE actions SET " + change + " WHERE id = '" + id + "'"))
                         .as(change).isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
             }
+        }
+    }
+
+    /**
+     * Whatever the executor's code does: an action not marked clean is never applied on arrival
+     * (R__actions_decision_marks.sql; McpEvidenceTest holds that an MCP client's is not marked clean unless its kind is
+     * opted in).
+     */
+    @Test
+    void noProposalThatIsNotMarkedCleanIsAppliedOnArrival() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID unclean = actionIn(sql, ActionStatus.PROPOSED);
+
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed',"
+                    + " confirmed_by = 'countersign/auto-apply', confirmed_at = now(), auto_applied = true"
+                    + " WHERE id = '" + unclean + "'"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("only a proposal marked clean is applied automatically");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,10 +19,13 @@ import dev.countersign.contracts.ContractFixtures;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.KafkaHeaders;
 import dev.countersign.contracts.Topics;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.TestProperties;
 import dev.countersign.devsupport.testing.TopicRecords;
+import dev.countersign.executor.evidence.EvidenceVerifier;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 
 /**
  * Evidence of an MCP call (docs/mcp.md): a person's MCP token exchanged by agent-service for the executor's MCP
@@ -42,10 +46,13 @@ class McpEvidenceTest {
         TenantPolicies.set(tenant.id(), "agent-writes", Map.of("mode", "enabled"));
     }
 
+    /** As Keycloak's exchange issues it, naming the MCP client the person signed in through (act.client_id). */
     private String mcpEvidence(String user) {
-        return TestProperties.tokens().mint(tenant.id(), user, List.of(Audiences.MCP_EVIDENCE), List.of(Groups.USER),
+        return TestProperties.tokens().mintExchanged(tenant.id(), user, Audiences.MCP_EVIDENCE, MCP_CLIENT,
                 Duration.ofMinutes(5));
     }
+
+    private static final String MCP_CLIENT = "countersign-mcp-client";
 
     @Test
     void aSmallExpenseThroughMcpWaitsForAPersonThoughMarkedCleanWhileTheChatsIsApplied() throws Exception {
@@ -62,6 +69,89 @@ class McpEvidenceTest {
                 .contains("proposed through an MCP client");
         assertThat(Db.text("SELECT context_clean::text FROM actions WHERE id = ?", throughMcp.actionId))
                 .isEqualTo("false");
+        // The client the identity provider named is recorded, and shown to whoever decides.
+        assertThat(Db.text("SELECT mcp_client FROM actions WHERE id = ?", throughMcp.actionId)).isEqualTo(MCP_CLIENT);
+        assertThat(Db.text("SELECT mcp_client FROM actions WHERE id = ?", fromTheChat.actionId)).isNull();
+        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
+                .get("/api/actions/" + throughMcp.actionId).then().statusCode(200)
+                .body("mcpClient", equalTo(MCP_CLIENT));
+    }
+
+    /**
+     * An administrator opts a kind in, and a second confirms it (a loosening change): then that kind's small MCP
+     * proposal applies on arrival under the same tier rules and budget as the chat's, while another kind's still waits.
+     */
+    @Test
+    void aKindOptedInByTwoAdministratorsAppliesOnArrivalThroughMcp() throws Exception {
+        String opt = "{\"kinds\": [\"" + ShippedKinds.CREATE_TRANSACTION + "\"]}";
+        TenantPolicies.put(tenant.id(), "admin", "mcp-auto-apply", opt).statusCode(202);
+        var beforeConfirmed = new ProposalMother(tenant, "12.50").withEvidence(mcpEvidence("alice"));
+        beforeConfirmed.send(kafka);
+        Db.awaitStatus(beforeConfirmed.actionId, "proposed");
+        TenantPolicies.set(tenant.id(), "mcp-auto-apply", opt);
+        given().header("Authorization", "Bearer " + TenantPolicies.adminToken(tenant.id(), "admin"))
+                .get("/api/actions/policy/mcp-auto-apply").then().statusCode(200)
+                .body("kinds", org.hamcrest.Matchers.contains(ShippedKinds.CREATE_TRANSACTION));
+
+        var optedIn = new ProposalMother(tenant, "12.50").withEvidence(mcpEvidence("alice"));
+        optedIn.send(kafka);
+
+        Db.awaitStatus(optedIn.actionId, "executed");
+        assertThat(Db.text("SELECT confirmed_by FROM actions WHERE id = ?", optedIn.actionId))
+                .isEqualTo("countersign/auto-apply");
+        assertThat(Db.text("SELECT mcp_client FROM actions WHERE id = ?", optedIn.actionId)).isEqualTo(MCP_CLIENT);
+        assertThat(Db.count("SELECT count(*) FROM auto_apply_spends WHERE action_id = ?", optedIn.actionId))
+                .isOne();
+        // Opting in does not reach back: the proposal staged before the second administrator confirmed still waits.
+        assertThat(Db.status(beforeConfirmed.actionId)).isEqualTo("proposed");
+    }
+
+    @Test
+    void aKindTheCatalogueDoesNotDeclareCannotBeOptedIn() {
+        TenantPolicies.put(tenant.id(), "admin", "mcp-auto-apply", "{\"kinds\": [\"ledger.everything.delete\"]}")
+                .statusCode(400).body("code", equalTo("validation_failed"));
+    }
+
+    /**
+     * Whatever the executor's code does, an action through an MCP client of a kind its tenant did not opt in is not
+     * stored marked clean (R__actions_mcp_marks.sql), so it is never applied on arrival.
+     */
+    @Test
+    void theDatabaseMarksNoMcpProposalCleanUnlessItsKindIsOptedIn() throws Exception {
+        String insert = """
+                INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
+                                     summary, proposed_at, expires_at, context_clean, mcp_client)
+                VALUES (gen_random_uuid(), '%s', 'alice', '%s', 'low', 'proposed', '{}', repeat('a', 64),
+                        repeat('b', 64), 'x', now(), now() + interval '1 hour', true, 'some-client')""";
+        try (var owner = Db.owner()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> owner.createStatement()
+                    .executeUpdate(insert.formatted(tenant.id(), ShippedKinds.CREATE_TRANSACTION)))
+                    .hasMessageContaining("marked clean only for a kind its tenant opted in");
+            TenantPolicies.set(tenant.id(), "mcp-auto-apply",
+                    Map.of("kinds", List.of(ShippedKinds.CREATE_TRANSACTION)));
+            assertThat(owner.createStatement()
+                    .executeUpdate(insert.formatted(tenant.id(), ShippedKinds.CREATE_TRANSACTION))).isOne();
+        }
+    }
+
+    /**
+     * Evidence of the MCP audience that does not name the client (an identity provider without the mapper of
+     * deploy/keycloak-extension) is refused: which client proposed is recorded from the identity provider or not at
+     * all, never guessed.
+     */
+    @Test
+    void mcpEvidenceThatNamesNoClientIsRefused() throws Exception {
+        String unnamed = TestProperties.tokens().mintExchanged(tenant.id(), "alice", Audiences.MCP_EVIDENCE, null,
+                Duration.ofMinutes(5));
+        var proposal = new ProposalMother(tenant, "12.50").withEvidence(unnamed);
+
+        proposal.send(kafka);
+
+        var parked = kafka.awaitRecords(Topics.ACTIONS_PROPOSED_DEAD_LETTER,
+                value -> value.contains(proposal.actionId.toString()));
+        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason"))
+                .contains(EvidenceVerifier.NO_MCP_CLIENT);
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", proposal.actionId)).isZero();
     }
 
     @Test

@@ -75,6 +75,8 @@ public class ActionEntity {
     public String heldReason;
     @Column(name = "target_owner")
     public String targetOwner;
+    @Column(name = "mcp_client")
+    public String mcpClient;
 
     /** The same row {@link ActionRepository} maps from its native reads. */
     ActionRow toRow() {
@@ -82,7 +84,7 @@ public class ActionEntity {
                 ActionStatus.fromWire(status), ActionRepository.json(params), paramsHash, summary, instant(proposedAt),
                 instant(expiresAt), confirmedBy, instant(confirmedAt), instant(executedAt),
                 ActionRepository.json(result), idempotencyKey, targetVersion, ActionRepository.json(targetBefore),
-                autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason, targetOwner);
+                autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason, targetOwner, mcpClient);
     }
 
     private static java.time.Instant instant(OffsetDateTime at) {

@@ -61,7 +61,7 @@ public class ActionRepository {
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason,"
-            + " target_owner";
+            + " target_owner, mcp_client";
 
     // The statements of a person's confirm: the row locked with its stored token hash and whether its window is open
     // ($1 id, $2 tenant), the compare-and-swap proposed -> confirmed ($3 token hash, $4 who); then execute().
@@ -88,18 +88,18 @@ public class ActionRepository {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
-                                     target_before, trace_parent, context_clean, target_owner)
+                                     target_before, trace_parent, context_clean, target_owner, mcp_client)
                 SELECT n.id, n.tenant_id, n.requested_by, n.conversation_id, n.turn_id, n.kind, n.tier, 'proposed',
                        n.params::jsonb, n.params_hash, n.token_hash, n.summary, now(),
                        now() + make_interval(secs => n.ttl), n.target_version,
                        NULLIF(n.target_before::jsonb, 'null'), n.trace_parent,
-                       n.context_clean, n.target_owner
+                       n.context_clean, n.target_owner, n.mcp_client
                 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[],
                             $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[], $13::int8[], $14::text[],
-                            $15::text[], $16::bool[], $17::text[])
+                            $15::text[], $16::bool[], $17::text[], $18::text[])
                      AS n(id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, params, params_hash,
                           token_hash, summary, ttl, target_version, target_before, trace_parent, context_clean,
-                          target_owner)
+                          target_owner, mcp_client)
                 ORDER BY n.id
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
@@ -123,7 +123,8 @@ public class ActionRepository {
                                 : Json.write(action.target().fields()), String[]::new),
                         column(proposals, NewAction::traceParent, String[]::new),
                         column(proposals, NewAction::contextClean, Boolean[]::new),
-                        column(proposals, NewAction::targetOwner, String[]::new)}))
+                        column(proposals, NewAction::targetOwner, String[]::new),
+                        column(proposals, NewAction::mcpClient, String[]::new)}))
                 .map(ActionRepository::byId);
     }
 
@@ -453,7 +454,8 @@ public class ActionRepository {
                 instant(row, "undone_at"),
                 row.getString("trace_parent"),
                 row.getString("held_reason"),
-                row.getString("target_owner"));
+                row.getString("target_owner"),
+                row.getString("mcp_client"));
     }
 
     /**
@@ -487,6 +489,7 @@ public class ActionRepository {
         columns.put("trace_parent", row.traceParent());
         columns.put("held_reason", row.heldReason());
         columns.put("target_owner", row.targetOwner());
+        columns.put("mcp_client", row.mcpClient());
         return columns;
     }
 

@@ -25,6 +25,8 @@ import dev.countersign.executor.kind.KindAction;
  *            the W3C {@code traceparent} of the trace its proposal arrived in (V15), or null; telemetry only
  * @param heldReason
  *            why it waits for a person although its tier could have applied it on arrival (V16), or null
+ * @param mcpClient
+ *            the MCP client its person proposed through, as the identity provider named it (V32), or null
  */
 public record ActionRow(
         UUID id,
@@ -52,7 +54,8 @@ public record ActionRow(
         Instant undoneAt,
         String traceParent,
         String heldReason,
-        String targetOwner) implements KindAction {
+        String targetOwner,
+        String mcpClient) implements KindAction {
 
     /**
      * This confirmed action as {@code confirmed -> executed} stores it in the transaction that confirmed it: status
@@ -79,7 +82,7 @@ public record ActionRow(
         return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, newStatus, params,
                 paramsHash, summary, proposedAt, expiresAt, newConfirmedBy, newConfirmedAt, newExecutedAt, newResult,
                 idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason,
-                targetOwner);
+                targetOwner, mcpClient);
     }
 
     /** The view, its headline naming rows by id. */
@@ -94,6 +97,6 @@ public record ActionRow(
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
                 FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason,
-                headline, null);
+                mcpClient, headline, null);
     }
 }

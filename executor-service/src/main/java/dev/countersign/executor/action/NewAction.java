@@ -18,6 +18,9 @@ import dev.countersign.contracts.Tier;
  *            the agent's mark that the proposing turn read no text its user did not write (the agent's claim)
  * @param targetOwner
  *            the person whose row it writes (a wallet's owner, a plan's person), or null for a row nobody owns
+ * @param mcpClient
+ *            the MCP client the person proposed through, as the identity provider named it; null for the built-in chat
+ *            and integrations
  * @param ttl
  *            how long it may wait for a decision, from when the database stores it
  */
@@ -37,5 +40,6 @@ public record NewAction(
         String traceParent,
         boolean contextClean,
         String targetOwner,
+        String mcpClient,
         Duration ttl) {
 }

@@ -60,6 +60,6 @@ public class ApproverVerifier {
         }
         return new Evidence.Verified(tenantId, userId, CurrentUser.isServiceToken(jwt, integrationClients),
                 Instant.ofEpochSecond(jwt.getExpirationTime()), jwt.getGroups() == null ? Set.of() : jwt.getGroups(),
-                jwt.getTokenID(), false);
+                jwt.getTokenID(), null);
     }
 }

@@ -9,14 +9,19 @@ public sealed interface Evidence {
     /**
      * The record's tenant and requester are those of a recently signed-in person or a service principal, whose token
      * expires at {@code expiresAt}, carries {@code groups} (read for approvers only; empty for proposals) and is named
-     * {@code tokenId} (its {@code jti}; read for approvers only, null if absent). {@code throughMcp}: the token is of
-     * the MCP evidence audience, an MCP client's token exchanged at the identity provider (docs/mcp.md), so the request
-     * came from an agent whose context Countersign cannot see.
+     * {@code tokenId} (its {@code jti}; read for approvers only, null if absent). {@code mcpClient}: for a token of the
+     * MCP evidence audience (an MCP client's token exchanged at the identity provider, docs/mcp.md), the client the
+     * person signed in through, as the identity provider named it ({@code act.client_id}); null otherwise.
      */
     record Verified(String tenantId, String requester, boolean service, Instant expiresAt, Set<String> groups,
-            String tokenId, boolean throughMcp)
+            String tokenId, String mcpClient)
             implements
                 Evidence {
+
+        /** The request came through an MCP client, from an agent whose context Countersign cannot see. */
+        public boolean throughMcp() {
+            return mcpClient != null;
+        }
     }
 
     /**

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -57,6 +59,10 @@ public class EvidenceVerifier {
     public static final String TOO_OLD = "evidence_too_old";
     public static final String WRONG_TENANT = "evidence_wrong_tenant";
     public static final String WRONG_USER = "evidence_wrong_user";
+    /**
+     * MCP evidence that does not name the MCP client ({@code act.client_id}): the identity provider lacks the mapper.
+     */
+    public static final String NO_MCP_CLIENT = "evidence_names_no_mcp_client";
     public static final String QUEUED_TOO_LONG = "record_queued_too_long";
 
     private final TenantIdentityProvider oidc;
@@ -124,7 +130,21 @@ public class EvidenceVerifier {
         if (requester == null || !requester.equals(userId) || (!service && Requesters.isService(requester))) {
             return Evidence.rejected(WRONG_USER);
         }
-        return new Evidence.Verified(tenantId, requester, service, expiresAt, Set.of(), null, throughMcp);
+        String mcpClient = throughMcp ? actingClient(jwt) : null;
+        if (throughMcp && mcpClient == null) {
+            return Evidence.rejected(NO_MCP_CLIENT);
+        }
+        return new Evidence.Verified(tenantId, requester, service, expiresAt, Set.of(), null, mcpClient);
+    }
+
+    /**
+     * The client an exchanged token names as the acting party: {@code act.client_id} (RFC 8693 section 4.1), which the
+     * identity provider writes (deploy/keycloak-extension for Keycloak); null when absent or not a printable id.
+     */
+    private static String actingClient(JsonWebToken jwt) {
+        Object act = jwt.getClaim("act");
+        Object clientId = act instanceof JsonObject actor ? actor.get("client_id") : null;
+        return clientId instanceof JsonString id && Identifiers.isPrintableId(id.getString()) ? id.getString() : null;
     }
 
     /** {@code service:<client id>}: the {@code client_id} claim (RFC 9068), else the authorised party. */

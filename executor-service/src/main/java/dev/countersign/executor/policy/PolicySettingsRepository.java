@@ -1,11 +1,14 @@
 package dev.countersign.executor.policy;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
+import dev.countersign.contracts.api.McpAutoApplyPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
@@ -54,6 +57,19 @@ public class PolicySettingsRepository implements PanacheRepositoryBase<TenantPol
     public Uni<ExternalSendsPolicy> externalSends(String tenantId) {
         return findById(tenantId).map(policy -> new ExternalSendsPolicy(
                 policy == null || policy.externalSends == null || "enabled".equals(policy.externalSends)));
+    }
+
+    /** The kinds whose proposals through an MCP client may apply on arrival; none where none was set. */
+    public Uni<McpAutoApplyPolicy> mcpAutoApply(String tenantId) {
+        return findById(tenantId).map(policy -> new McpAutoApplyPolicy(
+                policy == null || policy.mcpAutoApplyKinds == null ? List.of() : List.of(policy.mcpAutoApplyKinds)));
+    }
+
+    /** Stores the kinds sorted and without repeats, so a change compares by what it means. */
+    public Uni<McpAutoApplyPolicy> setMcpAutoApply(String tenantId, McpAutoApplyPolicy policy, String userId) {
+        List<String> kinds = policy.kinds().stream().distinct().sorted().toList();
+        return upsert(tenantId, userId, Parameters.with("mcpAutoApplyKinds", kinds.toArray(String[]::new)))
+                .replaceWith(new McpAutoApplyPolicy(kinds));
     }
 
     /** The auto-apply budget; the deployment's ({@link AutoApplyBudgets#defaults()}) where none was set. */

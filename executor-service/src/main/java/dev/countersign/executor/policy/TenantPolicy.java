@@ -47,4 +47,6 @@ public class TenantPolicy {
     public Integer autoApplyTenantDayCount;
     @Column(name = "auto_apply_tenant_day_amount", precision = 14, scale = 2)
     public BigDecimal autoApplyTenantDayAmount;
+    @Column(name = "mcp_auto_apply_kinds")
+    public String[] mcpAutoApplyKinds;
 }

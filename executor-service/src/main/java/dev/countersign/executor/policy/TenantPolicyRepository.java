@@ -47,17 +47,20 @@ public class TenantPolicyRepository {
 
     /**
      * What staging a proposal reads of the tenant's policies, in one query: the agent-writes switch, the tier
-     * thresholds and the external-sends switch, each with its default as an administrator who never set it gets.
+     * thresholds, the external-sends switch and the kinds MCP proposals may apply, each with its default as an
+     * administrator who never set it gets.
      */
     public Uni<StagingPolicies> forStaging(SqlClient sql, String tenantId) {
-        return sql.preparedQuery("SELECT agent_writes, high_impact_threshold, external_sends FROM tenant_policies"
-                + " WHERE tenant_id = $1")
+        return sql.preparedQuery("SELECT agent_writes, high_impact_threshold, external_sends, mcp_auto_apply_kinds"
+                + " FROM tenant_policies WHERE tenant_id = $1")
                 .execute(Tuple.of(tenantId))
                 .map(rows -> {
                     Row row = rows.size() == 0 ? null : rows.iterator().next();
+                    String[] mcpKinds = row == null ? null : row.getArrayOfStrings("mcp_auto_apply_kinds");
                     return new StagingPolicies(agentWrites(row == null ? null : row.getString("agent_writes")),
                             tiers(row == null ? null : row.getBigDecimal("high_impact_threshold")),
-                            externalSends(row == null ? null : row.getString("external_sends")).enabled());
+                            externalSends(row == null ? null : row.getString("external_sends")).enabled(),
+                            mcpKinds == null ? java.util.Set.of() : java.util.Set.of(mcpKinds));
                 });
     }
 

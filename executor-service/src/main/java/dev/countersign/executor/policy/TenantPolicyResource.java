@@ -19,6 +19,7 @@ import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
+import dev.countersign.contracts.api.McpAutoApplyPolicy;
 import dev.countersign.contracts.api.PolicyChangeView;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.db.TenantSessions;
@@ -132,6 +133,24 @@ public class TenantPolicyResource {
     @PolicyAdministrators.Only
     public Uni<Response> setAutoApplyBudget(@NotNull(message = REQUIRED) @Valid AutoApplyBudget budget) {
         return change(PolicySettings.AUTO_APPLY_BUDGET, budget);
+    }
+
+    /**
+     * The action kinds whose proposals through an MCP client may apply on arrival (under the tier rules and the
+     * auto-apply budget); none unless administrators opted kinds in (docs/mcp.md).
+     */
+    @GET
+    @Path("/mcp-auto-apply")
+    public Uni<McpAutoApplyPolicy> mcpAutoApply() {
+        return sessions.read(user.tenantId(), () -> policies.mcpAutoApply(user.tenantId()));
+    }
+
+    @PUT
+    @Path("/mcp-auto-apply")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @PolicyAdministrators.Only
+    public Uni<Response> setMcpAutoApply(@NotNull(message = REQUIRED) @Valid McpAutoApplyPolicy policy) {
+        return change(PolicySettings.MCP_AUTO_APPLY, policy);
     }
 
     /**

@@ -130,7 +130,7 @@ public class ProposalConsumer {
                         return Uni.createFrom().failure(
                                 new EvidenceRejectedException(rejected.reason(), proposal.eventId()));
                     }
-                    return stageVerified(proposal, ((Evidence.Verified) checked).throughMcp());
+                    return stageVerified(proposal, ((Evidence.Verified) checked).mcpClient());
                 });
     }
 
@@ -141,8 +141,8 @@ public class ProposalConsumer {
      * ({@code alone}, as many transactions as the batches'), so a failed batch does not open one transaction per member
      * at once: at most twice PROPOSAL_TRANSACTIONS staging transactions in all.
      */
-    private Uni<Void> stageVerified(ActionProposed proposal, boolean throughMcp) {
-        StagingRequest request = staging.request(proposal, throughMcp);
+    private Uni<Void> stageVerified(ActionProposed proposal, String mcpClient) {
+        StagingRequest request = staging.request(proposal, mcpClient);
         return batches.submit(request)
                 .onFailure().recoverWithUni(failure -> {
                     LOG.infof("The staging batch of %s failed (%s); staging it alone", proposal.actionId(),

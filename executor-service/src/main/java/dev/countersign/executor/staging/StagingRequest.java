@@ -8,8 +8,13 @@ import dev.countersign.contracts.events.ActionProposed;
  *
  * @param traceParent
  *            the W3C {@code traceparent} of the proposal's record, or null when it came untraced
- * @param throughMcp
- *            its evidence is an MCP call's: it never applies on arrival, whatever the agent marked
+ * @param mcpClient
+ *            the MCP client its verified evidence names (an MCP call's), or null: such a proposal never applies on
+ *            arrival, whatever the agent marked
  */
-public record StagingRequest(ActionProposed proposal, String traceParent, boolean throughMcp) {
+public record StagingRequest(ActionProposed proposal, String traceParent, String mcpClient) {
+
+    public boolean throughMcp() {
+        return mcpClient != null;
+    }
 }

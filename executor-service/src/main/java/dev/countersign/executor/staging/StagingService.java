@@ -115,8 +115,8 @@ public class StagingService {
     }
 
     /** {@code proposal} ready to stage, with the trace it arrived in (read on its own record's context). */
-    public StagingRequest request(ActionProposed proposal, boolean throughMcp) {
-        return new StagingRequest(proposal, telemetry.currentTraceParent(), throughMcp);
+    public StagingRequest request(ActionProposed proposal, String mcpClient) {
+        return new StagingRequest(proposal, telemetry.currentTraceParent(), mcpClient);
     }
 
     /**
@@ -350,8 +350,18 @@ public class StagingService {
                     validated.definition().tierFor(validated.normalised(),
                             target.map(TargetSnapshot::fields).orElse(null), policy.tiers()),
                     validated.normalised(), validated.hash(), tokenHash(proposal), validated.summary(),
-                    target.orElse(null), request.traceParent(), proposal.markedClean() && !request.throughMcp(), owner,
+                    target.orElse(null), request.traceParent(), clean(request), owner, request.mcpClient(),
                     ttl(proposal));
+        }
+
+        /**
+         * The mark an action is stored with: the agent's for the chat's proposals; for an MCP client's, whose context
+         * Countersign cannot see (the agent marks every one foreign), whether the tenant opted its kind in.
+         */
+        private boolean clean(StagingRequest request) {
+            return request.throughMcp()
+                    ? policy.mcpMayApply(request.proposal().kind())
+                    : request.proposal().markedClean();
         }
 
         /**

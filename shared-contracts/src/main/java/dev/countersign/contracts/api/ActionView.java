@@ -30,6 +30,9 @@ import dev.countersign.contracts.Tier;
  * @param heldReason
  *            why it waits for a person although its tier could have applied it on arrival (auto-apply budget spent, or
  *            a turn that read text its user did not write); null otherwise
+ * @param mcpClient
+ *            the MCP client its requester proposed through (docs/mcp.md): the OAuth client id the identity provider
+ *            named in the evidence, never a value the agent wrote; null for the built-in chat and integrations
  * @param youMay
  *            what the caller may do to it by the decision rule ({@code confirm}, {@code cancel}, {@code undo},
  *            {@code resolve}), whatever its status now; null where no caller is known (events, a decision's answer)
@@ -57,6 +60,7 @@ public record ActionView(
         String undoneBy,
         Instant undoneAt,
         String heldReason,
+        String mcpClient,
         String headline,
         List<String> youMay) {
 
@@ -64,6 +68,6 @@ public record ActionView(
     public ActionView withYouMay(List<String> operations) {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore, diff,
-                autoApplied, undoneBy, undoneAt, heldReason, headline, operations);
+                autoApplied, undoneBy, undoneAt, heldReason, mcpClient, headline, operations);
     }
 }

@@ -12,7 +12,7 @@ import io.smallrye.mutiny.Uni;
 /**
  * One setting of a tenant's policy as the two-person rule sees it: its name (the last segment of its path under
  * {@code /api/actions/policy/}), how to read and write it, and which change of it weakens protection
- * ({@link #loosens}). The five are in {@link PolicySettings}.
+ * ({@link #loosens}). Every one is in {@link PolicySettings}.
  *
  * @param essence
  *            what of a value counts when comparing it with the value a change was proposed against (not who set it, nor

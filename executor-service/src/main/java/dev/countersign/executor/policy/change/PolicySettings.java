@@ -9,6 +9,7 @@ import dev.countersign.contracts.api.AgentWritesPolicy;
 import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
+import dev.countersign.contracts.api.McpAutoApplyPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 
@@ -16,8 +17,8 @@ import dev.countersign.executor.policy.PolicySettingsRepository;
  * The tenant's policy settings and, for each, the changes that weaken protection and so need a second administrator
  * (docs/security/authorization.md, "Two persons for loosening"): agent writes towards {@code enabled} (disabled, then
  * staged_only, then enabled), fewer approvals for HIGH or no longer another approver than the requester, a higher
- * high-impact threshold, external sends turned on, any auto-apply bound raised. Every other change tightens or keeps
- * protection and applies at once.
+ * high-impact threshold, external sends turned on, any auto-apply bound raised, a kind opted in to apply on arrival
+ * when proposed through an MCP client. Every other change tightens or keeps protection and applies at once.
  */
 public final class PolicySettings {
 
@@ -58,8 +59,15 @@ public final class PolicySettings {
                     "userDayCount", value.userDayCount(), "userDayAmount", plain(value.userDayAmount()),
                     "tenantDayCount", value.tenantDayCount(), "tenantDayAmount", plain(value.tenantDayAmount())));
 
+    /** Opting a kind in loosens; taking one out tightens. Stored and compared sorted (the repository sorts). */
+    public static final PolicySetting<McpAutoApplyPolicy> MCP_AUTO_APPLY = new PolicySetting<>("mcp-auto-apply",
+            McpAutoApplyPolicy.class, PolicySettingsRepository::mcpAutoApply,
+            (policies, tenant, value, by) -> policies.setMcpAutoApply(tenant, value, by),
+            (current, proposed) -> !current.kinds().containsAll(proposed.kinds()),
+            value -> new McpAutoApplyPolicy(value.kinds().stream().distinct().sorted().toList()));
+
     public static final List<PolicySetting<?>> ALL = List.of(AGENT_WRITES, APPROVALS, TIERS, EXTERNAL_SENDS,
-            AUTO_APPLY_BUDGET);
+            AUTO_APPLY_BUDGET, MCP_AUTO_APPLY);
 
     private PolicySettings() {
     }
