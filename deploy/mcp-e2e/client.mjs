@@ -4,7 +4,7 @@
 // signs in once as a person would at the identity provider's login form, and then works through MCP only.
 //
 // Usage: node client.mjs <mcp url> <username> <password> <redirect port> propose
-//        node client.mjs <mcp url> <username> <password> <redirect port> outcome <action id>
+//        node client.mjs <mcp url> <username> <password> <redirect port> outcome <action id>  (its resource and action_status)
 // Prints one JSON object on stdout: what the test asserts. Diagnostics go to stderr; no token is ever printed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -129,7 +129,12 @@ if (command === 'propose') {
   });
   output.proposal = { isError: proposed.isError ?? false, text: text(proposed), structured: proposed.structuredContent };
 } else if (command === 'outcome') {
-  output.outcome = text(await client.callTool({ name: 'pending_actions', arguments: {} }));
+  // The resource a proposal's answer named, and the status tool: each tells the action's outcome.
+  const { resourceTemplates } = await client.listResourceTemplates();
+  output.resourceTemplates = resourceTemplates.map(template => template.uriTemplate);
+  const read = await client.readResource({ uri: `countersign://actions/${rest[0]}` });
+  output.resource = read.contents.map(content => content.text).join('\n');
+  output.outcome = text(await client.callTool({ name: 'action_status', arguments: { actionId: rest[0] } }));
   output.action = rest[0];
 } else {
   throw new Error(`unknown command ${command}`);

@@ -3,8 +3,10 @@ package dev.countersign.agent;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +24,7 @@ import dev.countersign.agent.tools.propose.ProposeTools;
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.json.Json;
+import dev.countersign.devsupport.DevTokens;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -106,8 +109,19 @@ class McpServerTest {
     @Test
     void aTokenForAnotherAudienceOpensNothing() {
         for (String audience : List.of(Audiences.AGENT, Audiences.EXECUTOR, Audiences.MCP_EVIDENCE)) {
-            post(token(audience), null, initialize()).then().statusCode(401);
+            post(token(audience), null, initialize()).then().statusCode(401)
+                    .header("WWW-Authenticate", startsWith("Bearer error=\"invalid_token\""));
         }
+    }
+
+    /** An expired token gets the challenge, so the client knows to sign in again (MCP authorization, RFC 6750). */
+    @Test
+    void anExpiredTokenGetsTheBearerChallenge() {
+        Instant issued = Instant.now().minus(Duration.ofMinutes(10));
+        String expired = TestProperties.tokens().mint(TENANT, "mia", List.of(Audiences.MCP), List.of(Groups.USER),
+                issued, issued.plus(Duration.ofMinutes(5)));
+        Response refused = post(expired, null, initialize());
+        refused.then().statusCode(401).header("WWW-Authenticate", startsWith("Bearer error=\"invalid_token\""));
     }
 
     /**
@@ -178,6 +192,53 @@ class McpServerTest {
         session(token);
 
         assertThat(grants.signedIn(TENANT)).doesNotContain("mia");
+    }
+
+    /**
+     * One MCP client's calls in a tenant are bounded (MCP_CALLS_PER_CLIENT, 120 a minute), whoever signed in through
+     * it: seven people, each under the per-person limit, make 126 calls through the client {@code busy-client}; from
+     * the 121st on, every call is refused with {@code rate_limited} before anything runs.
+     */
+    @Test
+    void oneClientsCallsAreBoundedAcrossItsPeople() {
+        String tenant = "t-mcp-limit-" + java.util.UUID.randomUUID();
+        List<String> answers = new java.util.ArrayList<>();
+        for (int person = 0; person < 7; person++) {
+            Instant now = Instant.now();
+            String token = TestProperties.tokens().sign(Map.of("iss", DevTokens.ISSUER, "sub", "p" + person,
+                    "tenant", tenant, "aud", List.of(Audiences.MCP), "groups", List.of(Groups.USER), "azp",
+                    "busy-client", "iat", now.getEpochSecond(), "exp", now.plusSeconds(300).getEpochSecond()));
+            String session = session(token);
+            for (int call = 0; call < 18; call++) {
+                answers.add(message(post(token, session, Map.of("jsonrpc", "2.0", "id", call, "method", "tools/call",
+                        "params", Map.of("name", "list_wallets", "arguments", Map.of())))).path("error")
+                        .path("message").asText());
+            }
+        }
+        assertThat(answers.subList(0, 120)).allSatisfy(answer -> assertThat(answer).startsWith("upstream_unavailable"));
+        assertThat(answers.subList(120, 126))
+                .allSatisfy(answer -> assertThat(answer).startsWith("rate_limited: This MCP client made 120 calls"));
+    }
+
+    /**
+     * Arguments that are no object, or hold a JSON null, are invalid parameters (-32602), not the extension's -32603
+     * "Internal error" (its ClassCastException and NullPointerException, found by McpIT's generated calls).
+     */
+    @Test
+    void malformedArgumentsAreInvalidParameters() {
+        String token = token(Audiences.MCP);
+        String session = session(token);
+        for (String arguments : List.of("\"Checking\"", "[]", "42", "{\"wallet\":null,\"amount\":\"1.00\"}")) {
+            JsonNode answer = message(given().header("Authorization", "Bearer " + token)
+                    .header("Mcp-Session-Id", session).contentType("application/json")
+                    .accept("application/json, text/event-stream")
+                    .body("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+                            + "\"propose_expense\",\"arguments\":" + arguments + "}}")
+                    .post("/mcp"));
+            assertThat(answer.path("error").path("code").asInt()).as(arguments).isEqualTo(-32602);
+            assertThat(answer.path("error").path("message").asText()).as(arguments).startsWith("validation_failed: ");
+            assertThat(answer.path("id").asInt()).isEqualTo(5);
+        }
     }
 
     /**

@@ -135,8 +135,10 @@ class PlanMemoryTest {
                     // Read the page as a run reads it.
                 }
             } catch (SQLException e) {
-                assertThat(e.getSQLState()).as("only the statement timeout or the spill limit may stop it")
-                        .isIn("57014", "53400");
+                // 54000: a value reached PostgreSQL's 1 GB limit first (an idle machine builds the cross-joined
+                // string_agg that far within the 2 s the measurement allows).
+                assertThat(e.getSQLState()).as("only the statement timeout or a database limit may stop it")
+                        .isIn("57014", "53400", "54000");
             }
             long after = peakKib(pid);
             plan.rollback();

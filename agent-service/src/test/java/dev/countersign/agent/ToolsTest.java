@@ -79,10 +79,10 @@ class ToolsTest {
         List<String> offered = new ArrayList<>();
         ScriptedModel.requests().get(0).path("tools").forEach(t -> offered.add(t.path("function").path("name")
                 .asText()));
-        // The five read tools and one propose tool per declared kind (the test profile offers external writes).
+        // The six read tools and one propose tool per declared kind (the test profile offers external writes).
         assertThat(offered).containsExactlyInAnyOrderElementsOf(toolBox.names())
                 .containsAll(ActionCatalogue.all().stream().map(ActionDefinition::tool).toList())
-                .hasSize(5 + ActionCatalogue.all().size());
+                .hasSize(6 + ActionCatalogue.all().size());
         JsonNode expense = offeredTool("propose_expense");
         assertThat(texts(expense.path("properties").path("wallet").path("enum"))).containsExactly("Checking",
                 "Savings");
@@ -208,6 +208,30 @@ class ToolsTest {
                 // (not "3.50" alone: an expiry time such as 03:50 or 03:38:53.509 contains it)
                 .doesNotContain("Add an expense").doesNotContain("Bob");
         assertThat(results.get(3)).contains("Rename wallet to Everyday").contains("Add an expense of 3.50 (cancelled");
+    }
+
+    /**
+     * One action by its id, the user's own only: bob's action, and an id nobody used, read alike; an id that is not one
+     * is refused.
+     */
+    @Test
+    void anActionsStatusIsTheUsersOwnOnly() throws Exception {
+        UUID alices = fixtures.action("alice", "cancelled", "Add an expense of 3.50");
+        UUID bobs = fixtures.action("bob", "proposed", "Bob's rename");
+        UUID nobodys = UUID.randomUUID();
+        ScriptedModel.use(script(ModelReply.toolCalls(
+                new ToolCall("action_status", "{\"actionId\":\"" + alices + "\"}"),
+                new ToolCall("action_status", "{\"actionId\":\"" + bobs + "\"}"),
+                new ToolCall("action_status", "{\"actionId\":\"" + nobodys + "\"}"),
+                new ToolCall("action_status", "{\"actionId\":\"42\"}"))));
+
+        fixtures.chat("c-status", "what became of my expense?").statusCode(200);
+
+        List<String> results = lastToolResults();
+        assertThat(results.get(0)).isEqualTo("Action " + alices + ": Add an expense of 3.50 (cancelled, medium tier)");
+        assertThat(results.get(1)).isEqualTo("The user has no action " + bobs + ".");
+        assertThat(results.get(2)).isEqualTo("The user has no action " + nobodys + ".");
+        assertThat(results.get(3)).startsWith("Refused, nothing was done: actionId must be an id");
     }
 
     /**

@@ -42,6 +42,7 @@ public class ActionReader {
 
     void parseAtStartup(@Observes StartupEvent start) {
         sessions.parseAtStartup(ACTIONS, ActionLine.class);
+        sessions.parseAtStartup(ACTION, ActionLine.class);
     }
 
     /**
@@ -58,6 +59,26 @@ public class ActionReader {
                         .setMaxResults(MAX_ACTIONS)
                         .getResultList());
     }
+
+    /**
+     * One action of the user by its id; empty when there is none, in this tenant, requested by this user (another
+     * tenant's or another person's action reads as missing, with no hint that it exists).
+     */
+    public java.util.Optional<ActionLine> action(String tenantId, String userId, UUID actionId) {
+        return sessions.await(new Person(tenantId, userId),
+                session -> session.createSelectionQuery(ACTION, ActionLine.class)
+                        .setParameter("tenant", tenantId)
+                        .setParameter("user", userId)
+                        .setParameter("id", actionId)
+                        .getResultList())
+                .stream().findFirst();
+    }
+
+    private static final String ACTION = """
+            select new dev.countersign.agent.actions.ActionReader$ActionLine(a.id, a.kind, a.tier, a.status, a.summary,
+                   a.proposedAt, a.expiresAt, a.contextClean)
+            from StoredAction a
+            where a.tenantId = :tenant and a.requestedBy = :user and a.id = :id""";
 
     /** The database's clock ({@code instant}: the transaction's start, as {@code now()}) decides what is pending. */
     private static final String ACTIONS = """
@@ -136,6 +157,12 @@ public class ActionReader {
      */
     public record ActionLine(UUID id, String kind, String tier, String status, String summary, Instant proposedAt,
             Instant expiresAt, boolean proposedClean) {
+
+        /** What the model or an MCP client reads of it: id, summary, status, tier and, while proposed, its expiry. */
+        public String text() {
+            return "%s: %s (%s, %s tier%s)".formatted(id, summary, status, tier,
+                    "proposed".equals(status) ? ", expires " + expiresAt : "");
+        }
     }
 
     /** An action for the person's chat card: its line, and a headline naming what it changes. */

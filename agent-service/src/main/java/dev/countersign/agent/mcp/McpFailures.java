@@ -23,8 +23,11 @@ import io.vertx.ext.web.handler.BodyHandler;
  * <li>an empty batch ({@code []}) made it throw IndexOutOfBoundsException, and a batch of numbers ClassCastException,
  * each a 500: now 400 with a JSON-RPC "invalid request";</li>
  * <li>JSON {@code null} got an empty 500 of its own: now 400;</li>
- * <li>a {@code tools/call} without a string {@code params.name}, alone or in a batch, was never answered: now a
- * JSON-RPC {@code -32602} error (a batch: 400 "invalid request").</li>
+ * <li>a {@code tools/call} without a string {@code params.name}, alone or in a batch, was never answered; one whose
+ * {@code params.arguments} is not an object (ClassCastException) or has a member that is JSON {@code null}
+ * (NullPointerException) got -32603 "Internal error" (McpIT's generated calls found both): each is now a JSON-RPC
+ * {@code -32602} error (a batch: 400 "invalid request"). A null argument is refused, not dropped: every tool's input
+ * schema declares its arguments' types, and null is none of them.</li>
  * </ul>
  * Only POSTs to the MCP paths are touched, and only for those causes: any other failure stays the server error it is,
  * and a refusal the HTTP layer already decided (401 without a token, 413 for a body too large) is left alone. The body
@@ -38,7 +41,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 public class McpFailures {
 
     private static final Logger LOG = Logger.getLogger(McpFailures.class);
-    private static final List<String> PATHS = List.of("/mcp", "/mcp/*");
+    static final List<String> PATHS = List.of("/mcp", "/mcp/*");
 
     private final long maxBody;
 
@@ -51,7 +54,7 @@ public class McpFailures {
             router.post(path).order(Integer.MIN_VALUE).handler(McpFailures::watchForAnEmptyServerError)
                     .failureHandler(McpFailures::answerAMalformedMessage);
             router.post(path).order(-1).handler(BodyHandler.create(false).setBodyLimit(maxBody))
-                    .handler(McpFailures::refuseACallThatNamesNoTool);
+                    .handler(McpFailures::refuseAMalformedCall);
         }
     }
 
@@ -79,7 +82,7 @@ public class McpFailures {
         context.next();
     }
 
-    private static void refuseACallThatNamesNoTool(RoutingContext context) {
+    private static void refuseAMalformedCall(RoutingContext context) {
         Object body;
         try {
             body = context.body().buffer() == null ? null : Json.decodeValue(context.body().buffer());
@@ -87,22 +90,39 @@ public class McpFailures {
             context.next(); // the extension answers a parse error itself
             return;
         }
-        if (body instanceof JsonArray batch && batch.stream().anyMatch(McpFailures::namesNoTool)) {
-            invalidRequest(context, "a tools/call in the batch names no tool");
-        } else if (body instanceof JsonObject call && namesNoTool(call)) {
+        if (body instanceof JsonArray batch && batch.stream().anyMatch(message -> malformedCall(message) != null)) {
+            invalidRequest(context, "a tools/call in the batch is malformed");
+        } else if (body instanceof JsonObject call && malformedCall(call) != null) {
             context.response().setStatusCode(200).putHeader("Content-Type", "application/json")
                     .end(new JsonObject().put("jsonrpc", "2.0").put("id", call.getValue("id"))
                             .put("error", new JsonObject().put("code", -32602)
-                                    .put("message", "validation_failed: a tools/call names its tool in params.name"))
+                                    .put("message", "validation_failed: " + malformedCall(call)))
                             .encode());
         } else {
             context.next();
         }
     }
 
-    private static boolean namesNoTool(Object message) {
-        return message instanceof JsonObject call && "tools/call".equals(call.getValue("method"))
-                && !(call.getValue("params") instanceof JsonObject params && params.getValue("name") instanceof String);
+    /** What is wrong with a {@code tools/call} the extension would mishandle, or null. */
+    static String malformedCall(Object message) {
+        if (!(message instanceof JsonObject call && "tools/call".equals(call.getValue("method")))) {
+            return null;
+        }
+        if (!(call.getValue("params") instanceof JsonObject params && params.getValue("name") instanceof String)) {
+            return "a tools/call names its tool in params.name";
+        }
+        Object arguments = params.getValue("arguments");
+        if (arguments != null && !(arguments instanceof JsonObject)) {
+            return "params.arguments must be a JSON object";
+        }
+        if (arguments instanceof JsonObject members) {
+            for (String name : members.fieldNames()) {
+                if (members.getValue(name) == null) {
+                    return "an argument is null (no tool takes null): leave it out instead";
+                }
+            }
+        }
+        return null;
     }
 
     private static boolean isMessageShaped(RoutingContext context) {

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import dev.countersign.agent.actions.ActionReader;
 import dev.countersign.agent.conversation.ConversationKey;
 import dev.countersign.agent.evidence.RequestEvidence;
 import dev.countersign.agent.ledger.LedgerReader;
@@ -29,7 +31,10 @@ import dev.countersign.web.ProblemException;
 import dev.countersign.web.ProblemMappers;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkiverse.mcp.server.McpException;
+import io.quarkiverse.mcp.server.ResourceResponse;
+import io.quarkiverse.mcp.server.ResourceTemplateManager;
 import io.quarkiverse.mcp.server.TextContent;
+import io.quarkiverse.mcp.server.TextResourceContents;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.oidc.AccessTokenCredential;
@@ -63,11 +68,12 @@ public class McpToolCalls {
     private final TurnLimits limits;
     private final LedgerReader ledger;
     private final McpEvidence evidence;
+    private final ActionReader actions;
     /** The decision page's origin as people reach it (countersign.ui.executor-url); empty: no link is given. */
     private final Optional<String> decisionPage;
 
     public McpToolCalls(ToolBox tools, CurrentUser user, SecurityIdentity identity, TurnLimits limits,
-            LedgerReader ledger, McpEvidence evidence, UiConfig ui) {
+            LedgerReader ledger, McpEvidence evidence, ActionReader actions, UiConfig ui) {
         this.decisionPage = ui.executorUrl().filter(url -> !url.isBlank());
         this.tools = tools;
         this.user = user;
@@ -75,11 +81,52 @@ public class McpToolCalls {
         this.limits = limits;
         this.ledger = ledger;
         this.evidence = evidence;
+        this.actions = actions;
     }
 
     ToolResponse call(String tool, ToolManager.ToolArguments arguments) {
+        return asPerson(arguments.connection().id(), scope -> answer(tool, arguments, scope));
+    }
+
+    /**
+     * The resource {@code countersign://actions/<id>}: one of the caller's actions, as {@code action_status} tells it.
+     * Another tenant's or person's action, or an id that is none, is "resource not found", alike.
+     */
+    ResourceResponse readAction(ResourceTemplateManager.ResourceTemplateArguments arguments) {
+        String uri = arguments.requestUri().value();
+        return asPerson(arguments.connection().id(), scope -> {
+            UUID id = ActionUris.idIn(arguments.args().get(ActionUris.ID));
+            ActionReader.ActionLine line = id == null
+                    ? null
+                    : actions.action(scope.tenantId(), scope.userId(), id).orElse(null);
+            if (line == null) {
+                throw new McpException("Resource not found: " + uri, JsonRpcErrorCodes.RESOURCE_NOT_FOUND);
+            }
+            return new ResourceResponse(new TextResourceContents(uri, "Action " + line.text(), "text/plain"));
+        });
+    }
+
+    /**
+     * Runs {@code work} for the signed-in person in a scope of its own, admitted by the limits, with the evidence the
+     * MCP token was exchanged for; a refusal becomes the JSON-RPC error carrying the problem's code.
+     */
+    private <T> T asPerson(String connectionId, Function<TurnScope, T> work) {
         try {
-            return answer(tool, arguments);
+            String tenantId = user.tenantId();
+            String userId = user.userId();
+            ConversationKey conversation = new ConversationKey(tenantId, userId, conversationId(connectionId));
+            try (TurnLimits.Turn running = limits.admit(tenantId, userId)) {
+                limits.admitClient(tenantId, mcpClient());
+                RequestEvidence proof = evidence.exchange(conversation.person(), callersToken());
+                TenantFacts facts = ledger.facts(tenantId, userId).await().atMost(TenantReads.TIMEOUT);
+                TurnScope scope = new TurnScope(conversation, proof, UUID.randomUUID(), facts.wallets(),
+                        facts.categories());
+                scope.readUntrustedText(UNTRUSTED_SOURCE);
+                return work.apply(scope);
+            } catch (io.smallrye.mutiny.TimeoutException e) {
+                throw new ProblemException(ErrorCode.DATABASE_UNAVAILABLE, ("The ledger did not answer within %s;"
+                        + " nothing was read or proposed.").formatted(TenantReads.TIMEOUT));
+            }
         } catch (McpException e) {
             throw e;
         } catch (RuntimeException refused) {
@@ -101,44 +148,32 @@ public class McpToolCalls {
         };
     }
 
-    private ToolResponse answer(String tool, ToolManager.ToolArguments arguments) {
-        String tenantId = user.tenantId();
-        String userId = user.userId();
-        ConversationKey conversation = new ConversationKey(tenantId, userId,
-                conversationId(arguments.connection().id()));
-        try (TurnLimits.Turn running = limits.admit(tenantId, userId)) {
-            limits.admitClient(tenantId, mcpClient());
-            RequestEvidence proof = evidence.exchange(conversation.person(), callersToken());
-            TenantFacts facts = ledger.facts(tenantId, userId).await().atMost(TenantReads.TIMEOUT);
-            TurnScope scope = new TurnScope(conversation, proof, UUID.randomUUID(), facts.wallets(),
-                    facts.categories());
-            scope.readUntrustedText(UNTRUSTED_SOURCE);
-            ToolBox.Answer answer = tools.answer(tool, Json.write(arguments.args()), scope);
-            if (answer.refused()) {
-                return ToolResponse.error(answer.text());
-            }
-            List<SubmittedAction> submitted = scope.proposals().stream()
-                    .map(card -> SubmittedAction.of(card, decisionPage)).toList();
-            return submitted.isEmpty()
-                    ? ToolResponse.success(answer.text())
-                    : new ToolResponse(false, List.of(new TextContent(answer.text())),
-                            Map.of("actions", submitted), null);
-        } catch (io.smallrye.mutiny.TimeoutException e) {
-            throw new ProblemException(ErrorCode.DATABASE_UNAVAILABLE, ("The ledger did not answer within %s; nothing"
-                    + " was read or proposed.").formatted(TenantReads.TIMEOUT));
+    private ToolResponse answer(String tool, ToolManager.ToolArguments arguments, TurnScope scope) {
+        ToolBox.Answer answer = tools.answer(tool, Json.write(arguments.args()), scope);
+        if (answer.refused()) {
+            return ToolResponse.error(answer.text());
         }
+        List<SubmittedAction> submitted = scope.proposals().stream()
+                .map(card -> SubmittedAction.of(card, decisionPage)).toList();
+        return submitted.isEmpty()
+                ? ToolResponse.success(answer.text())
+                : new ToolResponse(false, List.of(new TextContent(answer.text())), Map.of("actions", submitted),
+                        null);
     }
 
     /**
      * What a propose call submitted, as the MCP client reads it ({@code structuredContent.actions}): the action's id,
      * its summary, {@code submitted} (staged for a person's decision, or on its way to be; an MCP call's proposal never
-     * applies on arrival) and where the person decides it. Its outcome: the {@code pending_actions} tool.
+     * applies on arrival), where the person decides it and the resource that tells its outcome (as the
+     * {@code action_status} tool does).
      */
-    public record SubmittedAction(UUID actionId, String summary, String status, String decisionPage) {
+    public record SubmittedAction(UUID actionId, String summary, String status, String decisionPage,
+            String resource) {
 
         public static SubmittedAction of(ProposalCard card, Optional<String> decisionPage) {
             return new SubmittedAction(card.actionId(), card.summary(), "submitted",
-                    decisionPage.map(base -> base + "/decide/?action=" + card.actionId()).orElse(null));
+                    decisionPage.map(base -> base + "/decide/?action=" + card.actionId()).orElse(null),
+                    ActionUris.of(card.actionId()));
         }
     }
 

@@ -12,6 +12,7 @@ import dev.countersign.agent.turn.TurnScope;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.internal.JsonSchemaElementUtils;
 import io.quarkiverse.mcp.server.MetaKey;
+import io.quarkiverse.mcp.server.ResourceTemplateManager;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkiverse.mcp.server.ToolManager.ToolAnnotations;
 import io.quarkus.runtime.StartupEvent;
@@ -34,7 +35,7 @@ public class McpTools {
 
     static final String APPROVAL_NOTE = " It only proposes: nothing is written until a person approves it on"
             + " Countersign's decision page; the answer gives the action's id, its status and the page's link, and"
-            + " pending_actions its outcome.";
+            + " action_status (or the action's resource) its outcome.";
 
     private static final ToolAnnotations READ = new ToolAnnotations(null, true, false, true, false);
     private static final ToolAnnotations PROPOSAL = new ToolAnnotations(null, false, true, false, false);
@@ -42,11 +43,13 @@ public class McpTools {
     private static final ToolAnnotations OUTSIDE_PROPOSAL = new ToolAnnotations(null, false, true, false, true);
 
     private final ToolManager manager;
+    private final ResourceTemplateManager resources;
     private final ToolBox toolBox;
     private final McpToolCalls calls;
 
-    public McpTools(ToolManager manager, ToolBox toolBox, McpToolCalls calls) {
+    public McpTools(ToolManager manager, ResourceTemplateManager resources, ToolBox toolBox, McpToolCalls calls) {
         this.manager = manager;
+        this.resources = resources;
         this.toolBox = toolBox;
         this.calls = calls;
     }
@@ -66,5 +69,13 @@ public class McpTools {
                     .setHandler(arguments -> calls.call(tool.name(), arguments))
                     .register();
         }
+        resources.newResourceTemplate("action")
+                .setTitle("A proposed action")
+                .setDescription("One of your proposed actions and its status now: proposed (waiting for a person's"
+                        + " decision), executed, cancelled, expired or failed. A propose tool's answer names it.")
+                .setUriTemplate(ActionUris.TEMPLATE)
+                .setMimeType("text/plain")
+                .setHandler(calls::readAction)
+                .register();
     }
 }

@@ -70,6 +70,20 @@ public final class ToolArguments {
                         .formatted(name, given.get(), allowed))));
     }
 
+    /** An id in the UUID form ({@code 8-4-4-4-12} hexadecimal digits). */
+    public Optional<java.util.UUID> uuid(String name) {
+        return text(name).map(text -> {
+            if (text.length() == 36) {
+                try {
+                    return java.util.UUID.fromString(text);
+                } catch (IllegalArgumentException e) {
+                    // refused below
+                }
+            }
+            throw new ArgumentRefused("%s must be an id like 123e4567-e89b-12d3-a456-426614174000".formatted(name));
+        });
+    }
+
     public Optional<LocalDate> date(String name) {
         return text(name).map(text -> {
             try {

@@ -29,7 +29,6 @@ import org.junit.jupiter.api.TestInfo;
 import com.microsoft.playwright.APIResponse;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
@@ -54,11 +53,6 @@ import dev.countersign.devsupport.LocalKeycloak;
  */
 class WebUiIT {
 
-    /**
-     * Chromium's headless shell, not the full browser in headless mode: the same engine at half the CPU for these tests
-     * (45 against 98 CPU seconds, docs/testing.md).
-     */
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium-headless-shell");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
     /** Short decision windows, so one test can watch a proposal expire; the others decide well within it. */
     private static final String DECISION_WINDOW = "PT25S";
@@ -77,22 +71,13 @@ class WebUiIT {
 
     @BeforeAll
     static void startTheStackAndTheBrowser() throws IOException {
-        assertThat(CHROMIUM).as(
-                "Debian's chromium-headless-shell package (apt-get install chromium-headless-shell; .ci/run installs it)")
-                .isExecutable();
         // Free ports for the mail and ticket stubs and Keycloak too, so another stack on this machine does not hold them.
         stack = LocalStack.start(TestStacks.withExecutors(1, Map.of("ACTIONS_MAX_TTL", DECISION_WINDOW,
                 "SMTP_PORT", String.valueOf(TestStacks.freePort()),
                 "TICKET_PORT", String.valueOf(TestStacks.freePort()),
                 "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()))));
-        playwright = Playwright.create(new Playwright.CreateOptions()
-                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                .setExecutablePath(CHROMIUM)
-                .setHeadless(true)
-                // Without the background-networking flags Chromium keeps calling out of this closed network.
-                .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync")));
+        playwright = HeadlessChromium.playwright();
+        browser = HeadlessChromium.launch(playwright);
         PlaywrightAssertions.setDefaultAssertionTimeout(15_000);
         Files.createDirectories(SCREENSHOTS);
     }

@@ -49,8 +49,6 @@ public class PendingActionsTool implements AgentTool {
         if (found.isEmpty()) {
             return pendingOnly ? "Nothing waits for the user's decision." : "The user has no actions yet.";
         }
-        return found.stream().map(a -> "- %s: %s (%s, %s tier%s)".formatted(a.id(), a.summary(), a.status(),
-                a.tier(), "proposed".equals(a.status()) ? ", expires " + a.expiresAt() : ""))
-                .collect(Collectors.joining("\n", "Actions:\n", ""));
+        return found.stream().map(line -> "- " + line.text()).collect(Collectors.joining("\n", "Actions:\n", ""));
     }
 }
