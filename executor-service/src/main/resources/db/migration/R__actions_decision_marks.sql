@@ -1,7 +1,7 @@
 -- The marks a decision leaves on an action: auto_applied is set only by confirming, only by the tier rules
--- ('countersign/auto-apply'), never on a HIGH action nor on one not marked clean (the same rules as AutoApply and
--- staging, as a backstop); undone_by and undone_at are set only by executed -> undone, which must name both. A new
--- action carries none of them.
+-- ('countersign/auto-apply'), never on a HIGH action nor on one not marked clean but for an MCP client's of an
+-- opted-in kind (the same rules as AutoApply and staging, as a backstop); undone_by and undone_at are set only by
+-- executed -> undone, which must name both. A new action carries none of them.
 CREATE OR REPLACE FUNCTION actions_decision_marks_guard() RETURNS trigger LANGUAGE plpgsql
     SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
@@ -21,10 +21,15 @@ BEGIN
         RAISE EXCEPTION 'a HIGH action is never applied automatically, and only the tier rules apply one'
             USING ERRCODE = 'check_violation';
     END IF;
-    -- Nor one whose proposal was not marked clean: a turn that read text its user did not write, or a proposal through
-    -- an MCP client of a kind its tenant did not opt in (V32); staging's rule too, which holds it for a person.
-    IF NEW.auto_applied AND NOT OLD.auto_applied AND NOT NEW.context_clean THEN
-        RAISE EXCEPTION 'only a proposal marked clean is applied automatically' USING ERRCODE = 'check_violation';
+    -- Nor one whose proposal was not marked clean (a turn that read text its user did not write), unless it came
+    -- through an MCP client (never marked clean, V32) and its tenant opted its kind in, as committed now; staging's
+    -- rule too, which holds such an action for a person.
+    IF NEW.auto_applied AND NOT OLD.auto_applied AND NOT NEW.context_clean
+            AND NOT (NEW.mcp_client IS NOT NULL AND EXISTS (
+                SELECT 1 FROM tenant_policies p
+                WHERE p.tenant_id = NEW.tenant_id AND NEW.kind = ANY (p.mcp_auto_apply_kinds))) THEN
+        RAISE EXCEPTION 'only a clean proposal, or an MCP one of an opted-in kind, is applied automatically'
+            USING ERRCODE = 'check_violation';
     END IF;
     IF (NEW.undone_by IS DISTINCT FROM OLD.undone_by OR NEW.undone_at IS DISTINCT FROM OLD.undone_at)
             AND NOT (OLD.status = 'executed' AND NEW.status = 'undone') THEN

@@ -295,9 +295,18 @@ class McpServerTest {
         }
         String tooLarge = Json.write(Map.of("jsonrpc", "2.0", "id", 10, "method", "tools/call", "params",
                 Map.of("name", "propose_expense", "arguments", Map.of("description", "x".repeat(300_000)))));
-        assertThat(given().header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session)
-                .contentType("application/json").accept("application/json, text/event-stream").body(tooLarge)
-                .post("/mcp").statusCode()).isEqualTo(413);
+        int status;
+        try {
+            status = given().header("Authorization", "Bearer " + token).header("Mcp-Session-Id", session)
+                    .contentType("application/json").accept("application/json, text/event-stream").body(tooLarge)
+                    .post("/mcp").statusCode();
+        } catch (Exception closedWhileSending) {
+            // Under load the server's 413 and its closing the connection can come before the client sent it all: a
+            // broken pipe or a reset is that refusal (seen once in CI), anything else is not.
+            assertThat(closedWhileSending).hasRootCauseInstanceOf(java.net.SocketException.class);
+            status = 413;
+        }
+        assertThat(status).isEqualTo(413);
     }
 
     /** What a propose call answers besides its text: the action, submitted, and the page where a person decides it. */

@@ -45,9 +45,13 @@ class TaintTest {
 
     /** Runs one turn: the model calls {@code read} (if any), then proposes an expense; the proposal as published. */
     private JsonNode turn(String conversation, String read) throws Exception {
+        return turn(conversation, read, "{}");
+    }
+
+    private JsonNode turn(String conversation, String read, String arguments) throws Exception {
         ScriptedModel.use(read == null
                 ? AgentFixtures.script(ModelReply.toolCall("propose_expense", EXPENSE))
-                : AgentFixtures.script(ModelReply.toolCall(read, "{}"),
+                : AgentFixtures.script(ModelReply.toolCall(read, arguments),
                         ModelReply.toolCall("propose_expense", EXPENSE)));
         String actionId = fixtures.chat(conversation, "add a 4.00 coffee").statusCode(200)
                 .body("proposals", hasSize(1)).body("recorded", equalTo(true))
@@ -204,8 +208,14 @@ class TaintTest {
                 "source_action_id", "transactions", "alice", false);
         assertThat(turn("c-laundered", "find_transactions").get("contextClean").asBoolean()).isFalse();
 
-        fixtures.action("alice", "proposed", INJECTION, false, false);
+        UUID foreign = fixtures.action("alice", "proposed", INJECTION, false, false);
         assertThat(turn("c-pending", "pending_actions").get("contextClean").asBoolean()).isFalse();
+        assertThat(turn("c-status", "action_status", "{\"actionId\":\"" + foreign + "\"}").get("contextClean")
+                .asBoolean()).isFalse();
+        // (and one proposed in a clean turn leaves the turn clean, so the line above can fail)
+        UUID own = fixtures.action("alice", "proposed", "Rename wallet to Everyday", false, true);
+        assertThat(turn("c-status-own", "action_status", "{\"actionId\":\"" + own + "\"}").get("contextClean")
+                .asBoolean()).isTrue();
     }
 
     @Test

@@ -145,7 +145,7 @@ class DatabaseInvariantsTest {
                     + " confirmed_by = 'countersign/auto-apply', confirmed_at = now(), auto_applied = true"
                     + " WHERE id = '" + unclean + "'"))
                     .isInstanceOf(SQLException.class)
-                    .hasMessageContaining("only a proposal marked clean is applied automatically");
+                    .hasMessageContaining("only a clean proposal, or an MCP one of an opted-in kind, is applied");
         }
     }
 

@@ -102,8 +102,18 @@ class McpEvidenceTest {
         assertThat(Db.text("SELECT mcp_client FROM actions WHERE id = ?", optedIn.actionId)).isEqualTo(MCP_CLIENT);
         assertThat(Db.count("SELECT count(*) FROM auto_apply_spends WHERE action_id = ?", optedIn.actionId))
                 .isOne();
+        // Applied, yet never marked clean: its text does not pass for alice's own in a later chat turn.
+        assertThat(Db.text("SELECT context_clean::text FROM actions WHERE id = ?", optedIn.actionId))
+                .isEqualTo("false");
         // Opting in does not reach back: the proposal staged before the second administrator confirmed still waits.
         assertThat(Db.status(beforeConfirmed.actionId)).isEqualTo("proposed");
+        // The same kinds again (repeated) loosen nothing, and taking a kind out tightens: both apply at once.
+        TenantPolicies.put(tenant.id(), "admin", "mcp-auto-apply", "{\"kinds\": [\"" + ShippedKinds.CREATE_TRANSACTION
+                + "\", \"" + ShippedKinds.CREATE_TRANSACTION + "\"]}").statusCode(200);
+        TenantPolicies.put(tenant.id(), "admin", "mcp-auto-apply", "{\"kinds\": []}").statusCode(200);
+        var afterTakenOut = new ProposalMother(tenant, "12.50").withEvidence(mcpEvidence("alice"));
+        afterTakenOut.send(kafka);
+        Db.awaitStatus(afterTakenOut.actionId, "proposed");
     }
 
     @Test
@@ -113,24 +123,47 @@ class McpEvidenceTest {
     }
 
     /**
-     * Whatever the executor's code does, an action through an MCP client of a kind its tenant did not opt in is not
-     * stored marked clean (R__actions_mcp_marks.sql), so it is never applied on arrival.
+     * Whatever the executor's code does: an action through an MCP client is never stored marked clean (V32: its text
+     * never passes for the person's own in a later chat turn, opt-in or not), and it is applied on arrival only for a
+     * kind its tenant opted in (R__actions_decision_marks.sql), checked as the executor's role in the tenant.
      */
     @Test
-    void theDatabaseMarksNoMcpProposalCleanUnlessItsKindIsOptedIn() throws Exception {
+    void theDatabaseAppliesAnMcpProposalOnArrivalOnlyForAnOptedInKindAndNeverMarksItClean() throws Exception {
         String insert = """
                 INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash, token_hash,
                                      summary, proposed_at, expires_at, context_clean, mcp_client)
-                VALUES (gen_random_uuid(), '%s', 'alice', '%s', 'low', 'proposed', '{}', repeat('a', 64),
-                        repeat('b', 64), 'x', now(), now() + interval '1 hour', true, 'some-client')""";
+                VALUES ('%s', '%s', 'alice', '%s', 'low', 'proposed', '{}', repeat('a', 64), repeat('b', 64), 'x',
+                        now(), now() + interval '1 hour', %s, 'some-client')""";
+        String autoApply = "UPDATE actions SET status = 'confirmed', confirmed_by = 'countersign/auto-apply',"
+                + " confirmed_at = now(), auto_applied = true WHERE id = '%s'";
+        UUID id = UUID.randomUUID();
         try (var owner = Db.owner()) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> owner.createStatement()
-                    .executeUpdate(insert.formatted(tenant.id(), ShippedKinds.CREATE_TRANSACTION)))
-                    .hasMessageContaining("marked clean only for a kind its tenant opted in");
-            TenantPolicies.set(tenant.id(), "mcp-auto-apply",
-                    Map.of("kinds", List.of(ShippedKinds.CREATE_TRANSACTION)));
-            assertThat(owner.createStatement()
-                    .executeUpdate(insert.formatted(tenant.id(), ShippedKinds.CREATE_TRANSACTION))).isOne();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> owner.createStatement().executeUpdate(
+                    insert.formatted(UUID.randomUUID(), tenant.id(), ShippedKinds.CREATE_TRANSACTION, "true")))
+                    .hasMessageContaining("actions_mcp_proposals_never_clean");
+            owner.createStatement()
+                    .executeUpdate(insert.formatted(id, tenant.id(), ShippedKinds.CREATE_TRANSACTION, "false"));
+        }
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> app.createStatement().executeUpdate(autoApply.formatted(id)))
+                    .hasMessageContaining("only a clean proposal, or an MCP one of an opted-in kind, is applied");
+            app.rollback();
+        }
+        TenantPolicies.set(tenant.id(), "mcp-auto-apply", Map.of("kinds", List.of(ShippedKinds.CREATE_TRANSACTION)));
+        try (var app = Db.application()) {
+            app.setAutoCommit(false);
+            Db.enterTenant(app, tenant.id());
+            // Now past this rule; the commit would still need the budget's spend (AutoApplyBudgetTest).
+            assertThat(app.createStatement().executeUpdate(autoApply.formatted(id))).isOne();
+            app.rollback();
+        }
+        try (var owner = Db.owner()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> owner.createStatement().executeUpdate(
+                    insert.formatted(UUID.randomUUID(), tenant.id(), ShippedKinds.CREATE_TRANSACTION, "true")))
+                    .hasMessageContaining("actions_mcp_proposals_never_clean");
         }
     }
 
@@ -143,15 +176,20 @@ class McpEvidenceTest {
     void mcpEvidenceThatNamesNoClientIsRefused() throws Exception {
         String unnamed = TestProperties.tokens().mintExchanged(tenant.id(), "alice", Audiences.MCP_EVIDENCE, null,
                 Duration.ofMinutes(5));
-        var proposal = new ProposalMother(tenant, "12.50").withEvidence(unnamed);
+        // The exchanging client naming itself: what an exchanged token exchanged again would say.
+        String itself = TestProperties.tokens().mintExchanged(tenant.id(), "alice", Audiences.MCP_EVIDENCE,
+                "countersign-mcp-exchange", Duration.ofMinutes(5));
+        for (String evidence : List.of(unnamed, itself)) {
+            var proposal = new ProposalMother(tenant, "12.50").withEvidence(evidence);
 
-        proposal.send(kafka);
+            proposal.send(kafka);
 
-        var parked = kafka.awaitRecords(Topics.ACTIONS_PROPOSED_DEAD_LETTER,
-                value -> value.contains(proposal.actionId.toString()));
-        assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason"))
-                .contains(EvidenceVerifier.NO_MCP_CLIENT);
-        assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", proposal.actionId)).isZero();
+            var parked = kafka.awaitRecords(Topics.ACTIONS_PROPOSED_DEAD_LETTER,
+                    value -> value.contains(proposal.actionId.toString()));
+            assertThat(KafkaCompanion.getHeader(parked.get(0).headers(), "dead-letter-reason"))
+                    .contains(EvidenceVerifier.NO_MCP_CLIENT);
+            assertThat(Db.count("SELECT count(*) FROM actions WHERE id = ?", proposal.actionId)).isZero();
+        }
     }
 
     @Test

@@ -74,18 +74,17 @@ public class ActionReader {
                 .stream().findFirst();
     }
 
-    private static final String ACTION = """
-            select new dev.countersign.agent.actions.ActionReader$ActionLine(a.id, a.kind, a.tier, a.status, a.summary,
-                   a.proposedAt, a.expiresAt, a.contextClean)
-            from StoredAction a
-            where a.tenantId = :tenant and a.requestedBy = :user and a.id = :id""";
-
-    /** The database's clock ({@code instant}: the transaction's start, as {@code now()}) decides what is pending. */
-    private static final String ACTIONS = """
+    /** The user's actions as lines; each query adds its own conditions. */
+    private static final String USERS_ACTIONS = """
             select new dev.countersign.agent.actions.ActionReader$ActionLine(a.id, a.kind, a.tier, a.status, a.summary,
                    a.proposedAt, a.expiresAt, a.contextClean)
             from StoredAction a
             where a.tenantId = :tenant and a.requestedBy = :user
+            """;
+    private static final String ACTION = USERS_ACTIONS + " and a.id = :id";
+
+    /** The database's clock ({@code instant}: the transaction's start, as {@code now()}) decides what is pending. */
+    private static final String ACTIONS = USERS_ACTIONS + """
               and (:pendingOnly = false or (a.status = 'proposed' and a.expiresAt > instant))
             order by case when a.status = 'proposed' then 0 else 1 end, a.proposedAt desc""";
 

@@ -34,8 +34,9 @@ public class McpTools {
     static final String APPROVAL_KEY = "dev.countersign/approval";
 
     static final String APPROVAL_NOTE = " It only proposes: nothing is written until a person approves it on"
-            + " Countersign's decision page; the answer gives the action's id, its status and the page's link, and"
-            + " action_status (or the action's resource) its outcome.";
+            + " Countersign's decision page (unless the person's administrators let this kind apply on arrival from"
+            + " MCP clients, within their limits); the answer gives the action's id, its status and the page's link,"
+            + " and action_status (or the action's resource) its outcome.";
 
     private static final ToolAnnotations READ = new ToolAnnotations(null, true, false, true, false);
     private static final ToolAnnotations PROPOSAL = new ToolAnnotations(null, false, true, false, false);

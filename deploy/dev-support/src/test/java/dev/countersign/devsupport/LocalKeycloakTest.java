@@ -120,13 +120,7 @@ class LocalKeycloakTest {
         String mcpToken = keycloak.bearer(Audiences.MCP, "alice");
         assertThat(claims(mcpToken).has("act")).as("an ordinary token names no actor").isFalse();
 
-        HttpResponse<String> response = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
-                "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange",
-                "client_id", LocalKeycloak.MCP_SERVER_CLIENT,
-                "client_secret", keycloak.clientSecret(LocalKeycloak.MCP_SERVER_CLIENT),
-                "subject_token", mcpToken,
-                "subject_token_type", "urn:ietf:params:oauth:token-type:access_token",
-                "audience", Audiences.MCP_EVIDENCE));
+        HttpResponse<String> response = exchange(mcpToken);
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonNode evidence = claims(Json.mapper().readTree(response.body()).path("access_token").asText());
@@ -137,6 +131,28 @@ class LocalKeycloakTest {
         // (deploy/keycloak-extension) names the client the person's token was issued to.
         assertThat(evidence.path("azp").asText()).isEqualTo(LocalKeycloak.MCP_SERVER_CLIENT);
         assertThat(evidence.path("act").path("client_id").asText()).isEqualTo(LocalKeycloak.TEST_MCP_CLIENT);
+
+        // The evidence exchanged again (Keycloak lets a client exchange a token issued to itself, with a fresh iat): no
+        // actor is named, so the executor refuses it as MCP evidence; the mapper never names the exchanging client.
+        HttpResponse<String> again = exchange(Json.mapper().readTree(response.body()).path("access_token").asText());
+        assertThat(again.statusCode()).as("Keycloak 26.5 lets it: %s", again.body()).isEqualTo(200);
+        assertThat(claims(Json.mapper().readTree(again.body()).path("access_token").asText()).has("act")).isFalse();
+        // Another grant of a client with the mapper adds nothing: the exchange client has no other grant at all.
+        HttpResponse<String> password = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
+                "grant_type", "password", "client_id", LocalKeycloak.MCP_SERVER_CLIENT,
+                "client_secret", keycloak.clientSecret(LocalKeycloak.MCP_SERVER_CLIENT),
+                "username", "alice", "password", LocalKeycloak.password("alice")));
+        assertThat(password.statusCode()).as(password.body()).isIn(400, 401);
+    }
+
+    private static HttpResponse<String> exchange(String subjectToken) throws Exception {
+        return post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
+                "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange",
+                "client_id", LocalKeycloak.MCP_SERVER_CLIENT,
+                "client_secret", keycloak.clientSecret(LocalKeycloak.MCP_SERVER_CLIENT),
+                "subject_token", subjectToken,
+                "subject_token_type", "urn:ietf:params:oauth:token-type:access_token",
+                "audience", Audiences.MCP_EVIDENCE));
     }
 
     @Test

@@ -8,6 +8,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.OAuth2Constants;
 import org.keycloak.jose.jws.JWSInput;
 import org.keycloak.jose.jws.JWSInputException;
+import org.keycloak.models.ClientModel;
 import org.keycloak.models.ClientSessionContext;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.ProtocolMapperModel;
@@ -31,8 +32,8 @@ import org.keycloak.representations.AccessToken;
  * <p>
  * Limits: it names the client, not a program. A public client (every MCP client signs in as one) has no secret, so any
  * program a person runs can use its id; the claim says which client registration the person signed in through, and
- * nothing about the software behind it. Tokens of any other grant get no claim, and so does a subject token without
- * {@code azp}.
+ * nothing about the software behind it. Tokens of any other grant get no claim, and so do a subject token without
+ * {@code azp}, one issued to the exchanging client itself and one that names an actor already.
  */
 public final class SubjectClientMapper extends AbstractOIDCProtocolMapper implements OIDCAccessTokenMapper {
 
@@ -76,7 +77,12 @@ public final class SubjectClientMapper extends AbstractOIDCProtocolMapper implem
         return token;
     }
 
-    /** The subject token's {@code azp} when this request is a token exchange, else null. */
+    /**
+     * The subject token's {@code azp} when this request is a token exchange of a person's token issued to another
+     * client, else null. Null too when the subject token was issued to the exchanging client itself (an exchanged token
+     * exchanged again: Keycloak lets a client exchange its own tokens, and the client it names would be the exchanging
+     * one) or already names an actor ({@code act}): the claim only ever names the client a person signed in through.
+     */
     static String subjectClient(KeycloakSession session) {
         if (session.getContext().getHttpRequest() == null) {
             return null;
@@ -87,12 +93,20 @@ public final class SubjectClientMapper extends AbstractOIDCProtocolMapper implem
             return null;
         }
         String subjectToken = form.getFirst(OAuth2Constants.SUBJECT_TOKEN);
-        if (subjectToken == null) {
+        String subjectType = form.getFirst(OAuth2Constants.SUBJECT_TOKEN_TYPE);
+        if (subjectToken == null
+                || subjectType != null && !OAuth2Constants.ACCESS_TOKEN_TYPE.equals(subjectType)) {
             return null;
         }
         try {
-            String azp = new JWSInput(subjectToken).readJsonContent(AccessToken.class).getIssuedFor();
-            return azp == null || azp.isBlank() ? null : azp;
+            AccessToken subject = new JWSInput(subjectToken).readJsonContent(AccessToken.class);
+            String azp = subject.getIssuedFor();
+            ClientModel exchanging = session.getContext().getClient();
+            if (azp == null || azp.isBlank() || subject.getOtherClaims().containsKey(CLAIM)
+                    || exchanging != null && azp.equals(exchanging.getClientId())) {
+                return null;
+            }
+            return azp;
         } catch (JWSInputException unreadable) {
             // Keycloak refuses such a subject token before it issues anything; nothing to name.
             return null;

@@ -482,8 +482,8 @@ class McpIT {
 
     /**
      * An MCP client that proposes without end, in a tenant whose agent writes are enabled (so a chat turn's small
-     * expense would apply on arrival): each of its 100 small expenses is staged and waits for a person, none applied,
-     * nothing written to the ledger.
+     * expense would apply on arrival): each of its 200 small expenses (the issue's number) is staged and waits for a
+     * person, none applied, nothing written to the ledger.
      */
     @Test
     void aClientProposingWithoutEndGetsNothingApplied() throws Exception {
@@ -496,7 +496,7 @@ class McpIT {
         Map<String, Object> expense = new LinkedHashMap<>(Map.of("wallet", "Checking", "amount", "1.00",
                 "category", "coffee", "description", marker));
         List<String> actionIds = new java.util.ArrayList<>();
-        for (int call = 0; call < 100; call++) {
+        for (int call = 0; call < 200; call++) {
             JsonNode answer = call(token, session, "propose_expense", expense);
             assertThat(answer.path("result").path("isError").asBoolean()).as(answer.toString()).isFalse();
             actionIds.add(answer.path("result").path("structuredContent").path("actions").get(0).path("actionId")

@@ -139,12 +139,17 @@ public class EvidenceVerifier {
 
     /**
      * The client an exchanged token names as the acting party: {@code act.client_id} (RFC 8693 section 4.1), which the
-     * identity provider writes (deploy/keycloak-extension for Keycloak); null when absent or not a printable id.
+     * identity provider writes (deploy/keycloak-extension for Keycloak); null when absent, not a printable id, or the
+     * token's own {@code azp}.
      */
     private static String actingClient(JsonWebToken jwt) {
         Object act = jwt.getClaim("act");
         Object clientId = act instanceof JsonObject actor ? actor.get("client_id") : null;
-        return clientId instanceof JsonString id && Identifiers.isPrintableId(id.getString()) ? id.getString() : null;
+        if (!(clientId instanceof JsonString id) || !Identifiers.isPrintableId(id.getString())) {
+            return null;
+        }
+        // The exchanging client naming itself: an exchanged token exchanged again, not a person's MCP client.
+        return id.getString().equals(jwt.getClaim("azp")) ? null : id.getString();
     }
 
     /** {@code service:<client id>}: the {@code client_id} claim (RFC 9068), else the authorised party. */

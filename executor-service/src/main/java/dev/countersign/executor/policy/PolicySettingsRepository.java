@@ -67,9 +67,9 @@ public class PolicySettingsRepository implements PanacheRepositoryBase<TenantPol
 
     /** Stores the kinds sorted and without repeats, so a change compares by what it means. */
     public Uni<McpAutoApplyPolicy> setMcpAutoApply(String tenantId, McpAutoApplyPolicy policy, String userId) {
-        List<String> kinds = policy.kinds().stream().distinct().sorted().toList();
-        return upsert(tenantId, userId, Parameters.with("mcpAutoApplyKinds", kinds.toArray(String[]::new)))
-                .replaceWith(new McpAutoApplyPolicy(kinds));
+        McpAutoApplyPolicy stored = policy.normalised();
+        return upsert(tenantId, userId, Parameters.with("mcpAutoApplyKinds", stored.kinds().toArray(String[]::new)))
+                .replaceWith(stored);
     }
 
     /** The auto-apply budget; the deployment's ({@link AutoApplyBudgets#defaults()}) where none was set. */

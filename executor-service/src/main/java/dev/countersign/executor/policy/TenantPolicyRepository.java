@@ -60,7 +60,9 @@ public class TenantPolicyRepository {
                     return new StagingPolicies(agentWrites(row == null ? null : row.getString("agent_writes")),
                             tiers(row == null ? null : row.getBigDecimal("high_impact_threshold")),
                             externalSends(row == null ? null : row.getString("external_sends")).enabled(),
-                            mcpKinds == null ? java.util.Set.of() : java.util.Set.of(mcpKinds));
+                            mcpKinds == null
+                                    ? java.util.Set.of()
+                                    : java.util.Set.copyOf(java.util.Arrays.asList(mcpKinds)));
                 });
     }
 

@@ -9,8 +9,8 @@ import dev.countersign.contracts.events.ActionProposed;
  * @param traceParent
  *            the W3C {@code traceparent} of the proposal's record, or null when it came untraced
  * @param mcpClient
- *            the MCP client its verified evidence names (an MCP call's), or null: such a proposal never applies on
- *            arrival, whatever the agent marked
+ *            the MCP client its verified evidence names (an MCP call's), or null: such a proposal is never marked
+ *            clean, whatever the agent marked, and applies on arrival only for a kind its tenant opted in
  */
 public record StagingRequest(ActionProposed proposal, String traceParent, String mcpClient) {
 

@@ -62,8 +62,8 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * here. One transaction records the event as processed, stores the action and writes the outcome to the outbox, so a
  * redelivered event does nothing and no outcome is published for work that was rolled back. An action whose tier lets
  * it apply on arrival ({@link AutoApply}) is confirmed and executed in that same transaction, if the agent marked the
- * proposing turn clean (and its evidence is not an MCP call's, which is never clean) and the auto-apply budget has room
- * ({@link AutoApplyBudgets}); otherwise it waits for a person with the reason recorded on it.
+ * proposing turn clean (for an MCP call's, never marked clean: if the tenant opted its kind in) and the auto-apply
+ * budget has room ({@link AutoApplyBudgets}); otherwise it waits for a person with the reason recorded on it.
  */
 @ApplicationScoped
 public class StagingService {
@@ -77,7 +77,7 @@ public class StagingService {
     /** Why a proposal from a turn that read text its user did not write waits for a person. */
     static final String TAINTED = "the turn that proposed it read text its user did not write (another user's note,"
             + " an imported row, a mail or ticket), so a person confirms it";
-    /** Why a proposal made through an MCP client waits for a person (docs/mcp.md). */
+    /** Why a proposal made through an MCP client, of a kind its tenant did not opt in, waits for a person. */
     static final String THROUGH_MCP = "it was proposed through an MCP client, whose context Countersign cannot see, so a"
             + " person confirms it";
 
@@ -350,18 +350,17 @@ public class StagingService {
                     validated.definition().tierFor(validated.normalised(),
                             target.map(TargetSnapshot::fields).orElse(null), policy.tiers()),
                     validated.normalised(), validated.hash(), tokenHash(proposal), validated.summary(),
-                    target.orElse(null), request.traceParent(), clean(request), owner, request.mcpClient(),
-                    ttl(proposal));
+                    target.orElse(null), request.traceParent(), proposal.markedClean() && !request.throughMcp(), owner,
+                    request.mcpClient(), ttl(proposal));
         }
 
         /**
-         * The mark an action is stored with: the agent's for the chat's proposals; for an MCP client's, whose context
-         * Countersign cannot see (the agent marks every one foreign), whether the tenant opted its kind in.
+         * Whether an action its tier could apply on arrival may be: the chat's if its turn was marked clean; an MCP
+         * client's (never marked clean: Countersign cannot see that agent's context, and its text must never pass for
+         * the person's own in a later turn) if the tenant's administrators opted its kind in.
          */
-        private boolean clean(StagingRequest request) {
-            return request.throughMcp()
-                    ? policy.mcpMayApply(request.proposal().kind())
-                    : request.proposal().markedClean();
+        private boolean mayApplyOnArrival(NewAction action) {
+            return action.mcpClient() == null ? action.contextClean() : policy.mcpMayApply(action.kind());
         }
 
         /**
@@ -389,8 +388,8 @@ public class StagingService {
                     decided = decided.flatMap(ignored -> autoApply.reason(sql, row, agentWrites)).map(reason -> {
                         if (reason == null) {
                             waiting.add(row);
-                        } else if (!action.contextClean()) { // the stored mark: an MCP call's is never clean
-                            String why = requests.get(index).throughMcp() ? THROUGH_MCP : TAINTED;
+                        } else if (!mayApplyOnArrival(action)) {
+                            String why = action.mcpClient() != null ? THROUGH_MCP : TAINTED;
                             later(index, () -> lifecycle.held(sql, row, why).replaceWith(true));
                         } else {
                             later(index, () -> applyOnArrival(sql, row, reason).replaceWith(true));

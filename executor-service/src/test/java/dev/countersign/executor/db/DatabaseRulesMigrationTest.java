@@ -64,7 +64,7 @@ class DatabaseRulesMigrationTest {
             "V30__action_kinds.sql",
             "R__actions_external_calls.sql", "R__action_kinds.sql", "V31__wallet_transfers.sql",
             "R__wallet_transfers.sql", "V32__mcp_client.sql", "R__actions_decision_marks.sql",
-            "R__actions_mcp_marks.sql", "R__tenant_policy_history.sql",
+            "R__actions_mcp_marks.sql", "R__tenant_policy_history.sql", "V33__mcp_proposals_never_clean.sql",
             "R__row_versions.sql", "R__wallets_currency_fixed.sql",
             "R__actions_auto_apply_marks.sql", "R__actions_state_machine.sql", "R__current_tenant.sql",
             "R__outbox_relay.sql",

@@ -17,4 +17,9 @@ import dev.countersign.contracts.catalogue.KnownKind;
  */
 public record McpAutoApplyPolicy(
         @NotNull(message = "must be a list of action kinds (empty for none)") @Size(max = 64, message = "at most 64 kinds") List<@NotBlank(message = "must be an action kind") @KnownKind String> kinds) {
+
+    /** The same kinds sorted and without repeats: how it is stored and compared. */
+    public McpAutoApplyPolicy normalised() {
+        return new McpAutoApplyPolicy(kinds.stream().distinct().sorted().toList());
+    }
 }

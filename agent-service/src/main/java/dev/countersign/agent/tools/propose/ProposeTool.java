@@ -125,7 +125,8 @@ public final class ProposeTool implements AgentTool {
                             ? "the executor decides its tier; a low-impact action (a small expense, a plan draft) may"
                                     + " be applied on arrival and the user can undo it, anything else waits until the"
                                     + " user confirms it in the app,"
-                            : "it waits until a person confirms it in the app,")
+                            : "it waits until a person confirms it in the app (unless it came through an MCP client and"
+                                    + " the administrators let its kind apply on arrival),")
                     + " and it may expire or be refused. Tell the user it was sent for their approval; never say it is"
                     + " done until a later outcome says so.").formatted(card.actionId(), card.summary());
             case PENDING -> ("Submitted action %s (%s), but the broker has not confirmed receipt yet: its outcome is"

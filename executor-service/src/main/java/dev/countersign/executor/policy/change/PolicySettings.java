@@ -59,12 +59,12 @@ public final class PolicySettings {
                     "userDayCount", value.userDayCount(), "userDayAmount", plain(value.userDayAmount()),
                     "tenantDayCount", value.tenantDayCount(), "tenantDayAmount", plain(value.tenantDayAmount())));
 
-    /** Opting a kind in loosens; taking one out tightens. Stored and compared sorted (the repository sorts). */
+    /** Opting a kind in loosens; taking one out tightens. Stored and compared sorted, without repeats. */
     public static final PolicySetting<McpAutoApplyPolicy> MCP_AUTO_APPLY = new PolicySetting<>("mcp-auto-apply",
             McpAutoApplyPolicy.class, PolicySettingsRepository::mcpAutoApply,
             (policies, tenant, value, by) -> policies.setMcpAutoApply(tenant, value, by),
             (current, proposed) -> !current.kinds().containsAll(proposed.kinds()),
-            value -> new McpAutoApplyPolicy(value.kinds().stream().distinct().sorted().toList()));
+            McpAutoApplyPolicy::normalised);
 
     public static final List<PolicySetting<?>> ALL = List.of(AGENT_WRITES, APPROVALS, TIERS, EXTERNAL_SENDS,
             AUTO_APPLY_BUDGET, MCP_AUTO_APPLY);
