@@ -22,7 +22,7 @@ BEGIN
             USING ERRCODE = 'check_violation';
     END IF;
     -- Nor one whose proposal was not marked clean (a turn that read text its user did not write), unless it came
-    -- through an MCP client (never marked clean, V32) and its tenant opted its kind in, as committed now; staging's
+    -- through an MCP client (never marked clean, V33) and its tenant opted its kind in, as committed now; staging's
     -- rule too, which holds such an action for a person.
     IF NEW.auto_applied AND NOT OLD.auto_applied AND NOT NEW.context_clean
             AND NOT (NEW.mcp_client IS NOT NULL AND EXISTS (

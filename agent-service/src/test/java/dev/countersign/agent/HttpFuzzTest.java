@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.agent.chat.ConversationResource;
@@ -26,6 +27,7 @@ import dev.countersign.devsupport.testing.fuzz.HttpFuzzer;
 import dev.countersign.devsupport.testing.fuzz.HttpInputs;
 import dev.countersign.devsupport.testing.fuzz.OpenApiEndpoints;
 import dev.countersign.devsupport.testing.fuzz.ResourceMethods;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -39,6 +41,10 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 @AgentTestResources
 class HttpFuzzTest {
+
+    /** The agent's body limit (AGENT_MAX_BODY_SIZE): the fuzzer's larger bodies are refused with 413. */
+    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
+    MemorySize maxBody;
 
     /** Opening a conversation only mints an id; nothing is stored until its first turn. */
     private static final Set<String> HARMLESS_WRITES = Set.of("POST /api/conversations");
@@ -67,7 +73,7 @@ class HttpFuzzTest {
         List<HttpFuzzer.Result> results = new ArrayList<>();
         long started = System.nanoTime();
         try (var fuzzer = new HttpFuzzer(URI.create(TestHTTPResourceManager.getUri()), HARMLESS_WRITES,
-                Set.of("GET /api/ui/config"))) {
+                Set.of("GET /api/ui/config"), maxBody.asLongValue())) {
             for (Endpoint endpoint : endpoints) {
                 var inputs = new HttpInputs(new HostileValues(run.randomFor(endpoint.key())), endpoint, credentials,
                         knownIds).generate(run.inputs());

@@ -307,6 +307,9 @@ class McpServerTest {
             status = 413;
         }
         assertThat(status).isEqualTo(413);
+        // And the server still answers this session: the closed connection was that one request's refusal.
+        assertThat(message(post(token, session, Map.of("jsonrpc", "2.0", "id", 11, "method", "tools/list")))
+                .path("result").path("tools").size()).isGreaterThan(5);
     }
 
     /** What a propose call answers besides its text: the action, submitted, and the page where a person decides it. */

@@ -132,14 +132,17 @@ class DatabaseInvariantsTest {
     }
 
     /**
-     * Whatever the executor's code does: an action not marked clean is never applied on arrival
-     * (R__actions_decision_marks.sql; McpEvidenceTest holds that an MCP client's is not marked clean unless its kind is
-     * opted in).
+     * Whatever the executor's code does: an action not marked clean is never applied on arrival, even in a tenant that
+     * opted its kind in for MCP clients, unless it came through one (R__actions_decision_marks.sql; McpEvidenceTest
+     * holds the MCP side).
      */
     @Test
-    void noProposalThatIsNotMarkedCleanIsAppliedOnArrival() throws Exception {
+    void noChatProposalThatIsNotMarkedCleanIsAppliedOnArrivalEvenWhereItsKindIsOptedInForMcp() throws Exception {
         try (var sql = Db.owner()) {
             UUID unclean = actionIn(sql, ActionStatus.PROPOSED);
+            sql.createStatement().executeUpdate(("INSERT INTO tenant_policies (tenant_id, updated_by,"
+                    + " mcp_auto_apply_kinds) SELECT tenant_id, 'test', ARRAY[kind] FROM actions WHERE id = '%s'")
+                    .formatted(unclean));
 
             assertThatThrownBy(() -> sql.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed',"
                     + " confirmed_by = 'countersign/auto-apply', confirmed_at = now(), auto_applied = true"

@@ -29,9 +29,9 @@ import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 
 /**
  * Evidence of an MCP call (docs/mcp.md): a person's MCP token exchanged by agent-service for the executor's MCP
- * evidence audience. It is evidence like the chat's, for that person only, and what it proposes never applies on
- * arrival, whatever the agent marked: Countersign cannot see what entered the external agent's context. It opens no
- * HTTP endpoint.
+ * evidence audience. It is evidence like the chat's, for that person only, and what it proposes is never marked clean,
+ * whatever the agent marked: Countersign cannot see what entered the external agent's context. It applies on arrival
+ * only for a kind the tenant's administrators opted in. It opens no HTTP endpoint.
  */
 @QuarkusTest
 @ExecutorTestResources
@@ -114,6 +114,24 @@ class McpEvidenceTest {
         var afterTakenOut = new ProposalMother(tenant, "12.50").withEvidence(mcpEvidence("alice"));
         afterTakenOut.send(kafka);
         Db.awaitStatus(afterTakenOut.actionId, "proposed");
+        assertThat(Db.text("SELECT held_reason FROM actions WHERE id = ?", afterTakenOut.actionId))
+                .contains("proposed through an MCP client");
+    }
+
+    /** A kind stored twice (the API stores each once; the column allows it) is read as one, and staging goes on. */
+    @Test
+    void aKindStoredTwiceIsReadOnce() throws Exception {
+        TenantPolicies.set(tenant.id(), "mcp-auto-apply", Map.of("kinds", List.of(ShippedKinds.CREATE_TRANSACTION)));
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate(("UPDATE tenant_policies SET mcp_auto_apply_kinds = ARRAY['%s', '%s']"
+                    + " WHERE tenant_id = '%s'").formatted(ShippedKinds.CREATE_TRANSACTION,
+                            ShippedKinds.CREATE_TRANSACTION, tenant.id()));
+        }
+        var proposal = new ProposalMother(tenant, "12.50").withEvidence(mcpEvidence("alice"));
+
+        proposal.send(kafka);
+
+        Db.awaitStatus(proposal.actionId, "executed");
     }
 
     @Test
@@ -123,7 +141,7 @@ class McpEvidenceTest {
     }
 
     /**
-     * Whatever the executor's code does: an action through an MCP client is never stored marked clean (V32: its text
+     * Whatever the executor's code does: an action through an MCP client is never stored marked clean (V33: its text
      * never passes for the person's own in a later chat turn, opt-in or not), and it is applied on arrival only for a
      * kind its tenant opted in (R__actions_decision_marks.sql), checked as the executor's role in the tenant.
      */

@@ -47,7 +47,8 @@ import io.quarkus.security.identity.SecurityIdentity;
  * <li>the caller's own MCP token never leaves this service: it is exchanged for evidence ({@link McpEvidence}), which
  * the reads and the proposals carry;</li>
  * <li>the scope is marked as holding text the person did not write, from the start: Countersign cannot see what entered
- * the external agent's context, so its proposals wait for a person like a tainted turn's;</li>
+ * the external agent's context, so its proposals wait for a person like a tainted turn's (the executor applies them on
+ * arrival only for a kind the tenant opted in);</li>
  * <li>each call counts against the same per-person limit as a chat turn, and against its MCP client's own
  * ({@link TurnLimits}).</li>
  * </ul>

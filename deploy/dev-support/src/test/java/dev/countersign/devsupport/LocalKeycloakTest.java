@@ -137,7 +137,7 @@ class LocalKeycloakTest {
         HttpResponse<String> again = exchange(Json.mapper().readTree(response.body()).path("access_token").asText());
         assertThat(again.statusCode()).as("Keycloak 26.5 lets it: %s", again.body()).isEqualTo(200);
         assertThat(claims(Json.mapper().readTree(again.body()).path("access_token").asText()).has("act")).isFalse();
-        // Another grant of a client with the mapper adds nothing: the exchange client has no other grant at all.
+        // The exchange client has no other grant (so its mapper sees token exchanges only).
         HttpResponse<String> password = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
                 "grant_type", "password", "client_id", LocalKeycloak.MCP_SERVER_CLIENT,
                 "client_secret", keycloak.clientSecret(LocalKeycloak.MCP_SERVER_CLIENT),

@@ -24,11 +24,12 @@ import org.keycloak.representations.AccessToken;
  * executor which MCP client a person used (docs/mcp.md), signed by the identity provider instead of written by the
  * agent.
  * <p>
- * Keycloak's standard token exchange (26.5) impersonates: the new token's {@code azp} is the exchanging client and it
- * has no {@code act} claim, so who held the subject token is lost. This mapper reads the subject token from the token
- * request. It runs while Keycloak issues the new token, which it does only after it verified the subject token (its
- * signature, its session, that the exchanging client is among its audiences), so the subject token's {@code azp} is one
- * Keycloak signed in this request.
+ * For Keycloak's standard token exchange (V2) only: under the legacy V1 exchange the context's client is another one,
+ * and the self-exchange check below would compare with the wrong client. Keycloak's standard token exchange (26.5)
+ * impersonates: the new token's {@code azp} is the exchanging client and it has no {@code act} claim, so who held the
+ * subject token is lost. This mapper reads the subject token from the token request. It runs while Keycloak issues the
+ * new token, which it does only after it verified the subject token (its signature, its session, that the exchanging
+ * client is among its audiences), so the subject token's {@code azp} is one Keycloak signed in this request.
  * <p>
  * Limits: it names the client, not a program. A public client (every MCP client signs in as one) has no secret, so any
  * program a person runs can use its id; the claim says which client registration the person signed in through, and

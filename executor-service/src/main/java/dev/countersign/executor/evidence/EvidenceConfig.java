@@ -24,7 +24,7 @@ public interface EvidenceConfig {
 
     /**
      * The audience of a person's evidence from an MCP call: their MCP client's token exchanged at the identity provider
-     * by agent-service (docs/mcp.md). What it proposes never applies on arrival.
+     * by agent-service (docs/mcp.md). What it proposes applies on arrival only for a kind the tenant opted in.
      */
     @WithDefault("countersign-mcp-evidence")
     String mcpAudience();

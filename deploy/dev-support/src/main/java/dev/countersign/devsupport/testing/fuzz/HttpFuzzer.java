@@ -45,6 +45,8 @@ public final class HttpFuzzer implements AutoCloseable {
     private final URI base;
     private final Set<String> harmlessWrites;
     private final Set<String> openToAnyone;
+    /** The server's body limit (quarkus.http.limits.max-body-size); a body over it is refused with 413. */
+    private final long maxBodyBytes;
 
     /**
      * @param harmlessWrites
@@ -55,9 +57,19 @@ public final class HttpFuzzer implements AutoCloseable {
      *            forged or wrong-audience credential is a failure)
      */
     public HttpFuzzer(URI base, Set<String> harmlessWrites, Set<String> openToAnyone) {
+        this(base, harmlessWrites, openToAnyone, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param maxBodyBytes
+     *            the server's body limit, for a service that sets one lower than the fuzzer's largest bodies (see
+     *            {@link #askWithoutTheBody})
+     */
+    public HttpFuzzer(URI base, Set<String> harmlessWrites, Set<String> openToAnyone, long maxBodyBytes) {
         this.base = base;
         this.harmlessWrites = harmlessWrites;
         this.openToAnyone = openToAnyone;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     /** How one endpoint answered its inputs. */
@@ -145,8 +157,21 @@ public final class HttpFuzzer implements AutoCloseable {
      * sent once more without its body, and only a 414 counts as the answer; anything else, or a request line within the
      * limit, is the original failure. What this cannot tell: whether the server would have done something other than
      * refuse the line had the body arrived (it never reads it).
+     * <p>
+     * A body over the server's limit ({@code maxBodyBytes}) is refused the same way, with 413 from its
+     * {@code Content-Length} and the connection closed while the client uploads. The same request is sent once more
+     * with {@code Expect: 100-continue}, so the server answers before any of the body goes out; only a 413 counts.
      */
     private HttpResponse<String> askWithoutTheBody(HttpInput input, IOException failure) throws Exception {
+        if (input.body() != null && input.body().length > maxBodyBytes) {
+            HttpResponse<String> answer = answer(freshClient(), request(input, true, true));
+            if (answer.statusCode() != 413) {
+                failure.addSuppressed(new IllegalStateException(
+                        "asked to continue, the request was answered " + answer.statusCode() + ", not 413"));
+                throw failure;
+            }
+            return answer;
+        }
         if (input.body() == null || requestLineLength(input) <= SERVER_REQUEST_LINE_LIMIT) {
             throw failure;
         }
@@ -169,11 +194,15 @@ public final class HttpFuzzer implements AutoCloseable {
     }
 
     private HttpRequest request(HttpInput input, boolean withBody) {
+        return request(input, withBody, false);
+    }
+
+    private HttpRequest request(HttpInput input, boolean withBody, boolean expectContinue) {
         var body = input.body() == null || !withBody
                 ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofByteArray(input.body());
         var request = HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/+$", "") + input.pathAndQuery()))
-                .timeout(ANSWER_TIMEOUT).method(input.endpoint().method(), body);
+                .timeout(ANSWER_TIMEOUT).expectContinue(expectContinue).method(input.endpoint().method(), body);
         if (input.credential().authorization() != null) {
             request.header("Authorization", input.credential().authorization());
         }
