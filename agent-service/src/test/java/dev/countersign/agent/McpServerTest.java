@@ -25,6 +25,7 @@ import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.Groups;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.DevTokens;
+import dev.countersign.devsupport.testing.McpAnswers;
 import dev.countersign.devsupport.testing.TestProperties;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -86,12 +87,7 @@ class McpServerTest {
 
     /** The JSON-RPC message of an answer, whether sent as JSON or as one server-sent event. */
     private static JsonNode message(Response answer) {
-        String body = answer.asString();
-        String json = body.startsWith("{")
-                ? body
-                : body.lines().filter(line -> line.startsWith("data:")).map(line -> line.substring(5).trim())
-                        .reduce("", String::concat);
-        return Json.read(json, JsonNode.class);
+        return Json.read(McpAnswers.json(answer.asString()), JsonNode.class);
     }
 
     /**

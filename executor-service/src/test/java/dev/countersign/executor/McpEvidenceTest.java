@@ -2,6 +2,8 @@ package dev.countersign.executor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -91,7 +93,7 @@ class McpEvidenceTest {
         TenantPolicies.set(tenant.id(), "mcp-auto-apply", opt);
         given().header("Authorization", "Bearer " + TenantPolicies.adminToken(tenant.id(), "admin"))
                 .get("/api/actions/policy/mcp-auto-apply").then().statusCode(200)
-                .body("kinds", org.hamcrest.Matchers.contains(ShippedKinds.CREATE_TRANSACTION));
+                .body("kinds", contains(ShippedKinds.CREATE_TRANSACTION));
 
         var optedIn = new ProposalMother(tenant, "12.50").withEvidence(mcpEvidence("alice"));
         optedIn.send(kafka);
@@ -156,7 +158,7 @@ class McpEvidenceTest {
                 + " confirmed_at = now(), auto_applied = true WHERE id = '%s'";
         UUID id = UUID.randomUUID();
         try (var owner = Db.owner()) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> owner.createStatement().executeUpdate(
+            assertThatThrownBy(() -> owner.createStatement().executeUpdate(
                     insert.formatted(UUID.randomUUID(), tenant.id(), ShippedKinds.CREATE_TRANSACTION, "true")))
                     .hasMessageContaining("actions_mcp_proposals_never_clean");
             owner.createStatement()
@@ -165,7 +167,7 @@ class McpEvidenceTest {
         try (var app = Db.application()) {
             app.setAutoCommit(false);
             Db.enterTenant(app, tenant.id());
-            org.assertj.core.api.Assertions.assertThatThrownBy(
+            assertThatThrownBy(
                     () -> app.createStatement().executeUpdate(autoApply.formatted(id)))
                     .hasMessageContaining("only a clean proposal, or an MCP one of an opted-in kind, is applied");
             app.rollback();
@@ -179,7 +181,7 @@ class McpEvidenceTest {
             app.rollback();
         }
         try (var owner = Db.owner()) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> owner.createStatement().executeUpdate(
+            assertThatThrownBy(() -> owner.createStatement().executeUpdate(
                     insert.formatted(UUID.randomUUID(), tenant.id(), ShippedKinds.CREATE_TRANSACTION, "true")))
                     .hasMessageContaining("actions_mcp_proposals_never_clean");
         }

@@ -2,6 +2,8 @@ package dev.countersign.agent.mcp;
 
 import java.util.UUID;
 
+import dev.countersign.agent.tools.ToolArguments;
+
 /** The MCP resource of one action: {@code countersign://actions/<action id>}. */
 final class ActionUris {
 
@@ -18,13 +20,6 @@ final class ActionUris {
 
     /** The id a resource URI's {@code actionId} part names, or null when it is not an action id. */
     static UUID idIn(String part) {
-        if (part == null || part.length() != 36) {
-            return null;
-        }
-        try {
-            return UUID.fromString(part);
-        } catch (IllegalArgumentException notAnId) {
-            return null;
-        }
+        return ToolArguments.uuidOrNull(part);
     }
 }

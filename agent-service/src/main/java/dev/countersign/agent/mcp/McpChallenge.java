@@ -1,5 +1,7 @@
 package dev.countersign.agent.mcp;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -27,15 +29,18 @@ public class McpChallenge {
 
     private final boolean metadata;
     private final boolean forceHttps;
+    private final List<String> paths;
 
     public McpChallenge(@ConfigProperty(name = "quarkus.oidc.mcp.resource-metadata.enabled") boolean metadata,
-            @ConfigProperty(name = "quarkus.oidc.mcp.resource-metadata.force-https-scheme") boolean forceHttps) {
+            @ConfigProperty(name = "quarkus.oidc.mcp.resource-metadata.force-https-scheme") boolean forceHttps,
+            @ConfigProperty(name = McpFailures.PATHS) List<String> paths) {
         this.metadata = metadata;
         this.forceHttps = forceHttps;
+        this.paths = paths;
     }
 
     void onStart(@Observes Router router) {
-        for (String path : McpFailures.PATHS) {
+        for (String path : paths) {
             router.route(path).order(Integer.MIN_VALUE).handler(this::challengeEveryRefusal);
         }
     }

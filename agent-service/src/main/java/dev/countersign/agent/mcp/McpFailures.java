@@ -41,16 +41,20 @@ import io.vertx.ext.web.handler.BodyHandler;
 public class McpFailures {
 
     private static final Logger LOG = Logger.getLogger(McpFailures.class);
-    static final List<String> PATHS = List.of("/mcp", "/mcp/*");
+    /** The MCP server's paths: those of its OIDC tenant ({@code /mcp}, {@code /mcp/*}), one list for both. */
+    static final String PATHS = "quarkus.oidc.mcp.tenant-paths";
 
     private final long maxBody;
+    private final List<String> paths;
 
-    public McpFailures(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBody) {
+    public McpFailures(@ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize maxBody,
+            @ConfigProperty(name = PATHS) List<String> paths) {
         this.maxBody = maxBody.asLongValue();
+        this.paths = paths;
     }
 
     void onStart(@Observes Router router) {
-        for (String path : PATHS) {
+        for (String path : paths) {
             router.post(path).order(Integer.MIN_VALUE).handler(McpFailures::watchForAnEmptyServerError)
                     .failureHandler(McpFailures::answerAMalformedMessage);
             router.post(path).order(-1).handler(BodyHandler.create(false).setBodyLimit(maxBody))

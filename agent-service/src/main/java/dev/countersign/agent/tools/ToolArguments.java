@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -71,17 +72,29 @@ public final class ToolArguments {
     }
 
     /** An id in the UUID form ({@code 8-4-4-4-12} hexadecimal digits). */
-    public Optional<java.util.UUID> uuid(String name) {
+    public Optional<UUID> uuid(String name) {
         return text(name).map(text -> {
-            if (text.length() == 36) {
-                try {
-                    return java.util.UUID.fromString(text);
-                } catch (IllegalArgumentException e) {
-                    // refused below
-                }
+            UUID id = uuidOrNull(text);
+            if (id == null) {
+                throw new ArgumentRefused("%s must be an id like 123e4567-e89b-12d3-a456-426614174000".formatted(name));
             }
-            throw new ArgumentRefused("%s must be an id like 123e4567-e89b-12d3-a456-426614174000".formatted(name));
+            return id;
         });
+    }
+
+    /**
+     * {@code text} as a UUID in its canonical form (36 characters: {@link UUID#fromString} also takes shorter groups),
+     * or null.
+     */
+    public static UUID uuidOrNull(String text) {
+        if (text == null || text.length() != 36) {
+            return null;
+        }
+        try {
+            return UUID.fromString(text);
+        } catch (IllegalArgumentException notAnId) {
+            return null;
+        }
     }
 
     public Optional<LocalDate> date(String name) {

@@ -1,18 +1,17 @@
 package dev.countersign.devsupport;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -72,17 +71,13 @@ record KeycloakProvider(Map<String, byte[]> entries) {
 
     /** The first 16 hexadecimal digits of a SHA-256 over the entries' names and contents. */
     String hash() {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            entries.forEach((name, bytes) -> {
-                digest.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                digest.update((byte) 0);
-                digest.update(bytes);
-            });
-            return HexFormat.of().formatHex(digest.digest()).substring(0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        ByteArrayOutputStream named = new ByteArrayOutputStream();
+        entries.forEach((name, bytes) -> {
+            named.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+            named.write(0);
+            named.writeBytes(bytes);
+        });
+        return KeycloakCache.sha256(named.toByteArray()).substring(0, 16);
     }
 
     /** Writes the jar into a distribution's {@code providers/} directory. */

@@ -35,6 +35,7 @@ import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import dev.countersign.contracts.Audiences;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.LocalKeycloak;
+import dev.countersign.devsupport.testing.McpAnswers;
 import dev.countersign.devsupport.testing.fuzz.FuzzRun;
 import dev.countersign.devsupport.testing.fuzz.HostileValues;
 
@@ -82,18 +83,10 @@ class McpIT {
             request.header("Mcp-Session-Id", session);
         }
         HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        String json = jsonOf(response.body());
+        String json = McpAnswers.json(response.body());
         return new Answer(response.statusCode(), response.headers().firstValue("Mcp-Session-Id").orElse(null),
                 response.headers().firstValue("WWW-Authenticate").orElse(null),
                 json.isBlank() ? null : Json.mapper().readTree(json));
-    }
-
-    /** The JSON-RPC message of an answer, sent as JSON or as one server-sent event. */
-    private static String jsonOf(String body) {
-        return body.startsWith("{")
-                ? body
-                : body.lines().filter(line -> line.startsWith("data:")).map(line -> line.substring(5).trim())
-                        .reduce("", String::concat);
     }
 
     private static Map<String, Object> initialize() {
@@ -464,7 +457,7 @@ class McpIT {
             return;
         }
         String body = answer.body();
-        String json = jsonOf(body);
+        String json = McpAnswers.json(body);
         try {
             JsonNode message = Json.mapper().readTree(json);
             int code = message.path("error").path("code").asInt(0);

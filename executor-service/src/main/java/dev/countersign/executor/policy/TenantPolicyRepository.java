@@ -1,5 +1,8 @@
 package dev.countersign.executor.policy;
 
+import java.util.Arrays;
+import java.util.Set;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.api.AgentWritesPolicy;
@@ -60,9 +63,7 @@ public class TenantPolicyRepository {
                     return new StagingPolicies(agentWrites(row == null ? null : row.getString("agent_writes")),
                             tiers(row == null ? null : row.getBigDecimal("high_impact_threshold")),
                             externalSends(row == null ? null : row.getString("external_sends")).enabled(),
-                            mcpKinds == null
-                                    ? java.util.Set.of()
-                                    : java.util.Set.copyOf(java.util.Arrays.asList(mcpKinds)));
+                            mcpKinds == null ? Set.of() : Set.copyOf(Arrays.asList(mcpKinds)));
                 });
     }
 

@@ -47,9 +47,7 @@ public class ActionStatusTool implements AgentTool {
         arguments.onlyDeclared(List.of(ACTION_ID));
         UUID id = arguments.uuid(ACTION_ID).orElseThrow(() -> new ArgumentRefused(ACTION_ID + " is required"));
         return actions.action(scope.tenantId(), scope.userId(), id).map(line -> {
-            if (!line.proposedClean()) {
-                scope.readUntrustedText("the summary of " + line.id() + ", proposed in a tainted turn");
-            }
+            ActionLines.read(List.of(line), scope);
             return "Action " + line.text();
         }).orElse("The user has no action " + id + ".");
     }

@@ -43,9 +43,7 @@ public class PendingActionsTool implements AgentTool {
         boolean pendingOnly = arguments.oneOf("pendingOnly", List.of("true", "false")).map(Boolean::parseBoolean)
                 .orElse(false);
         List<ActionLine> found = actions.actions(scope.tenantId(), scope.userId(), pendingOnly);
-        found.stream().filter(line -> !line.proposedClean()).findFirst()
-                .ifPresent(line -> scope
-                        .readUntrustedText("the summary of " + line.id() + ", proposed in a tainted turn"));
+        ActionLines.read(found, scope);
         if (found.isEmpty()) {
             return pendingOnly ? "Nothing waits for the user's decision." : "The user has no actions yet.";
         }
