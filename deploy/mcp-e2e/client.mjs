@@ -3,17 +3,17 @@
 // specification says (401, the protected resource metadata, the authorization server's metadata, code flow with PKCE),
 // signs in once as a person would at the identity provider's login form, and then works through MCP only.
 //
-// Usage: node client.mjs <mcp url> <username> <password> <redirect port> propose
-//        node client.mjs <mcp url> <username> <password> <redirect port> outcome <action id>  (its resource and action_status)
+// Usage: node client.mjs <mcp url> <client> <username> <password> <redirect port> propose
+//        node client.mjs <mcp url> <client> <username> <password> <redirect port> outcome <action id>  (its resource and action_status)
+// <client> is a client id registered at the identity provider, or `register`: the SDK registers itself (dynamic client
+// registration, RFC 7591) at the registration endpoint the authorization server's metadata names.
 // Prints one JSON object on stdout: what the test asserts. Diagnostics go to stderr; no token is ever printed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
-const [mcpUrl, username, password, redirectPort, command, ...rest] = process.argv.slice(2);
+const [mcpUrl, clientId, username, password, redirectPort, command, ...rest] = process.argv.slice(2);
 const redirectUrl = `http://127.0.0.1:${redirectPort}/callback`;
-/** The pre-registered public client of the dev realm (docs/mcp.md): code flow with PKCE, tokens for the MCP server. */
-const CLIENT_ID = 'countersign-mcp-client';
 
 /** Keycloak's login form, filled as a person would; answers the authorization code it sends the browser back with. */
 async function signIn(authorizationUrl) {
@@ -74,7 +74,10 @@ class Provider {
     };
   }
   clientInformation() {
-    return { client_id: CLIENT_ID };
+    return clientId === 'register' ? this.registered : { client_id: clientId };
+  }
+  saveClientInformation(information) {
+    this.registered = information;
   }
   tokens() {
     return this.savedTokens;
@@ -118,7 +121,7 @@ function text(result) {
 
 const provider = new Provider();
 const client = await connect(provider);
-const output = { signIns: provider.signIns };
+const output = { signIns: provider.signIns, clientId: provider.clientInformation().client_id };
 if (command === 'propose') {
   const { tools } = await client.listTools();
   output.tools = tools.map(tool => ({ name: tool.name, annotations: tool.annotations, meta: tool._meta }));

@@ -59,6 +59,10 @@ import dev.countersign.contracts.json.Json;
  * {@code countersign-executor} and {@code countersign-agent} respectively; {@link #passwordGrant}, {@link #bearer}). No
  * client id is an API audience: an ID token's audience is its client, so no ID token passes as a bearer token.
  * <p>
+ * At every start it opens anonymous dynamic client registration to MCP clients on this machine (loopback redirect URIs,
+ * the client scope {@value #MCP_SCOPE}, PKCE required; {@link KeycloakAdmin#openMcpRegistration}, docs/mcp.md): about 2
+ * s of the start, measured on a 2-core machine.
+ * <p>
  * The distribution and a database with the realm already imported are cached outside {@code target/} (see
  * {@link KeycloakCache}); every instance runs on its own copy of that database in its own directory, where Keycloak's
  * output goes too ({@code keycloak.log}). Measured on a 2-core machine with Temurin 25 (LocalKeycloakTest prints it):
@@ -94,6 +98,13 @@ public final class LocalKeycloak implements AutoCloseable {
     /** Public, code flow with PKCE: what a person's MCP client signs in with; tokens for {@link Audiences#MCP}. */
     public static final String MCP_CLIENT = "countersign-mcp-client";
     /** Public, password grant only: must never exist in production. */
+    /**
+     * The client scope an MCP client asks for (agent-service's {@code MCP_SCOPE}): {@value #MCP_CLIENT}'s audiences,
+     * tenant and groups, for clients that registered themselves (dynamic registration, docs/mcp.md).
+     */
+    public static final String MCP_SCOPE = "countersign-mcp";
+    /** Where anonymous dynamic registration is allowed from, and the only hosts a registered redirect URI may name. */
+    static final List<String> REGISTRATION_HOSTS = List.of("127.0.0.1", "localhost");
     public static final String TEST_CLIENT = "countersign-test-cli";
     /** Like {@value #TEST_CLIENT}, for the MCP server's audience. */
     public static final String TEST_MCP_CLIENT = "countersign-test-mcp-cli";
@@ -167,9 +178,18 @@ public final class LocalKeycloak implements AutoCloseable {
                 stop(process);
                 throw e;
             }
-            LOG.log(Level.INFO, "Keycloak ready at {0} in {1} ms (instance directory {2})", baseUrl(httpPort),
-                    (System.nanoTime() - started) / 1_000_000, directory);
-            return new LocalKeycloak(process, directory, dataDirectory == null, httpPort, http);
+            LocalKeycloak keycloak = new LocalKeycloak(process, directory, dataDirectory == null, httpPort, http);
+            long registration = System.nanoTime();
+            try {
+                keycloak.admin.openMcpRegistration(MCP_SCOPE, MCP_CLIENT, REGISTRATION_HOSTS);
+            } catch (RuntimeException e) {
+                keycloak.close();
+                throw e;
+            }
+            LOG.log(Level.INFO, "Keycloak ready at {0} in {1} ms, {2} ms of it opening MCP registration (instance "
+                    + "directory {3})", baseUrl(httpPort), (System.nanoTime() - started) / 1_000_000,
+                    (System.nanoTime() - registration) / 1_000_000, directory);
+            return keycloak;
         } catch (IOException e) {
             throw new UncheckedIOException("Keycloak did not start in " + directory, e);
         } catch (RuntimeException e) {

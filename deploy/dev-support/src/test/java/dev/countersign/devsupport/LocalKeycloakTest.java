@@ -145,14 +145,90 @@ class LocalKeycloakTest {
         assertThat(password.statusCode()).as(password.body()).isIn(400, 401);
     }
 
+    /**
+     * The exchange client gets evidence only: asked for a service's audience (which would make it a bearer token
+     * there), Keycloak refuses.
+     */
+    @Test
+    void theExchangeClientCannotAskForAServicesAudience() throws Exception {
+        String mcpToken = keycloak.bearer(Audiences.MCP, "alice");
+
+        for (String audience : List.of(Audiences.EXECUTOR, Audiences.AGENT, Audiences.MCP)) {
+            HttpResponse<String> refused = exchange(mcpToken, audience);
+            assertThat(refused.statusCode()).as("%s: %s", audience, refused.body()).isEqualTo(400);
+            assertThat(refused.body()).doesNotContain("access_token");
+        }
+    }
+
     private static HttpResponse<String> exchange(String subjectToken) throws Exception {
+        return exchange(subjectToken, Audiences.MCP_EVIDENCE);
+    }
+
+    private static HttpResponse<String> exchange(String subjectToken, String audience) throws Exception {
         return post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
                 "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange",
                 "client_id", LocalKeycloak.MCP_SERVER_CLIENT,
                 "client_secret", keycloak.clientSecret(LocalKeycloak.MCP_SERVER_CLIENT),
                 "subject_token", subjectToken,
                 "subject_token_type", "urn:ietf:params:oauth:token-type:access_token",
-                "audience", Audiences.MCP_EVIDENCE));
+                "audience", audience));
+    }
+
+    /**
+     * Dynamic client registration as an MCP client does it (RFC 7591, anonymous, from this machine, asking for the
+     * {@value LocalKeycloak#MCP_SCOPE} scope the MCP server's metadata names): the registered client signs a person in
+     * with PKCE, its tokens carry the MCP server's audiences, the tenant and the groups, and the exchange names it.
+     * Registration is refused for a redirect URI on another host, a scope beyond that one, and a client that would not
+     * use PKCE keeps being asked for it.
+     */
+    @Test
+    void anMcpClientRegistersItselfFromThisMachineAndTheExchangeNamesIt() throws Exception {
+        String callback = "http://127.0.0.1:" + CALLBACK_PORTS.incrementAndGet() + "/callback";
+        HttpResponse<String> registered = register(callback, LocalKeycloak.MCP_SCOPE);
+        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+        String clientId = Json.mapper().readTree(registered.body()).path("client_id").asText();
+        assertThat(clientId).isNotBlank().isNotEqualTo(LocalKeycloak.MCP_CLIENT);
+
+        String verifier = verifier();
+        String code = signIn(authorizationUri(clientId, callback, challenge(verifier),
+                "openid " + LocalKeycloak.MCP_SCOPE), "alice");
+        HttpResponse<String> tokens = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of("grant_type",
+                "authorization_code", "code", code, "redirect_uri", callback, "code_verifier", verifier, "client_id",
+                clientId));
+        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+        String access = Json.mapper().readTree(tokens.body()).path("access_token").asText();
+        JsonNode claims = claims(access);
+        assertThat(strings(claims.path("aud"))).contains(Audiences.MCP, LocalKeycloak.MCP_SERVER_CLIENT)
+                .doesNotContain(Audiences.EXECUTOR, Audiences.AGENT);
+        assertThat(claims.path("azp").asText()).isEqualTo(clientId);
+        assertThat(claims.path("sub").asText()).isEqualTo("alice");
+        assertThat(claims.path("tenant").asText()).isEqualTo("acme");
+        assertThat(strings(claims.path("groups"))).contains(Groups.USER);
+        HttpResponse<String> exchanged = exchange(access);
+        assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
+        assertThat(claims(Json.mapper().readTree(exchanged.body()).path("access_token").asText()).path("act")
+                .path("client_id").asText()).isEqualTo(clientId);
+
+        // The client Keycloak made requires PKCE S256: a sign-in without a challenge is sent back with an error.
+        HttpResponse<String> withoutPkce = browser().send(HttpRequest.newBuilder(authorizationUri(clientId, callback,
+                null, "openid " + LocalKeycloak.MCP_SCOPE)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(withoutPkce.headers().firstValue("Location").orElse(""))
+                .contains("error=invalid_request").doesNotContain("code=");
+
+        HttpResponse<String> elsewhere = register("https://mcp.example.com/callback", LocalKeycloak.MCP_SCOPE);
+        assertThat(elsewhere.statusCode()).as(elsewhere.body()).isEqualTo(403);
+        HttpResponse<String> offline = register(callback, LocalKeycloak.MCP_SCOPE + " offline_access");
+        assertThat(offline.statusCode()).as(offline.body()).isEqualTo(403);
+    }
+
+    private static HttpResponse<String> register(String redirectUri, String scope) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(keycloak.issuer()
+                + "/clients-registrations/openid-connect")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("client_name", "an MCP client",
+                        "redirect_uris", List.of(redirectUri), "grant_types", List.of("authorization_code",
+                                "refresh_token"),
+                        "response_types", List.of("code"), "token_endpoint_auth_method", "none", "scope", scope))))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -195,24 +271,9 @@ class LocalKeycloakTest {
     void theCodeFlowWithPkceGivesTheExecutorATokenForItsAudienceWithTheTenant() throws Exception {
         String callback = allowedCallback();
         String verifier = verifier();
-        HttpClient browser = browser();
 
-        HttpResponse<String> loginPage = browser.send(HttpRequest.newBuilder(authorizationUri(
-                LocalKeycloak.DECISION_PAGE_CLIENT, callback, challenge(verifier))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        Matcher form = LOGIN_FORM.matcher(loginPage.body());
-        assertThat(form.find()).as("login form in %s", loginPage.body()).isTrue();
-        // The login form needs the cookies of the page (java.net.CookieManager drops them for an IP-address host).
-        String cookies = String.join("; ", loginPage.headers().allValues("Set-Cookie").stream()
-                .map(cookie -> cookie.split(";", 2)[0]).toList());
-        HttpResponse<String> signedIn = browser.send(HttpRequest.newBuilder(URI.create(form.group(1)
-                .replace("&amp;", "&"))).header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Cookie", cookies).POST(HttpRequest.BodyPublishers.ofString(formBody(Map.of("username", "bob",
-                        "password", LocalKeycloak.password("bob"), "credentialId", ""))))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(signedIn.statusCode()).as(signedIn.body()).isEqualTo(302);
-        String code = query(signedIn.headers().firstValue("Location").orElseThrow()).get("code");
-        assertThat(code).isNotBlank();
+        String code = signIn(authorizationUri(LocalKeycloak.DECISION_PAGE_CLIENT, callback, challenge(verifier)),
+                "bob");
 
         HttpResponse<String> tokens = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of(
                 "grant_type", "authorization_code", "code", code, "redirect_uri", callback, "code_verifier", verifier,
@@ -237,6 +298,29 @@ class LocalKeycloakTest {
         assertThat(body.path("refresh_token").asText()).isNotBlank();
     }
 
+    /**
+     * Opens {@code authorization} and fills Keycloak's login form as {@code user}: answers the code of the redirect.
+     */
+    private static String signIn(URI authorization, String user) throws Exception {
+        HttpClient browser = browser();
+        HttpResponse<String> loginPage = browser.send(HttpRequest.newBuilder(authorization).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher form = LOGIN_FORM.matcher(loginPage.body());
+        assertThat(form.find()).as("login form in %s", loginPage.body()).isTrue();
+        // The login form needs the cookies of the page (java.net.CookieManager drops them for an IP-address host).
+        String cookies = String.join("; ", loginPage.headers().allValues("Set-Cookie").stream()
+                .map(cookie -> cookie.split(";", 2)[0]).toList());
+        HttpResponse<String> signedIn = browser.send(HttpRequest.newBuilder(URI.create(form.group(1)
+                .replace("&amp;", "&"))).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", cookies).POST(HttpRequest.BodyPublishers.ofString(formBody(Map.of("username", user,
+                        "password", LocalKeycloak.password(user), "credentialId", ""))))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.statusCode()).as(signedIn.body()).isEqualTo(302);
+        String code = query(signedIn.headers().firstValue("Location").orElseThrow()).get("code");
+        assertThat(code).isNotBlank();
+        return code;
+    }
+
     private static String allowedCallback() {
         String callback = "http://localhost:" + CALLBACK_PORTS.incrementAndGet() + "/ui/callback";
         keycloak.allowRedirectUri(LocalKeycloak.DECISION_PAGE_CLIENT, callback);
@@ -252,8 +336,12 @@ class LocalKeycloakTest {
     }
 
     private static URI authorizationUri(String client, String redirectUri, String challenge) {
+        return authorizationUri(client, redirectUri, challenge, "openid");
+    }
+
+    private static URI authorizationUri(String client, String redirectUri, String challenge, String scope) {
         Map<String, String> query = new HashMap<>(Map.of("response_type", "code", "client_id", client,
-                "redirect_uri", redirectUri, "scope", "openid", "state", UUID.randomUUID().toString(), "nonce",
+                "redirect_uri", redirectUri, "scope", scope, "state", UUID.randomUUID().toString(), "nonce",
                 UUID.randomUUID().toString()));
         if (challenge != null) {
             query.put("code_challenge", challenge);

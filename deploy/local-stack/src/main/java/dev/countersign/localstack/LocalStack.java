@@ -287,7 +287,9 @@ public final class LocalStack implements AutoCloseable {
             return Map.of("OIDC_PUBLIC_KEY", tokens.publicKeyBase64(), "JWT_ISSUER", DevTokens.ISSUER,
                     "MCP_RESOURCE_METADATA", "false");
         }
-        return Map.of("OIDC_AUTH_SERVER_URL", keycloak.issuer(), "JWT_ISSUER", keycloak.issuer());
+        // The MCP server's metadata names the scope a client registers with and asks for (docs/mcp.md).
+        return Map.of("OIDC_AUTH_SERVER_URL", keycloak.issuer(), "JWT_ISSUER", keycloak.issuer(), "MCP_SCOPE",
+                LocalKeycloak.MCP_SCOPE);
     }
 
     /**

@@ -122,7 +122,10 @@ class McpIT {
         assertThat(metadata.body().path("resource").asText()).isEqualTo(stack.agentUrl() + "/mcp");
         assertThat(metadata.body().path("authorization_servers").get(0).asText())
                 .isEqualTo(stack.keycloak().issuer());
-        assertThat(metadata.body().has("scopes_supported")).isFalse();
+        // The scope a client registers with and asks for (LocalKeycloak.MCP_SCOPE): the pre-registered client may ask
+        // for it too.
+        assertThat(metadata.body().path("scopes_supported").toString())
+                .isEqualTo("[\"" + LocalKeycloak.MCP_SCOPE + "\"]");
     }
 
     @Test
@@ -179,7 +182,7 @@ class McpIT {
         int redirectPort = TestStacks.freePort();
         stack.keycloak().allowRedirectUri(LocalKeycloak.MCP_CLIENT, "http://127.0.0.1:" + redirectPort + "/callback");
 
-        JsonNode proposed = sdkClient(redirectPort, "propose");
+        JsonNode proposed = sdkClient(LocalKeycloak.MCP_CLIENT, redirectPort, "propose");
 
         assertThat(proposed.path("signIns").asInt()).isOne();
         JsonNode expenseTool = null;
@@ -199,9 +202,9 @@ class McpIT {
         String decisionPage = proposed.path("proposal").path("structured").path("actions").get(0)
                 .path("decisionPage").asText();
         assertThat(decisionPage).isEqualTo(stack.executorUrl() + "/decide/?action=" + actionId);
-        confirmInTheBrowser(decisionPage, actionId, "alice");
+        confirmInTheBrowser(decisionPage, actionId, "alice", LocalKeycloak.MCP_CLIENT);
 
-        JsonNode outcome = sdkClient(redirectPort, "outcome", actionId);
+        JsonNode outcome = sdkClient(LocalKeycloak.MCP_CLIENT, redirectPort, "outcome", actionId);
         assertThat(outcome.path("signIns").asInt()).isOne();
         assertThat(outcome.path("outcome").asText()).startsWith("Action " + actionId).contains("executed");
         assertThat(outcome.path("resourceTemplates").get(0).asText()).isEqualTo("countersign://actions/{actionId}");
@@ -209,10 +212,35 @@ class McpIT {
     }
 
     /**
+     * A client no one registered for it (dynamic client registration, RFC 7591): the SDK is given the server's URL
+     * only, registers itself at the endpoint Keycloak's metadata names with the scope the server's metadata names,
+     * signs in and proposes. The executor names the client Keycloak registered it as, and the proposal waits for a
+     * person.
+     */
+    @Test
+    void anMcpClientThatRegistersItselfIsNamedByItsRegisteredId() throws Exception {
+        JsonNode proposed = sdkClient("register", TestStacks.freePort(), "propose");
+
+        String registered = proposed.path("clientId").asText();
+        assertThat(registered).isNotBlank().isNotEqualTo(LocalKeycloak.MCP_CLIENT);
+        assertThat(proposed.path("signIns").asInt()).isOne();
+        assertThat(proposed.path("proposal").path("isError").asBoolean()).as(proposed.toString()).isFalse();
+        String actionId = proposed.path("proposal").path("structured").path("actions").get(0).path("actionId")
+                .asText();
+        String executorToken = stack.bearer("acme", "alice", Audiences.EXECUTOR);
+        String actionUrl = stack.executorUrl() + "/api/actions/" + actionId;
+        await().atMost(Duration.ofSeconds(20)).until(() -> Http.get(actionUrl, executorToken).status() == 200);
+        Http.Answer staged = Http.get(actionUrl, executorToken);
+        assertThat(staged.body().path("status").asText()).isEqualTo("proposed");
+        assertThat(staged.body().path("requestedBy").asText()).isEqualTo("alice");
+        assertThat(staged.body().path("mcpClient").asText()).isEqualTo(registered);
+    }
+
+    /**
      * Opens the decision page at {@code link} in a fresh browser, signs in at Keycloak's form as {@code user}, checks
      * that the card names the MCP client, and confirms it with one click.
      */
-    private static void confirmInTheBrowser(String link, String actionId, String user) {
+    private static void confirmInTheBrowser(String link, String actionId, String user, String mcpClient) {
         try (Playwright playwright = HeadlessChromium.playwright();
                 Browser browser = HeadlessChromium.launch(playwright)) {
             Page page = browser.newContext().newPage();
@@ -225,7 +253,7 @@ class McpIT {
             PlaywrightAssertions.assertThat(card).hasAttribute("data-status", "proposed",
                     new LocatorAssertions.HasAttributeOptions().setTimeout(20_000));
             PlaywrightAssertions.assertThat(card.locator("dl.facts")).containsText(
-                    "the MCP client " + LocalKeycloak.MCP_CLIENT);
+                    "the MCP client " + mcpClient);
             PlaywrightAssertions.assertThat(card.locator("table.diff")).containsText("12.5");
             card.locator("button.confirm").click();
             PlaywrightAssertions.assertThat(card).hasAttribute("data-status", "executed",
@@ -234,13 +262,16 @@ class McpIT {
         }
     }
 
-    /** Runs deploy/mcp-e2e/client.mjs as alice and answers the JSON it prints. */
-    private static JsonNode sdkClient(int redirectPort, String... command) throws Exception {
+    /**
+     * Runs deploy/mcp-e2e/client.mjs as alice through {@code client} (a client id, or {@code register}) and answers the
+     * JSON it prints.
+     */
+    private static JsonNode sdkClient(String client, int redirectPort, String... command) throws Exception {
         Path directory = TestStacks.repositoryRoot().resolve("deploy/mcp-e2e");
         assertThat(directory.resolve("node_modules/@modelcontextprotocol/sdk"))
                 .as("npm ci --prefix deploy/mcp-e2e (.ci/run does)").isDirectory();
         List<String> arguments = new java.util.ArrayList<>(List.of("node", "client.mjs", stack.agentUrl() + "/mcp",
-                "alice", LocalKeycloak.password("alice"), String.valueOf(redirectPort)));
+                client, "alice", LocalKeycloak.password("alice"), String.valueOf(redirectPort)));
         arguments.addAll(List.of(command));
         Path errors = Files.createTempFile("mcp-e2e", ".log");
         Process node = new ProcessBuilder(arguments).directory(directory.toFile())
