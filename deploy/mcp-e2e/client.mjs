@@ -15,6 +15,9 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 const [mcpUrl, clientId, username, password, redirectPort, command, ...rest] = process.argv.slice(2);
 const redirectUrl = `http://127.0.0.1:${redirectPort}/callback`;
 
+/** Whether the person was asked to agree on a consent screen. */
+let consented = false;
+
 /** Keycloak's login form, filled as a person would; answers the authorization code it sends the browser back with. */
 async function signIn(authorizationUrl) {
   const cookies = new Map();
@@ -45,6 +48,30 @@ async function signIn(authorizationUrl) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ username, password, credentialId: '' }),
   });
+  // Keycloak may first send the browser to its consent screen (a required action), for a client that registered
+  // itself: the person agrees there.
+  for (let step = 0; step < 4; step++) {
+    if (response.status >= 300 && response.status < 400) {
+      const next = new URL(response.headers.get('location'), url);
+      if (next.toString().startsWith(redirectUrl)) {
+        break;
+      }
+      url = next;
+      response = await visit(url);
+      continue;
+    }
+    const consent = (await response.text()).match(
+      /<form[^>]*action="([^"]+)"[^>]*>\s*<input type="hidden" name="code" value="([^"]+)"/);
+    if (!consent) {
+      throw new Error(`neither a redirect nor a consent screen after signing in (HTTP ${response.status})`);
+    }
+    consented = true;
+    response = await visit(new URL(consent[1].replaceAll('&amp;', '&'), url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ code: consent[2], accept: 'Yes' }),
+    });
+  }
   const back = response.headers.get('location');
   if (!back || !back.startsWith(redirectUrl)) {
     throw new Error(`the identity provider did not send the browser back to the client (HTTP ${response.status})`);
@@ -121,7 +148,7 @@ function text(result) {
 
 const provider = new Provider();
 const client = await connect(provider);
-const output = { signIns: provider.signIns, clientId: provider.clientInformation().client_id };
+const output = { signIns: provider.signIns, consented, clientId: provider.clientInformation().client_id };
 if (command === 'propose') {
   const { tools } = await client.listTools();
   output.tools = tools.map(tool => ({ name: tool.name, annotations: tool.annotations, meta: tool._meta }));

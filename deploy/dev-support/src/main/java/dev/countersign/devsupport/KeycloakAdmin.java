@@ -64,82 +64,66 @@ final class KeycloakAdmin {
     }
 
     /**
-     * Opens anonymous dynamic client registration (RFC 7591) to MCP clients on this machine, as far as the dev realm
-     * allows it, and is a no-op when it already did. Keycloak's own anonymous policies, changed:
+     * Opens anonymous dynamic client registration (RFC 7591, Keycloak's OpenID Connect endpoint; the others are off in
+     * the build, {@link KeycloakCache#BUILD_OPTIONS}) to MCP clients on this machine, and puts it back as it should be
+     * when run again (every start runs it). What an anonymously registered client gets and may not:
      * <ul>
-     * <li>"Trusted Hosts": the request must come from, and every redirect URI name, one of {@code trustedHosts};</li>
-     * <li>"Allowed Client Scopes": {@code scope} and the realm's default scopes, from which {@code offline_access} is
-     * taken out;</li>
-     * <li>"Consent Required" removed, so a registered client signs in as the pre-registered one does.</li>
+     * <li>the scope {@code scope}, a client scope made here from the protocol mappers of {@code templateClientId} (the
+     * realm file's MCP client: its audiences, tenant and groups), so the realm file stays their one source; a realm
+     * file's {@code clientScopes} would drop Keycloak's built-in scopes, {@code basic} (which writes {@code sub}) among
+     * them. It is an optional scope of {@code templateClientId} too, which may then ask for it;</li>
+     * <li>Keycloak's anonymous policies, changed: "Trusted Hosts" names {@code trustedHosts} for the request and for
+     * every redirect URI; "Allowed Client Scopes" allows {@code scope} and the realm's default scopes, from which
+     * {@code offline_access} is taken out; "Allowed Protocol Mapper Types" allows none (no claim of the registrant's
+     * choosing, no pairwise subject). Kept as Keycloak made them: "Consent Required", at most 200 clients in the realm,
+     * no full scope;</li>
+     * <li>a client policy, on registration and on every update with the registration access token: consent, PKCE S256,
+     * no implicit flow, no password grant, stamped on the client.</li>
      * </ul>
-     * Its other anonymous policies stay: at most 200 clients in the realm, no full scope, no protocol mappers or client
-     * scopes of the registrant's choosing. {@code scope} is a client scope made here from the protocol mappers of
-     * {@code templateClientId} (the realm file's MCP client: its audiences, tenant and groups), so the realm file stays
-     * their one source; a realm file's {@code clientScopes} would drop Keycloak's built-in scopes, {@code basic} (which
-     * writes {@code sub}) among them. It is an optional scope of {@code templateClientId} too, which may then ask for
-     * it.
      */
     synchronized void openMcpRegistration(String scope, String templateClientId, List<String> trustedHosts) {
         String token = adminToken();
         String realm = baseUrl + "/admin/realms/" + LocalKeycloak.REALM;
         ObjectNode template = client(realm, token, templateClientId);
-        String scopeId = clientScopeId(realm, token, scope);
-        if (scopeId == null) {
-            ObjectNode created = Json.mapper().createObjectNode().put("name", scope).put("protocol", "openid-connect")
-                    .put("description", "Dev only. What " + templateClientId
-                            + "'s mappers write, for MCP clients registered anonymously (docs/mcp.md).");
-            created.putObject("attributes").put("include.in.token.scope", "true")
-                    .put("display.on.consent.screen", "false");
-            ArrayNode mappers = created.putArray("protocolMappers");
-            template.withArray("protocolMappers").forEach(mapper -> mappers.add(((ObjectNode) mapper.deepCopy())
-                    .without(List.of("id"))));
-            send(HttpRequest.newBuilder(URI.create(realm + "/client-scopes")).header("Authorization", "Bearer " + token)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(Json.write(created))), 201);
-            scopeId = clientScopeId(realm, token, scope);
-        }
-        send(HttpRequest.newBuilder(URI.create(realm + "/clients/" + template.get("id").asText()
-                + "/optional-client-scopes/" + scopeId)).header("Authorization", "Bearer " + token)
-                .PUT(HttpRequest.BodyPublishers.noBody()), 204);
-        // A client registered anonymously gets PKCE S256 required, as the pre-registered MCP client has it.
-        send(HttpRequest.newBuilder(URI.create(realm + "/client-policies/profiles"))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("""
-                        {"profiles": [{"name": "registered-clients-use-pkce",
-                          "description": "Dev only: PKCE S256 on clients registered anonymously (docs/mcp.md)",
-                          "executors": [{"executor": "pkce-enforcer", "configuration": {"auto-configure": "true"}}]}]}
-                        """)), 204);
-        send(HttpRequest.newBuilder(URI.create(realm + "/client-policies/policies"))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("""
-                        {"policies": [{"name": "anonymous-registrations", "enabled": true,
-                          "conditions": [{"condition": "client-updater-context",
-                                          "configuration": {"update-client-source": ["ByAnonymous"]}}],
-                          "profiles": ["registered-clients-use-pkce"]}]}
-                        """)), 204);
-        // Nor may a registered client ask for offline tokens: offline_access is no longer a realm default (clients
-        // of the realm file keep what they were imported with).
+        String scopeId = mcpScope(realm, token, scope, templateClientId, template);
+        send(request(realm + "/clients/" + template.get("id").asText() + "/optional-client-scopes/" + scopeId,
+                token).PUT(HttpRequest.BodyPublishers.noBody()), 204);
         String offline = clientScopeId(realm, token, "offline_access");
         if (offline != null) {
-            send(HttpRequest.newBuilder(URI.create(realm + "/default-optional-client-scopes/" + offline))
-                    .header("Authorization", "Bearer " + token).DELETE(), 204);
+            // 204 also when it is no default any more.
+            send(request(realm + "/default-optional-client-scopes/" + offline, token).DELETE(), 204);
         }
-        JsonNode policies = send(HttpRequest.newBuilder(URI.create(realm + "/components?type="
-                + encode("org.keycloak.services.clientregistration.policy.ClientRegistrationPolicy")))
-                .header("Authorization", "Bearer " + token).GET(), 200);
+        replaceByName(realm + "/client-policies/profiles", token, "profiles", Json.read("""
+                {"name": "registered-mcp-clients",
+                 "description": "Dev only: what a client registered anonymously must use (docs/mcp.md)",
+                 "executors": [
+                   {"executor": "consent-required", "configuration": {"auto-configure": "true"}},
+                   {"executor": "pkce-enforcer", "configuration": {"auto-configure": "true"}},
+                   {"executor": "reject-implicit-grant", "configuration": {"auto-configure": "true"}},
+                   {"executor": "reject-ropc-grant", "configuration": {"auto-configure": "true"}}]}
+                """, ObjectNode.class));
+        replaceByName(realm + "/client-policies/policies", token, "policies", Json.read("""
+                {"name": "registered-mcp-clients", "enabled": true,
+                 "description": "Dev only: clients registered anonymously, and their own updates",
+                 "conditions": [{"condition": "client-updater-context",
+                                 "configuration": {"update-client-source": ["ByAnonymous",
+                                                                            "ByRegistrationAccessToken"]}}],
+                 "profiles": ["registered-mcp-clients"]}
+                """, ObjectNode.class));
+        JsonNode policies = send(request(realm + "/components?type="
+                + encode("org.keycloak.services.clientregistration.policy.ClientRegistrationPolicy"), token).GET(),
+                200);
         for (JsonNode policy : policies) {
             if (!"anonymous".equals(policy.path("subType").asText())) {
                 continue;
             }
             String component = realm + "/components/" + policy.get("id").asText();
             switch (policy.path("providerId").asText()) {
-                case "trusted-hosts" -> update(component, token, (ObjectNode) policy, Map.of("trusted-hosts",
+                case "trusted-hosts" -> configure(component, token, (ObjectNode) policy, Map.of("trusted-hosts",
                         trustedHosts, "host-sending-registration-request-must-match", List.of("true"),
                         "client-uris-must-match", List.of("true")));
-                case "allowed-client-templates" -> update(component, token, (ObjectNode) policy, Map.of(
+                case "allowed-client-templates" -> configure(component, token, (ObjectNode) policy, Map.of(
                         "allowed-client-scopes", List.of(scope), "allow-default-scopes", List.of("true")));
-                case "consent-required" -> send(HttpRequest.newBuilder(URI.create(component))
-                        .header("Authorization", "Bearer " + token).DELETE(), 204);
                 default -> {
                     // Kept as Keycloak made them.
                 }
@@ -147,17 +131,67 @@ final class KeycloakAdmin {
         }
     }
 
-    private void update(String component, String token, ObjectNode policy, Map<String, List<String>> config) {
-        ObjectNode values = policy.putObject("config");
-        config.forEach((key, list) -> list.forEach(values.withArray(key)::add));
-        send(HttpRequest.newBuilder(URI.create(component)).header("Authorization", "Bearer " + token)
+    /**
+     * The id of the client scope {@code name}, made first if missing; its protocol mappers set to the template's (a
+     * scope made by hand, or by an earlier version of this class, is put right).
+     */
+    private String mcpScope(String realm, String token, String name, String templateClientId, ObjectNode template) {
+        String scopeId = clientScopeId(realm, token, name);
+        if (scopeId == null) {
+            ObjectNode created = Json.mapper().createObjectNode().put("name", name).put("protocol", "openid-connect")
+                    .put("description", "Dev only. What " + templateClientId
+                            + "'s mappers write, for MCP clients registered anonymously (docs/mcp.md).");
+            created.putObject("attributes").put("include.in.token.scope", "true")
+                    .put("display.on.consent.screen", "true");
+            send(request(realm + "/client-scopes", token).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(Json.write(created))), 201);
+            scopeId = clientScopeId(realm, token, name);
+        }
+        String mappers = realm + "/client-scopes/" + scopeId + "/protocol-mappers/models";
+        for (JsonNode mapper : send(request(mappers, token).GET(), 200)) {
+            send(request(mappers + "/" + mapper.get("id").asText(), token).DELETE(), 204);
+        }
+        ArrayNode wanted = Json.mapper().createArrayNode();
+        template.withArray("protocolMappers").forEach(mapper -> wanted.add(((ObjectNode) mapper.deepCopy())
+                .without(List.of("id"))));
+        send(request(realm + "/client-scopes/" + scopeId + "/protocol-mappers/add-models", token)
                 .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(wanted))), 204);
+        return scopeId;
+    }
+
+    /** Puts {@code entry} into the list {@code member} of the document at {@code url}, replacing one of its name. */
+    private void replaceByName(String url, String token, String member, ObjectNode entry) {
+        ObjectNode document = (ObjectNode) send(request(url, token).GET(), 200);
+        ArrayNode kept = Json.mapper().createArrayNode();
+        document.withArray(member).forEach(existing -> {
+            if (!existing.path("name").asText().equals(entry.get("name").asText())) {
+                kept.add(existing);
+            }
+        });
+        kept.add(entry);
+        document.set(member, kept);
+        send(request(url, token).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(Json.write(document))), 204);
+    }
+
+    /** Sets these keys of a component's configuration (an empty list included), keeping its others. */
+    private void configure(String component, String token, ObjectNode policy, Map<String, List<String>> config) {
+        ObjectNode values = policy.with("config");
+        config.forEach((key, list) -> {
+            ArrayNode array = values.putArray(key);
+            list.forEach(array::add);
+        });
+        send(request(component, token).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(Json.write(policy))), 204);
     }
 
+    private static HttpRequest.Builder request(String url, String token) {
+        return HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token);
+    }
+
     private ObjectNode client(String realm, String token, String clientId) {
-        JsonNode found = send(HttpRequest.newBuilder(URI.create(realm + "/clients?clientId=" + encode(clientId)))
-                .header("Authorization", "Bearer " + token).GET(), 200);
+        JsonNode found = send(request(realm + "/clients?clientId=" + encode(clientId), token).GET(), 200);
         if (found.size() != 1) {
             throw new IllegalArgumentException("No client " + clientId + " in realm " + LocalKeycloak.REALM);
         }
@@ -165,8 +199,7 @@ final class KeycloakAdmin {
     }
 
     private String clientScopeId(String realm, String token, String name) {
-        for (JsonNode scope : send(HttpRequest.newBuilder(URI.create(realm + "/client-scopes"))
-                .header("Authorization", "Bearer " + token).GET(), 200)) {
+        for (JsonNode scope : send(request(realm + "/client-scopes", token).GET(), 200)) {
             if (name.equals(scope.path("name").asText())) {
                 return scope.get("id").asText();
             }

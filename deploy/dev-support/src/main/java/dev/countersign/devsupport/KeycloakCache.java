@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -33,9 +35,10 @@ import java.util.zip.ZipFile;
 <dir>
  * }).
  * <ul>
- * <li>{@code dist-<hash>/}: the zip unpacked, Countersign's provider ({@link KeycloakProvider}, whose contents the hash
- * names) added to {@code providers/}, and {@code kc.sh build --db=dev-file --health-enabled=true} run once (about 15
- * s); a changed provider builds a new one (an older one stays until the cache is deleted);</li>
+ * <li>{@code dist-<hash>/}: the zip unpacked, Countersign's provider ({@link KeycloakProvider}) added to
+ * {@code providers/}, and {@code kc.sh build} with {@link #BUILD_OPTIONS} run once (about 15 s); the hash names the
+ * provider's contents and the options, so a change of either builds a new one (an older one stays until the cache is
+ * deleted);</li>
  * <li>{@code snapshots/<sha-256 of the realm JSON>/}: the H2 database right after the realm was imported, so a changed
  * realm file imports again ({@code --import-realm} alone would silently keep the old one);</li>
  * <li>{@code .lock}: a file lock held while either is made, so concurrent JVMs (surefire and failsafe forks, the local
@@ -54,6 +57,14 @@ import java.util.zip.ZipFile;
 final class KeycloakCache {
 
     static final String VERSION = "26.5.6";
+    /**
+     * {@code kc.sh build}'s options. Of the client registration endpoints only OpenID Connect's (RFC 7591) stays: the
+     * {@code default} one takes a client id of the registrant's choosing (an API's audience, whose ID tokens would then
+     * pass there as bearer tokens), the SAML one is not used.
+     */
+    static final List<String> BUILD_OPTIONS = List.of("--db=dev-file", "--health-enabled=true",
+            "--spi-client-registration--default--enabled=false",
+            "--spi-client-registration--saml2-entity-descriptor--enabled=false");
 
     private static final System.Logger LOG = System.getLogger(KeycloakCache.class.getName());
     private static final String ZIP_PATH = "org/keycloak/keycloak-quarkus-dist/" + VERSION
@@ -87,9 +98,10 @@ final class KeycloakCache {
         return root;
     }
 
-    /** The built distribution with this provider: {@code dist-<provider hash>}. */
+    /** The built distribution with this provider and these build options: {@code dist-<hash of both>}. */
     private Path dist() {
-        return root.resolve("dist-" + provider.hash());
+        return root.resolve("dist-" + sha256((provider.hash() + BUILD_OPTIONS).getBytes(StandardCharsets.UTF_8))
+                .substring(0, 16));
     }
 
     /**
@@ -166,8 +178,8 @@ final class KeycloakCache {
             Path unpacked = work.resolve("keycloak-" + VERSION);
             provider.writeInto(unpacked.resolve("providers"));
             Path log = root.resolve("build.log");
-            List<String> command = List.of(unpacked.resolve("bin/kc.sh").toString(), "build", "--db=dev-file",
-                    "--health-enabled=true");
+            List<String> command = new ArrayList<>(List.of(unpacked.resolve("bin/kc.sh").toString(), "build"));
+            command.addAll(BUILD_OPTIONS);
             ProcessBuilder builder = new ProcessBuilder(command).directory(unpacked.toFile())
                     .redirectErrorStream(true).redirectOutput(log.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));

@@ -57,11 +57,13 @@ import dev.countersign.contracts.json.Json;
  * required, access tokens for their own audience; no redirect URI until {@link #allowRedirectUri} adds one) and
  * {@value #TEST_CLIENT} and {@value #TEST_AGENT_CLIENT} (public, password grant only, tokens for
  * {@code countersign-executor} and {@code countersign-agent} respectively; {@link #passwordGrant}, {@link #bearer}). No
- * client id is an API audience: an ID token's audience is its client, so no ID token passes as a bearer token.
+ * client that signs anyone in has an API audience as its id: an ID token's audience is its client, so no ID token
+ * passes as a bearer token. The API audiences are held by bearer-only clients of those names, so that nobody registers
+ * one.
  * <p>
  * At every start it opens anonymous dynamic client registration to MCP clients on this machine (loopback redirect URIs,
- * the client scope {@value #MCP_SCOPE}, PKCE required; {@link KeycloakAdmin#openMcpRegistration}, docs/mcp.md): about 2
- * s of the start, measured on a 2-core machine.
+ * the client scope {@value #MCP_SCOPE}, consent and PKCE required; {@link KeycloakAdmin#openMcpRegistration},
+ * docs/mcp.md): about 2 s of the start, measured on a 2-core machine.
  * <p>
  * The distribution and a database with the realm already imported are cached outside {@code target/} (see
  * {@link KeycloakCache}); every instance runs on its own copy of that database in its own directory, where Keycloak's
@@ -97,14 +99,17 @@ public final class LocalKeycloak implements AutoCloseable {
     public static final String MCP_SERVER_CLIENT_SECRET = "countersign-mcp-exchange-dev-only-secret";
     /** Public, code flow with PKCE: what a person's MCP client signs in with; tokens for {@link Audiences#MCP}. */
     public static final String MCP_CLIENT = "countersign-mcp-client";
-    /** Public, password grant only: must never exist in production. */
     /**
      * The client scope an MCP client asks for (agent-service's {@code MCP_SCOPE}): {@value #MCP_CLIENT}'s audiences,
      * tenant and groups, for clients that registered themselves (dynamic registration, docs/mcp.md).
      */
     public static final String MCP_SCOPE = "countersign-mcp";
-    /** Where anonymous dynamic registration is allowed from, and the only hosts a registered redirect URI may name. */
+    /**
+     * The hosts anonymous dynamic registration is accepted from (redundant while Keycloak listens on 127.0.0.1 only),
+     * and the only ones a registered redirect URI may name.
+     */
     static final List<String> REGISTRATION_HOSTS = List.of("127.0.0.1", "localhost");
+    /** Public, password grant only: must never exist in production. */
     public static final String TEST_CLIENT = "countersign-test-cli";
     /** Like {@value #TEST_CLIENT}, for the MCP server's audience. */
     public static final String TEST_MCP_CLIENT = "countersign-test-mcp-cli";
@@ -181,7 +186,7 @@ public final class LocalKeycloak implements AutoCloseable {
             LocalKeycloak keycloak = new LocalKeycloak(process, directory, dataDirectory == null, httpPort, http);
             long registration = System.nanoTime();
             try {
-                keycloak.admin.openMcpRegistration(MCP_SCOPE, MCP_CLIENT, REGISTRATION_HOSTS);
+                keycloak.openMcpRegistration();
             } catch (RuntimeException e) {
                 keycloak.close();
                 throw e;
@@ -199,6 +204,11 @@ public final class LocalKeycloak implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** Opens (again) dynamic client registration to MCP clients on this machine; every start does. */
+    void openMcpRegistration() {
+        admin.openMcpRegistration(MCP_SCOPE, MCP_CLIENT, REGISTRATION_HOSTS);
     }
 
     /** {@code http://127.0.0.1:<port>/realms/countersign}, the {@code iss} of every token. */

@@ -38,6 +38,9 @@ class LocalKeycloakTest {
 
     private static final Pattern LOGIN_FORM = Pattern
             .compile("<form[^>]*id=\"kc-form-login\"[^>]*action=\"([^\"]+)\"");
+    /** Keycloak's consent screen (login-oauth-grant): its form's action and the session code it posts back. */
+    private static final Pattern CONSENT_FORM = Pattern.compile(
+            "<form[^>]*action=\"([^\"]+)\"[^>]*>\\s*<input type=\"hidden\" name=\"code\" value=\"([^\"]+)\"");
     private static final AtomicInteger CALLBACK_PORTS = new AtomicInteger(41000);
 
     private static LocalKeycloak keycloak;
@@ -156,7 +159,8 @@ class LocalKeycloakTest {
         for (String audience : List.of(Audiences.EXECUTOR, Audiences.AGENT, Audiences.MCP)) {
             HttpResponse<String> refused = exchange(mcpToken, audience);
             assertThat(refused.statusCode()).as("%s: %s", audience, refused.body()).isEqualTo(400);
-            assertThat(refused.body()).doesNotContain("access_token");
+            // Not "audience not found": each is a client of the realm, held for its name.
+            assertThat(refused.body()).contains("Requested audience not available").doesNotContain("access_token");
         }
     }
 
@@ -177,12 +181,13 @@ class LocalKeycloakTest {
     /**
      * Dynamic client registration as an MCP client does it (RFC 7591, anonymous, from this machine, asking for the
      * {@value LocalKeycloak#MCP_SCOPE} scope the MCP server's metadata names): the registered client signs a person in
-     * with PKCE, its tokens carry the MCP server's audiences, the tenant and the groups, and the exchange names it.
-     * Registration is refused for a redirect URI on another host, a scope beyond that one, and a client that would not
-     * use PKCE keeps being asked for it.
+     * with PKCE after the person agreed on a consent screen, its tokens carry the MCP server's audiences, the tenant
+     * and the groups, and the exchange names it. The set-up is run a second time first: it leaves the realm as the
+     * first run did.
      */
     @Test
     void anMcpClientRegistersItselfFromThisMachineAndTheExchangeNamesIt() throws Exception {
+        keycloak.openMcpRegistration();
         String callback = "http://127.0.0.1:" + CALLBACK_PORTS.incrementAndGet() + "/callback";
         HttpResponse<String> registered = register(callback, LocalKeycloak.MCP_SCOPE);
         assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
@@ -190,20 +195,24 @@ class LocalKeycloakTest {
         assertThat(clientId).isNotBlank().isNotEqualTo(LocalKeycloak.MCP_CLIENT);
 
         String verifier = verifier();
-        String code = signIn(authorizationUri(clientId, callback, challenge(verifier),
+        SignIn signIn = signInConsenting(authorizationUri(clientId, callback, challenge(verifier),
                 "openid " + LocalKeycloak.MCP_SCOPE), "alice");
+        assertThat(signIn.consentAsked()).as("the person is asked before a registered client gets a token")
+                .isTrue();
         HttpResponse<String> tokens = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of("grant_type",
-                "authorization_code", "code", code, "redirect_uri", callback, "code_verifier", verifier, "client_id",
-                clientId));
+                "authorization_code", "code", signIn.code(), "redirect_uri", callback, "code_verifier", verifier,
+                "client_id", clientId));
         assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
         String access = Json.mapper().readTree(tokens.body()).path("access_token").asText();
         JsonNode claims = claims(access);
-        assertThat(strings(claims.path("aud"))).contains(Audiences.MCP, LocalKeycloak.MCP_SERVER_CLIENT)
-                .doesNotContain(Audiences.EXECUTOR, Audiences.AGENT);
+        assertThat(strings(claims.path("aud"))).containsExactlyInAnyOrder(Audiences.MCP,
+                LocalKeycloak.MCP_SERVER_CLIENT);
         assertThat(claims.path("azp").asText()).isEqualTo(clientId);
         assertThat(claims.path("sub").asText()).isEqualTo("alice");
         assertThat(claims.path("tenant").asText()).isEqualTo("acme");
         assertThat(strings(claims.path("groups"))).contains(Groups.USER);
+        assertThat(strings(claims(Json.mapper().readTree(tokens.body()).path("id_token").asText()).path("aud")))
+                .containsExactly(clientId);
         HttpResponse<String> exchanged = exchange(access);
         assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
         assertThat(claims(Json.mapper().readTree(exchanged.body()).path("access_token").asText()).path("act")
@@ -214,21 +223,83 @@ class LocalKeycloakTest {
                 null, "openid " + LocalKeycloak.MCP_SCOPE)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(withoutPkce.headers().firstValue("Location").orElse(""))
                 .contains("error=invalid_request").doesNotContain("code=");
+    }
+
+    /**
+     * What an anonymous registrant may not have: a redirect URI on another host, offline tokens, a claim mapper of its
+     * own (a pairwise subject, which would make every registration a new person), the password grant, or a client id of
+     * its choosing (an API's audience, whose ID tokens would pass there as bearer tokens).
+     */
+    @Test
+    void anAnonymousRegistrationGetsNothingBeyondTheMcpScope() throws Exception {
+        String callback = "http://127.0.0.1:" + CALLBACK_PORTS.incrementAndGet() + "/callback";
 
         HttpResponse<String> elsewhere = register("https://mcp.example.com/callback", LocalKeycloak.MCP_SCOPE);
         assertThat(elsewhere.statusCode()).as(elsewhere.body()).isEqualTo(403);
         HttpResponse<String> offline = register(callback, LocalKeycloak.MCP_SCOPE + " offline_access");
         assertThat(offline.statusCode()).as(offline.body()).isEqualTo(403);
+        // A pairwise subject: Keycloak adds its mapper after the registration policies ran, so "Allowed Protocol Mapper
+        // Types" does not stop it, and the client's tokens name another subject. The exchange names the person, so the
+        // executor refuses what such a client asks in the person's name (the evidence names another person).
+        HttpResponse<String> pairwise = register(callback, LocalKeycloak.MCP_SCOPE, Map.of("subject_type",
+                "pairwise"));
+        assertThat(pairwise.statusCode()).as(pairwise.body()).isEqualTo(201);
+        String pairwiseClient = Json.mapper().readTree(pairwise.body()).path("client_id").asText();
+        String verifier = verifier();
+        SignIn signIn = signInConsenting(authorizationUri(pairwiseClient, callback, challenge(verifier),
+                "openid " + LocalKeycloak.MCP_SCOPE), "alice");
+        HttpResponse<String> tokens = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of("grant_type",
+                "authorization_code", "code", signIn.code(), "redirect_uri", callback, "code_verifier", verifier,
+                "client_id", pairwiseClient));
+        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+        String access = Json.mapper().readTree(tokens.body()).path("access_token").asText();
+        assertThat(claims(access).path("sub").asText()).isNotEqualTo("alice");
+        HttpResponse<String> exchanged = exchange(access);
+        assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
+        assertThat(claims(Json.mapper().readTree(exchanged.body()).path("access_token").asText()).path("sub")
+                .asText()).isEqualTo("alice");
+
+        HttpResponse<String> password = register(callback, LocalKeycloak.MCP_SCOPE, Map.of("grant_types",
+                List.of("authorization_code", "password")));
+        // Registered, without the grant: the client policy stamps it off.
+        assertThat(password.statusCode()).as(password.body()).isEqualTo(201);
+        HttpResponse<String> grant = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of("grant_type",
+                "password", "client_id", Json.mapper().readTree(password.body()).path("client_id").asText(),
+                "username", "alice", "password", LocalKeycloak.password("alice"), "scope", LocalKeycloak.MCP_SCOPE));
+        assertThat(grant.statusCode()).as("the password grant (%s)", grant.body().contains("access_token")
+                ? "a token was issued"
+                : grant.body()).isEqualTo(400);
+        assertThat(grant.body()).contains("unauthorized_client").doesNotContain("access_token");
+
+        for (String endpoint : List.of("default", "saml2-entity-descriptor")) {
+            HttpResponse<String> other = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    keycloak.issuer() + "/clients-registrations/" + endpoint)).header("Content-Type",
+                            "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("clientId", Audiences.EXECUTOR,
+                            "publicClient", true, "redirectUris", List.of(callback)))))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            // Off in the build (KeycloakCache.BUILD_OPTIONS).
+            assertThat(other.statusCode()).as("%s: %s", endpoint, other.body()).isEqualTo(404);
+        }
     }
 
     private static HttpResponse<String> register(String redirectUri, String scope) throws Exception {
+        return register(redirectUri, scope, Map.of());
+    }
+
+    /**
+     * An anonymous registration at Keycloak's OpenID Connect endpoint, as an MCP client sends it, plus {@code more}.
+     */
+    private static HttpResponse<String> register(String redirectUri, String scope, Map<String, Object> more)
+            throws Exception {
+        Map<String, Object> metadata = new HashMap<>(Map.of("client_name", "an MCP client", "redirect_uris",
+                List.of(redirectUri), "grant_types", List.of("authorization_code", "refresh_token"), "response_types",
+                List.of("code"), "token_endpoint_auth_method", "none", "scope", scope));
+        metadata.putAll(more);
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(keycloak.issuer()
                 + "/clients-registrations/openid-connect")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("client_name", "an MCP client",
-                        "redirect_uris", List.of(redirectUri), "grant_types", List.of("authorization_code",
-                                "refresh_token"),
-                        "response_types", List.of("code"), "token_endpoint_auth_method", "none", "scope", scope))))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(metadata))).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -302,23 +373,68 @@ class LocalKeycloakTest {
      * Opens {@code authorization} and fills Keycloak's login form as {@code user}: answers the code of the redirect.
      */
     private static String signIn(URI authorization, String user) throws Exception {
+        SignIn signIn = signInConsenting(authorization, user);
+        assertThat(signIn.consentAsked()).as("a consent screen for a client of the realm file").isFalse();
+        return signIn.code();
+    }
+
+    private record SignIn(String code, boolean consentAsked) {
+    }
+
+    /**
+     * {@link #signIn}, agreeing on Keycloak's consent screen if it shows one (a required action it redirects to after
+     * the login form).
+     */
+    private static SignIn signInConsenting(URI authorization, String user) throws Exception {
         HttpClient browser = browser();
-        HttpResponse<String> loginPage = browser.send(HttpRequest.newBuilder(authorization).build(),
-                HttpResponse.BodyHandlers.ofString());
-        Matcher form = LOGIN_FORM.matcher(loginPage.body());
-        assertThat(form.find()).as("login form in %s", loginPage.body()).isTrue();
-        // The login form needs the cookies of the page (java.net.CookieManager drops them for an IP-address host).
-        String cookies = String.join("; ", loginPage.headers().allValues("Set-Cookie").stream()
-                .map(cookie -> cookie.split(";", 2)[0]).toList());
-        HttpResponse<String> signedIn = browser.send(HttpRequest.newBuilder(URI.create(form.group(1)
-                .replace("&amp;", "&"))).header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Cookie", cookies).POST(HttpRequest.BodyPublishers.ofString(formBody(Map.of("username", user,
-                        "password", LocalKeycloak.password(user), "credentialId", ""))))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(signedIn.statusCode()).as(signedIn.body()).isEqualTo(302);
-        String code = query(signedIn.headers().firstValue("Location").orElseThrow()).get("code");
-        assertThat(code).isNotBlank();
-        return code;
+        // java.net.CookieManager drops cookies for an IP-address host: kept here by name.
+        Map<String, String> cookies = new java.util.LinkedHashMap<>();
+        HttpResponse<String> page = visit(browser, HttpRequest.newBuilder(authorization), cookies);
+        Matcher form = LOGIN_FORM.matcher(page.body());
+        assertThat(form.find()).as("login form in %s", page.body()).isTrue();
+        page = visit(browser, HttpRequest.newBuilder(URI.create(form.group(1).replace("&amp;", "&")))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(formBody(Map.of("username", user, "password",
+                        LocalKeycloak.password(user), "credentialId", "")))),
+                cookies);
+        boolean consentAsked = false;
+        for (int step = 0; step < 4; step++) {
+            if (page.statusCode() == 302) {
+                URI next = page.request().uri().resolve(page.headers().firstValue("Location").orElseThrow());
+                if (!next.toString().startsWith(keycloak.issuer())) {
+                    String code = query(next.toString()).get("code");
+                    assertThat(code).as(next.toString()).isNotBlank();
+                    return new SignIn(code, consentAsked);
+                }
+                page = visit(browser, HttpRequest.newBuilder(next), cookies);
+            } else {
+                Matcher consent = CONSENT_FORM.matcher(page.body());
+                assertThat(consent.find()).as("a redirect or a consent screen: HTTP %d %s", page.statusCode(),
+                        page.body()).isTrue();
+                consentAsked = true;
+                page = visit(browser, HttpRequest.newBuilder(page.request().uri().resolve(consent.group(1)
+                        .replace("&amp;", "&")))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(formBody(Map.of("code", consent.group(2), "accept",
+                                "Yes")))),
+                        cookies);
+            }
+        }
+        throw new AssertionError("no code after four steps; last: HTTP " + page.statusCode() + " " + page.body());
+    }
+
+    /** Sends {@code request} with the cookies of {@code jar} and keeps those it sets. */
+    private static HttpResponse<String> visit(HttpClient browser, HttpRequest.Builder request, Map<String, String> jar)
+            throws Exception {
+        if (!jar.isEmpty()) {
+            request.header("Cookie", String.join("; ", jar.values()));
+        }
+        HttpResponse<String> response = browser.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        response.headers().allValues("Set-Cookie").forEach(cookie -> {
+            String pair = cookie.split(";", 2)[0];
+            jar.put(pair.substring(0, pair.indexOf('=')), pair);
+        });
+        return response;
     }
 
     private static String allowedCallback() {

@@ -185,6 +185,7 @@ class McpIT {
         JsonNode proposed = sdkClient(LocalKeycloak.MCP_CLIENT, redirectPort, "propose");
 
         assertThat(proposed.path("signIns").asInt()).isOne();
+        assertThat(proposed.path("consented").asBoolean()).as("the realm's own client asks no consent").isFalse();
         JsonNode expenseTool = null;
         for (JsonNode tool : proposed.path("tools")) {
             if (tool.path("name").asText().equals("propose_expense")) {
@@ -214,8 +215,8 @@ class McpIT {
     /**
      * A client no one registered for it (dynamic client registration, RFC 7591): the SDK is given the server's URL
      * only, registers itself at the endpoint Keycloak's metadata names with the scope the server's metadata names,
-     * signs in and proposes. The executor names the client Keycloak registered it as, and the proposal waits for a
-     * person.
+     * signs in (the person agrees on Keycloak's consent screen) and proposes. The executor names the client Keycloak
+     * registered it as, and the proposal waits for a person.
      */
     @Test
     void anMcpClientThatRegistersItselfIsNamedByItsRegisteredId() throws Exception {
@@ -224,6 +225,7 @@ class McpIT {
         String registered = proposed.path("clientId").asText();
         assertThat(registered).isNotBlank().isNotEqualTo(LocalKeycloak.MCP_CLIENT);
         assertThat(proposed.path("signIns").asInt()).isOne();
+        assertThat(proposed.path("consented").asBoolean()).as("asked on Keycloak's consent screen").isTrue();
         assertThat(proposed.path("proposal").path("isError").asBoolean()).as(proposed.toString()).isFalse();
         String actionId = proposed.path("proposal").path("structured").path("actions").get(0).path("actionId")
                 .asText();
