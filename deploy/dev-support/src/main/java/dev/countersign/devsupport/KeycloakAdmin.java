@@ -73,14 +73,19 @@ final class KeycloakAdmin {
      * file's {@code clientScopes} would drop Keycloak's built-in scopes, {@code basic} (which writes {@code sub}) among
      * them. It is an optional scope of {@code templateClientId} too, which may then ask for it;</li>
      * <li>Keycloak's anonymous policies, changed: "Trusted Hosts" names {@code trustedHosts} for the request and for
-     * every redirect URI; "Allowed Client Scopes" allows {@code scope} and the realm's default scopes, from which
-     * {@code offline_access} is taken out; "Allowed Protocol Mapper Types" allows none (no claim of the registrant's
-     * choosing, no pairwise subject). Kept as Keycloak made them: "Consent Required", at most 200 clients in the realm,
-     * no full scope;</li>
+     * the redirect, root, base and admin URLs; "Allowed Client Scopes" allows {@code scope} and the realm's default
+     * scopes, from which {@code offline_access} is taken out. Kept as Keycloak made them, and required (the start fails
+     * without them): "Consent Required", "Max Clients" (200 in the realm), "Full Scope Disabled", "Allowed Protocol
+     * Mapper Types" (which OpenID Connect registration cannot name, but for the pairwise subject Keycloak adds after
+     * the policies ran);</li>
      * <li>a client policy, on registration and on every update with the registration access token: consent, PKCE S256,
      * no implicit flow, no password grant, stamped on the client.</li>
      * </ul>
      */
+    /** The anonymous registration policies registration is opened under, Keycloak's defaults all. */
+    static final Set<String> REQUIRED_ANONYMOUS_POLICIES = Set.of("trusted-hosts", "allowed-client-templates",
+            "consent-required", "max-clients", "scope", "allowed-protocol-mappers");
+
     synchronized void openMcpRegistration(String scope, String templateClientId, List<String> trustedHosts) {
         String token = adminToken();
         String realm = baseUrl + "/admin/realms/" + LocalKeycloak.REALM;
@@ -113,10 +118,12 @@ final class KeycloakAdmin {
         JsonNode policies = send(request(realm + "/components?type="
                 + encode("org.keycloak.services.clientregistration.policy.ClientRegistrationPolicy"), token).GET(),
                 200);
+        Set<String> anonymous = new java.util.TreeSet<>();
         for (JsonNode policy : policies) {
             if (!"anonymous".equals(policy.path("subType").asText())) {
                 continue;
             }
+            anonymous.add(policy.path("providerId").asText());
             String component = realm + "/components/" + policy.get("id").asText();
             switch (policy.path("providerId").asText()) {
                 case "trusted-hosts" -> configure(component, token, (ObjectNode) policy, Map.of("trusted-hosts",
@@ -128,6 +135,11 @@ final class KeycloakAdmin {
                     // Kept as Keycloak made them.
                 }
             }
+        }
+        if (!anonymous.containsAll(REQUIRED_ANONYMOUS_POLICIES)) {
+            throw new IllegalStateException("The realm's anonymous client registration policies are not Keycloak's ("
+                    + anonymous + ", needs " + REQUIRED_ANONYMOUS_POLICIES + "): delete the Keycloak instance"
+                    + " directory (the local stack's .countersign/keycloak) so that it starts from the realm file");
         }
     }
 
@@ -147,6 +159,12 @@ final class KeycloakAdmin {
                     .POST(HttpRequest.BodyPublishers.ofString(Json.write(created))), 201);
             scopeId = clientScopeId(realm, token, name);
         }
+        // Shown on the consent screen (a registered client asks only for this scope: without it, no consent screen).
+        ObjectNode current = (ObjectNode) send(request(realm + "/client-scopes/" + scopeId, token).GET(), 200);
+        current.put("protocol", "openid-connect").with("attributes").put("include.in.token.scope", "true")
+                .put("display.on.consent.screen", "true");
+        send(request(realm + "/client-scopes/" + scopeId, token).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(Json.write(current))), 204);
         String mappers = realm + "/client-scopes/" + scopeId + "/protocol-mappers/models";
         for (JsonNode mapper : send(request(mappers, token).GET(), 200)) {
             send(request(mappers + "/" + mapper.get("id").asText(), token).DELETE(), 204);

@@ -156,7 +156,7 @@ class LocalKeycloakTest {
     void theExchangeClientCannotAskForAServicesAudience() throws Exception {
         String mcpToken = keycloak.bearer(Audiences.MCP, "alice");
 
-        for (String audience : List.of(Audiences.EXECUTOR, Audiences.AGENT, Audiences.MCP)) {
+        for (String audience : List.of(Audiences.EXECUTOR, Audiences.AGENT, Audiences.MCP, Audiences.INTEGRATION)) {
             HttpResponse<String> refused = exchange(mcpToken, audience);
             assertThat(refused.statusCode()).as("%s: %s", audience, refused.body()).isEqualTo(400);
             // Not "audience not found": each is a client of the realm, held for its name.
@@ -226,12 +226,12 @@ class LocalKeycloakTest {
     }
 
     /**
-     * What an anonymous registrant may not have: a redirect URI on another host, offline tokens, a claim mapper of its
-     * own (a pairwise subject, which would make every registration a new person), the password grant, or a client id of
-     * its choosing (an API's audience, whose ID tokens would pass there as bearer tokens).
+     * What an anonymous registrant may not have: a redirect URI on another host, offline tokens, the password grant, or
+     * a client id of its choosing (an API's audience, whose ID tokens would pass there as bearer tokens); and what it
+     * may ask for but gets nothing in a person's name with: a pairwise subject, a service account.
      */
     @Test
-    void anAnonymousRegistrationGetsNothingBeyondTheMcpScope() throws Exception {
+    void anAnonymousRegistrationGetsNothingInAPersonsNameBeyondTheMcpScope() throws Exception {
         String callback = "http://127.0.0.1:" + CALLBACK_PORTS.incrementAndGet() + "/callback";
 
         HttpResponse<String> elsewhere = register("https://mcp.example.com/callback", LocalKeycloak.MCP_SCOPE);
@@ -278,9 +278,73 @@ class LocalKeycloakTest {
                     .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("clientId", Audiences.EXECUTOR,
                             "publicClient", true, "redirectUris", List.of(callback)))))
                     .build(), HttpResponse.BodyHandlers.ofString());
+            // A confidential client with a service account: it gets tokens with no person and no consent, but they name no
+            // tenant, which every service refuses (CurrentUser).
+            HttpResponse<String> service = register(callback, LocalKeycloak.MCP_SCOPE, Map.of("grant_types",
+                    List.of("client_credentials"), "token_endpoint_auth_method", "client_secret_basic"));
+            assertThat(service.statusCode()).as(service.body()).isEqualTo(201);
+            JsonNode serviceClient = Json.mapper().readTree(service.body());
+            HttpResponse<String> serviceToken = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of("grant_type",
+                    "client_credentials", "client_id", serviceClient.path("client_id").asText(), "client_secret",
+                    serviceClient.path("client_secret").asText(), "scope", LocalKeycloak.MCP_SCOPE));
+            assertThat(serviceToken.statusCode()).isEqualTo(200);
+            JsonNode serviceClaims = claims(Json.mapper().readTree(serviceToken.body()).path("access_token").asText());
+            assertThat(serviceClaims.has("tenant")).isFalse();
+            assertThat(serviceClaims.path("sub").asText()).isNotIn("alice", "bob", "carol", "dave");
+
             // Off in the build (KeycloakCache.BUILD_OPTIONS).
             assertThat(other.statusCode()).as("%s: %s", endpoint, other.body()).isEqualTo(404);
         }
+    }
+
+    /**
+     * The registrant's own update (with the registration access token Keycloak answered the registration with) goes
+     * through the same policies: it cannot turn on the password grant or the implicit flow, move its redirect URI to
+     * another host or add offline tokens.
+     */
+    @Test
+    void aRegisteredClientsOwnUpdateGetsNothingMore() throws Exception {
+        String callback = "http://127.0.0.1:" + CALLBACK_PORTS.incrementAndGet() + "/callback";
+        HttpResponse<String> registered = register(callback, LocalKeycloak.MCP_SCOPE);
+        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+        JsonNode client = Json.mapper().readTree(registered.body());
+        String clientId = client.path("client_id").asText();
+
+        HttpResponse<String> updated = update(client, Map.of("grant_types", List.of("authorization_code", "password",
+                "implicit"), "response_types", List.of("code", "token", "id_token token")));
+        assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
+        HttpResponse<String> grant = post(HttpClient.newHttpClient(), tokenEndpoint(), Map.of("grant_type",
+                "password", "client_id", clientId, "username", "alice", "password", LocalKeycloak.password("alice")));
+        assertThat(grant.statusCode()).as("the password grant (%s)", grant.body().contains("access_token")
+                ? "a token was issued"
+                : grant.body()).isEqualTo(400);
+        HttpResponse<String> implicit = browser().send(HttpRequest.newBuilder(URI.create(keycloak.issuer()
+                + "/protocol/openid-connect/auth?" + formBody(Map.of("response_type", "token", "client_id", clientId,
+                        "redirect_uri", callback, "scope", "openid", "state", "s", "nonce", "n"))))
+                .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(implicit.headers().firstValue("Location").orElse(implicit.body())).doesNotContain("access_token=");
+
+        client = Json.mapper().readTree(updated.body());
+        assertThat(update(client, Map.of("redirect_uris", List.of("https://mcp.example.com/callback"))).statusCode())
+                .isEqualTo(403);
+        assertThat(update(client, Map.of("scope", LocalKeycloak.MCP_SCOPE + " offline_access")).statusCode())
+                .isEqualTo(403);
+    }
+
+    /** The client's registration as Keycloak answered it, changed by {@code changes}, sent back as its update. */
+    private static HttpResponse<String> update(JsonNode registration, Map<String, Object> changes) throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode body = registration.deepCopy();
+        for (String generated : List.of("registration_access_token", "registration_client_uri", "client_id_issued_at",
+                "client_secret_expires_at")) {
+            body.remove(generated);
+        }
+        changes.forEach((name, value) -> body.set(name, Json.mapper().valueToTree(value)));
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(registration
+                .path("registration_client_uri").asText()))
+                .header("Authorization", "Bearer " + registration.path("registration_access_token").asText())
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(Json.write(body)))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> register(String redirectUri, String scope) throws Exception {
