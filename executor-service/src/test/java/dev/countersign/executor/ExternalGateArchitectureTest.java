@@ -92,15 +92,16 @@ class ExternalGateArchitectureTest {
     }
 
     /**
-     * Scopes are opened by the claim-call-record path only; the gated clients are reached through a scope only (the
-     * kinds hold an {@code Egress}, never a client).
+     * Scopes are opened by the claim-call-record paths only (an action's external call, a notification's send); the
+     * gated clients are reached through a scope only (the kinds hold an {@code Egress}, never a client).
      */
     @Test
     void onlyTheClaimedCallPathOpensScopesAndOnlyScopesUseTheGatedClients() throws IOException {
         Path classes = Path.of("target", "classes");
 
         assertThat(usersOf(classes, GATE + "ExternalGate")).allSatisfy(name -> assertThat(name)
-                .matches(GATE + ".*|dev/countersign/executor/execution/ExternalExecution(\\$.*)?\\.class"));
+                .matches(GATE + ".*|dev/countersign/executor/execution/ExternalExecution(\\$.*)?\\.class"
+                        + "|dev/countersign/executor/notification/NotificationSender(\\$.*)?\\.class"));
         assertThat(usersOf(classes, GATE + "GatedHttp")).allSatisfy(name -> assertThat(name).startsWith(GATE));
         assertThat(usersOf(classes, GATE + "GatedMailer")).allSatisfy(name -> assertThat(name).startsWith(GATE));
         assertThat(usersOf(classes, GATE + "ExternalGate"))

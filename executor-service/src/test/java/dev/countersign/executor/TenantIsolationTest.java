@@ -29,7 +29,8 @@ class TenantIsolationTest {
             "action_approvals", "tenant_policies", "tenant_policy_history", "outbox", "idempotency_keys",
             "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
             "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes",
-            "undo_approvals", "wallet_transfers", "wallet_transfer_legs");
+            "undo_approvals", "wallet_transfers", "wallet_transfer_legs", "tenant_members",
+            "notification_requests", "notifications");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final TopicRecords kafka = TopicRecords.fromTestProperties();
@@ -62,6 +63,15 @@ class TenantIsolationTest {
                         + " 'admin', now() + interval '1 hour')");
                 owner.createStatement().executeUpdate("INSERT INTO undo_approvals (action_id, tenant_id, approver)"
                         + " VALUES (gen_random_uuid(), '" + tenant + "', 'admin')");
+                owner.createStatement().executeUpdate("INSERT INTO tenant_members (tenant_id, user_id, approver, admin)"
+                        + " VALUES ('" + tenant + "', 'alice', true, false)");
+                // Not due for an hour, so the planner leaves it for the test to see.
+                owner.createStatement().executeUpdate("INSERT INTO notification_requests (tenant_id, action_id,"
+                        + " purpose, requested_at) VALUES ('" + tenant + "', gen_random_uuid(), 'reminder',"
+                        + " now() + interval '1 hour')");
+                owner.createStatement().executeUpdate("INSERT INTO notifications (id, tenant_id, action_id, recipient,"
+                        + " channel, purpose, address, state, sent_at) VALUES (gen_random_uuid(), '" + tenant
+                        + "', gen_random_uuid(), 'alice', 'email', 'waiting', 'alice@example.org', 'sent', now())");
             }
             for (String tenant : List.of(mine, theirs)) {
                 owner.createStatement().executeUpdate("INSERT INTO training_plans (id, tenant_id, user_id, name,"

@@ -180,6 +180,10 @@ public final class LocalStack implements AutoCloseable {
             executor.put("MAIL_PORT", String.valueOf(smtp.port()));
             executor.put("MAIL_START_TLS", "DISABLED");
             executor.put("TICKET_URL", tickets.url());
+            // The people who may decide an action are e-mailed (to the local SMTP server, which prints what it accepts)
+            // a link to this instance's decision page (docs/approvals.md).
+            executor.put("NOTIFY_EMAIL", "true");
+            executor.put("DECISION_PAGE_URL", "http://localhost:" + port);
             executor.putAll(decisionPage(port));
             executor.putAll(settings.executorTuning());
             executorEnvironments.put(instance, executor);

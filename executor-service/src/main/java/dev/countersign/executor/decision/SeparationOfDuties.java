@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.contracts.Requesters;
 import dev.countersign.contracts.Tier;
+import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.action.DecisionOutcome;
@@ -47,6 +48,15 @@ public class SeparationOfDuties {
     }
 
     /**
+     * Whether the tenant's {@code policy} lets {@code approver}'s confirmation of an action of {@code tier}
+     * {@code requester} asked for count: not the requester's own HIGH action where the policy asks for another person.
+     * After the decision rule, which says who may confirm at all.
+     */
+    public static boolean mayApprove(ApprovalPolicy policy, Tier tier, String requester, String approver) {
+        return tier != Tier.HIGH || !policy.highNeedsOtherApprover() || !approver.equals(requester);
+    }
+
+    /**
      * Null if the confirmation may go ahead now; otherwise what it came to instead.
      *
      * @param action
@@ -64,7 +74,7 @@ public class SeparationOfDuties {
             if (policy.isDefault()) {
                 return Uni.createFrom().nullItem();
             }
-            if (policy.highNeedsOtherApprover() && request.userId().equals(action.requestedBy())) {
+            if (!mayApprove(policy, action.tier(), action.requestedBy(), request.userId())) {
                 return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
             }
             // k-of-n (k > 1) counts verified identities only: an unverified decision is recorded, never counted.
@@ -72,7 +82,7 @@ public class SeparationOfDuties {
                     .flatMap(ignored -> approvals.approvers(sql, action.id(), action.tenantId()))
                     .map(approvers -> {
                         List<String> counted = approvers.stream()
-                                .filter(a -> !policy.highNeedsOtherApprover() || !a.equals(action.requestedBy()))
+                                .filter(a -> mayApprove(policy, action.tier(), action.requestedBy(), a))
                                 .filter(a -> policy.highApprovals() == 1
                                         || !a.equals(Principal.UNVERIFIED_INTEGRATION))
                                 .toList();

@@ -1,5 +1,8 @@
 package dev.countersign.executor.external.egress;
 
+import java.util.Optional;
+import java.util.UUID;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import dev.countersign.contracts.ActionStatus;
@@ -42,6 +45,15 @@ public class ExternalGate {
      * {@code executing} (its claim committed); otherwise the alert is raised and the Uni fails with
      * {@link UngatedCallException}. The caller closes the scope once the call is over.
      */
+    /**
+     * A scope for the e-mail of a notification about {@code actionId} that its sender claimed (NotificationSender):
+     * mail only, to the one SMTP server of the mailer's configuration; no HTTP. The caller closes it once the send is
+     * over.
+     */
+    public GateScope openForNotification(UUID actionId, String tenantId) {
+        return new GateScope(actionId, tenantId, true, Optional.empty(), mailer, http);
+    }
+
     public Uni<GateScope> open(ActionRow claimed, ExternalKind kind) {
         return transactions.read(claimed.tenantId(), sql -> actions.find(sql, claimed.id(), claimed.tenantId()))
                 .map(current -> {

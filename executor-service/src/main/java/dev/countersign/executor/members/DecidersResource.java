@@ -1,0 +1,72 @@
+package dev.countersign.executor.members;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.executor.access.Caller;
+import dev.countersign.executor.access.DecisionRule;
+import dev.countersign.executor.access.Principal;
+import dev.countersign.executor.action.ActionRepository;
+import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.Ids;
+import dev.countersign.web.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Who may decide an action ({@link Deciders}), for whoever may read it: 404 {@code action_not_found} otherwise, as for
+ * the action itself.
+ */
+@Path("/api/actions/{id}/deciders")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class DecidersResource {
+
+    private final CurrentUser user;
+    private final Caller caller;
+    private final TenantTransactions transactions;
+    private final ActionRepository actions;
+    private final TenantPolicyRepository policies;
+    private final MemberRepository members;
+    private final MembersConfig config;
+
+    public DecidersResource(CurrentUser user, Caller caller, TenantTransactions transactions,
+            ActionRepository actions, TenantPolicyRepository policies, MemberRepository members,
+            MembersConfig config) {
+        this.user = user;
+        this.caller = caller;
+        this.transactions = transactions;
+        this.actions = actions;
+        this.policies = policies;
+        this.members = members;
+        this.config = config;
+    }
+
+    @GET
+    public Uni<ActionDeciders> deciders(@PathParam("id") String id) {
+        UUID actionId = Ids.parseOrNotFound(id, ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
+        String tenantId = user.tenantId();
+        Principal who = caller.principal();
+        var via = caller.channel();
+        Instant seenSince = Instant.now().minus(config.maxAge());
+        return transactions.read(tenantId, sql -> actions.find(sql, actionId, tenantId).flatMap(action -> {
+            if (action == null || DecisionRule.hidesFrom(who, action.tier(), action.requestedBy(),
+                    action.targetOwner(), via)) {
+                throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
+            }
+            return policies.approvals(sql, tenantId).flatMap(policy -> members.seenSince(sql, tenantId, seenSince)
+                    .map(seen -> new ActionDeciders(actionId, Deciders.of(action, policy, seen).stream()
+                            .map(member -> new ActionDeciders.Decider(member.userId(), member.username()))
+                            .toList(), seenSince)));
+        }));
+    }
+}

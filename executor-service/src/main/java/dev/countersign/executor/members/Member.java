@@ -1,0 +1,12 @@
+package dev.countersign.executor.members;
+
+import java.time.Instant;
+
+/**
+ * A person of a tenant as the executor last saw them sign in ({@code tenant_members}): their groups, username and
+ * verified e-mail address then, and their own choice of channels. Who may decide is never read from here: a decision
+ * checks the live token.
+ */
+public record Member(String tenantId, String userId, String username, String email, boolean approver, boolean admin,
+        Instant seenAt, boolean notifyEmail, boolean notifyWebhook) {
+}

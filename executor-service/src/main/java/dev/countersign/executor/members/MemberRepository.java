@@ -1,0 +1,66 @@
+package dev.countersign.executor.members;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** {@code tenant_members} (migration V34): the people of a tenant as last seen, in that tenant's transactions. */
+@ApplicationScoped
+public class MemberRepository {
+
+    private static final String COLUMNS = "tenant_id, user_id, username, email, approver, admin, seen_at, notify_email,"
+            + " notify_webhook";
+
+    /** Records a sighting: the person's groups, username and address as now; their choice of channels stays. */
+    public Uni<Void> seen(SqlClient sql, Sighting sighting) {
+        return sql.preparedQuery("INSERT INTO tenant_members (tenant_id, user_id, username, email, approver, admin)"
+                + " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id, user_id) DO UPDATE SET"
+                + " username = EXCLUDED.username, email = EXCLUDED.email, approver = EXCLUDED.approver,"
+                + " admin = EXCLUDED.admin, seen_at = statement_timestamp()")
+                .execute(Tuple.from(new Object[]{sighting.tenantId(), sighting.userId(), sighting.username(),
+                        sighting.email(), sighting.approver(), sighting.admin()}))
+                .replaceWithVoid();
+    }
+
+    /** The tenant's members seen at or after {@code seenSince}, by user id. */
+    public Uni<List<Member>> seenSince(SqlClient sql, String tenantId, Instant seenSince) {
+        return sql.preparedQuery("SELECT " + COLUMNS + " FROM tenant_members WHERE tenant_id = $1 AND seen_at >= $2"
+                + " ORDER BY user_id")
+                .execute(Tuple.of(tenantId, seenSince.atOffset(ZoneOffset.UTC)))
+                .map(rows -> {
+                    List<Member> members = new ArrayList<>();
+                    rows.forEach(row -> members.add(member(row)));
+                    return members;
+                });
+    }
+
+    /** Sets a member's choice of channels; false if the person is no member (never seen). */
+    public Uni<Boolean> choose(SqlClient sql, String tenantId, String userId, boolean email, boolean webhook) {
+        return sql.preparedQuery("UPDATE tenant_members SET notify_email = $3, notify_webhook = $4"
+                + " WHERE tenant_id = $1 AND user_id = $2")
+                .execute(Tuple.of(tenantId, userId, email, webhook))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** One member, or null. */
+    public Uni<Member> find(SqlClient sql, String tenantId, String userId) {
+        return sql.preparedQuery("SELECT " + COLUMNS + " FROM tenant_members WHERE tenant_id = $1 AND user_id = $2")
+                .execute(Tuple.of(tenantId, userId))
+                .map(rows -> rows.iterator().hasNext() ? member(rows.iterator().next()) : null);
+    }
+
+    private static Member member(Row row) {
+        return new Member(row.getString("tenant_id"), row.getString("user_id"), row.getString("username"),
+                row.getString("email"), row.getBoolean("approver"), row.getBoolean("admin"),
+                row.getOffsetDateTime("seen_at").toInstant(), row.getBoolean("notify_email"),
+                row.getBoolean("notify_webhook"));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.countersign.executor.members;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+import dev.countersign.contracts.ErrorCode;
+import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.web.CurrentUser;
+import dev.countersign.web.ProblemException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A person's own choice of notification channels. Only their own: the path names nobody else, and a service principal
+ * has none.
+ */
+@Path("/api/me/notifications")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+public class NotificationChoiceResource {
+
+    private final CurrentUser user;
+    private final JsonWebToken token;
+    private final TenantTransactions transactions;
+    private final MemberRepository members;
+
+    public NotificationChoiceResource(CurrentUser user, JsonWebToken token, TenantTransactions transactions,
+            MemberRepository members) {
+        this.user = user;
+        this.token = token;
+        this.transactions = transactions;
+        this.members = members;
+    }
+
+    /** The person's choice; before they made one, both channels, with the address their token shows now. */
+    @GET
+    public Uni<NotificationChoice> choice() {
+        Sighting me = me();
+        return transactions.read(me.tenantId(), sql -> members.find(sql, me.tenantId(), me.userId()))
+                .map(member -> member == null
+                        ? new NotificationChoice(true, true, me.email())
+                        : new NotificationChoice(member.notifyEmail(), member.notifyWebhook(), member.email()));
+    }
+
+    @PUT
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<NotificationChoice> choose(@Valid @NotNull NotificationChoice choice) {
+        Sighting me = me();
+        return transactions.run(new Actor(me.tenantId(), me.userId(), MemberSightings.CHANNEL),
+                sql -> members.seen(sql, me)
+                        .flatMap(ignored -> members.choose(sql, me.tenantId(), me.userId(), choice.email(),
+                                choice.webhook()))
+                        .flatMap(ignored -> members.find(sql, me.tenantId(), me.userId())))
+                .map(member -> new NotificationChoice(member.notifyEmail(), member.notifyWebhook(), member.email()));
+    }
+
+    private Sighting me() {
+        if (user.isService()) {
+            throw new ProblemException(ErrorCode.FORBIDDEN,
+                    "A service principal is told nothing: notifications are for people.");
+        }
+        return Sighting.of(user.tenantId(), user.userId(), user.groups(), token);
+    }
+}

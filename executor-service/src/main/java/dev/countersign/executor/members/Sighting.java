@@ -1,0 +1,40 @@
+package dev.countersign.executor.members;
+
+import java.util.Set;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+import dev.countersign.contracts.Groups;
+
+/**
+ * A person as one verified token shows them: tenant, subject, approver and admin groups, username, and the e-mail
+ * address only if the identity provider says it verified it ({@code email_verified}): an address a person typed in
+ * unverified could be anyone's, and the notifications of their tenant would go there.
+ */
+public record Sighting(String tenantId, String userId, String username, String email, boolean approver,
+        boolean admin) {
+
+    /** RFC 5321's limit on a path, the longest address a member may have. */
+    static final int MAX_EMAIL = 254;
+    static final int MAX_USERNAME = 256;
+
+    /**
+     * The person of {@code tenantId} and {@code userId} (as the caller's token was checked) that {@code token} shows.
+     */
+    public static Sighting of(String tenantId, String userId, Set<String> groups, JsonWebToken token) {
+        return new Sighting(tenantId, userId, printable(token.getClaim("preferred_username"), MAX_USERNAME),
+                verifiedEmail(token), groups.contains(Groups.APPROVER), groups.contains(Groups.ADMIN));
+    }
+
+    private static String verifiedEmail(JsonWebToken token) {
+        Object verified = token.getClaim("email_verified");
+        String email = printable(token.getClaim("email"), MAX_EMAIL);
+        boolean isVerified = Boolean.TRUE.equals(verified) || "true".equals(String.valueOf(verified));
+        return isVerified && email != null && email.matches("[^@\\s]+@[^@\\s]+") ? email : null;
+    }
+
+    private static String printable(Object claim, int maxLength) {
+        return claim instanceof String value && !value.isBlank() && value.length() <= maxLength
+                && value.chars().noneMatch(Character::isISOControl) ? value : null;
+    }
+}

@@ -1,0 +1,14 @@
+package dev.countersign.executor.notification;
+
+import java.util.UUID;
+
+/**
+ * One message to one person about one action ({@code notifications}): {@code id} is its identity, which a resend
+ * repeats (the e-mail's Message-ID); {@code attempts} counts the sends claimed so far, this one included.
+ */
+public record Notification(UUID id, String tenantId, UUID actionId, String recipient, String channel, String purpose,
+        String address, int attempts) {
+
+    public static final String EMAIL = "email";
+    public static final String WAITING = "waiting";
+}

@@ -1,0 +1,101 @@
+package dev.countersign.executor.notification;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** {@code notification_requests} and {@code notifications} (V35), in one tenant's transactions. */
+@ApplicationScoped
+public class NotificationRepository {
+
+    /** A request to work out who to tell of an action, for a purpose. */
+    public record Request(UUID actionId, String purpose) {
+    }
+
+    /** The requests of these actions no other transaction holds, locked for this one. */
+    public Uni<List<Request>> lockRequests(SqlClient sql, String tenantId, List<UUID> actionIds) {
+        return sql.preparedQuery("SELECT action_id, purpose FROM notification_requests WHERE tenant_id = $1"
+                + " AND action_id = ANY($2) ORDER BY requested_at FOR UPDATE SKIP LOCKED")
+                .execute(Tuple.of(tenantId, actionIds.toArray(UUID[]::new)))
+                .map(rows -> {
+                    List<Request> requests = new ArrayList<>();
+                    rows.forEach(row -> requests.add(new Request(row.getUUID("action_id"), row.getString("purpose"))));
+                    return requests;
+                });
+    }
+
+    /** Deletes these requests: worked out. */
+    public Uni<Void> done(SqlClient sql, String tenantId, List<Request> requests) {
+        return sql.preparedQuery("DELETE FROM notification_requests WHERE tenant_id = $1 AND (action_id, purpose) IN"
+                + " (SELECT * FROM unnest($2::uuid[], $3::text[]))")
+                .execute(Tuple.of(tenantId, requests.stream().map(Request::actionId).toArray(UUID[]::new),
+                        requests.stream().map(Request::purpose).toArray(String[]::new)))
+                .replaceWithVoid();
+    }
+
+    /** Stores the notifications; one already there for the same person, action, channel and purpose stays alone. */
+    public Uni<Void> plan(SqlClient sql, List<Notification> planned) {
+        if (planned.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return sql.preparedQuery("INSERT INTO notifications (id, tenant_id, action_id, recipient, channel, purpose,"
+                + " address) SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[],"
+                + " $6::text[], $7::text[]) ON CONFLICT (tenant_id, action_id, recipient, channel, purpose) DO NOTHING")
+                .execute(Tuple.from(new Object[]{
+                        planned.stream().map(Notification::id).toArray(UUID[]::new),
+                        planned.stream().map(Notification::tenantId).toArray(String[]::new),
+                        planned.stream().map(Notification::actionId).toArray(UUID[]::new),
+                        planned.stream().map(Notification::recipient).toArray(String[]::new),
+                        planned.stream().map(Notification::channel).toArray(String[]::new),
+                        planned.stream().map(Notification::purpose).toArray(String[]::new),
+                        planned.stream().map(Notification::address).toArray(String[]::new)}))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Claims those of {@code ids} that are pending and due: each is left alone by other senders for {@code lease} (then
+     * due again, if its send was never recorded), its attempts counted.
+     */
+    public Uni<List<Notification>> claim(SqlClient sql, String tenantId, List<UUID> ids, Duration lease) {
+        return sql.preparedQuery(
+                "UPDATE notifications SET not_before = now() + $3 * interval '1 millisecond', attempts = attempts + 1"
+                        + " WHERE tenant_id = $1 AND id = ANY($2) AND state = 'pending' AND not_before <= now()"
+                        + " RETURNING id, tenant_id, action_id, recipient, channel, purpose, address, attempts")
+                .execute(Tuple.of(tenantId, ids.toArray(UUID[]::new), lease.toMillis()))
+                .map(rows -> {
+                    List<Notification> claimed = new ArrayList<>();
+                    rows.forEach(row -> claimed.add(notification(row)));
+                    return claimed;
+                });
+    }
+
+    /** Records the send; false if it was recorded already (or given up). */
+    public Uni<Boolean> sent(SqlClient sql, UUID id) {
+        return sql.preparedQuery("UPDATE notifications SET state = 'sent', sent_at = now(), detail = NULL"
+                + " WHERE id = $1 AND state = 'pending'")
+                .execute(Tuple.of(id))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** Records a failed send: tried again once its lease ends, unless {@code finalState} ends it. */
+    public Uni<Void> failed(SqlClient sql, UUID id, String finalState, String detail) {
+        return sql.preparedQuery("UPDATE notifications SET state = coalesce($2, state), detail = left($3, 500)"
+                + " WHERE id = $1 AND state = 'pending'")
+                .execute(Tuple.of(id, finalState, detail))
+                .replaceWithVoid();
+    }
+
+    private static Notification notification(Row row) {
+        return new Notification(row.getUUID("id"), row.getString("tenant_id"), row.getUUID("action_id"),
+                row.getString("recipient"), row.getString("channel"), row.getString("purpose"),
+                row.getString("address"), row.getInteger("attempts"));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.countersign.executor.notification;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Telling people that an action waits for them (docs/approvals.md). */
+@ConfigMapping(prefix = "countersign.notifications")
+public interface NotificationsConfig {
+
+    /**
+     * Whether the people who may decide are e-mailed (through the SMTP server of {@code quarkus.mailer}); needs
+     * {@link #decisionPageUrl()}.
+     */
+    @WithDefault("false")
+    boolean email();
+
+    /** The decision page's origin as people reach it (https://decide.example.com): every message links there. */
+    Optional<URI> decisionPageUrl();
+
+    /** The sender address of notification e-mails. */
+    @WithDefault("countersign@localhost")
+    String from();
+
+    /** How often the planner and the sender look for work no commit on this instance announced. */
+    @WithDefault("PT1S")
+    Duration pollInterval();
+
+    /** How many requests, or notifications, one run takes. */
+    @WithDefault("50")
+    int batch();
+
+    /**
+     * How long a claimed notification is left to its sender before another may send it again: longer than a send may
+     * take (the mailer's timeout), or a slow send is followed by a second one.
+     */
+    @WithDefault("PT1M")
+    Duration lease();
+
+    /** Sends tried before a notification is given up ({@code failed}). */
+    @WithDefault("5")
+    int attempts();
+}

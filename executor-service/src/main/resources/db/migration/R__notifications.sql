@@ -1,0 +1,37 @@
+-- Notifications (V35, issue 44): every action stored as proposed (waiting for a person) is a request to tell the
+-- people who may decide it, written by the statement that stored it. An action applied on arrival is stored proposed
+-- and moved on in the same transaction: its request is dropped when planned (NotificationPlanner tells nobody of an
+-- action no longer proposed).
+CREATE OR REPLACE FUNCTION notification_requests_for_stored() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    INSERT INTO notification_requests (tenant_id, action_id, purpose)
+    SELECT s.tenant_id, s.id, 'waiting' FROM stored s WHERE s.status = 'proposed'
+    ON CONFLICT DO NOTHING;
+    RETURN NULL;
+END;
+$$;
+REVOKE ALL ON FUNCTION notification_requests_for_stored() FROM PUBLIC;
+DROP TRIGGER IF EXISTS actions_notification_requests ON actions;
+CREATE TRIGGER actions_notification_requests AFTER INSERT ON actions REFERENCING NEW TABLE AS stored
+    FOR EACH STATEMENT EXECUTE FUNCTION notification_requests_for_stored();
+
+-- The planner's and the sender's searches: which requests and pending notifications are due, of which tenants. Ids and
+-- tenants only; the work is then done in a transaction of each tenant, under row-level security. Run as the owner,
+-- across tenants; search_path pinned with pg_temp last (see V7).
+CREATE OR REPLACE FUNCTION notification_requests_due(p_limit integer)
+    RETURNS TABLE (tenant_id text, action_id uuid, purpose text)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT r.tenant_id, r.action_id, r.purpose FROM notification_requests r
+    WHERE r.requested_at <= now() ORDER BY r.requested_at LIMIT p_limit;
+$$;
+REVOKE ALL ON FUNCTION notification_requests_due(integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION notification_requests_due(integer) TO ${executorRole};
+
+CREATE OR REPLACE FUNCTION notifications_due(p_limit integer) RETURNS TABLE (tenant_id text, id uuid)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT n.tenant_id, n.id FROM notifications n
+    WHERE n.state = 'pending' AND n.not_before <= now() ORDER BY n.not_before LIMIT p_limit;
+$$;
+REVOKE ALL ON FUNCTION notifications_due(integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION notifications_due(integer) TO ${executorRole};

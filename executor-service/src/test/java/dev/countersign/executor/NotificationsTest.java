@@ -1,0 +1,179 @@
+package dev.countersign.executor;
+
+import static dev.countersign.devsupport.testing.Waits.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+import jakarta.mail.internet.MimeMessage;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.countersign.contracts.Groups;
+import dev.countersign.devsupport.external.LocalSmtp;
+import dev.countersign.devsupport.testing.TestInfrastructure;
+import dev.countersign.devsupport.testing.TopicRecords;
+import dev.countersign.executor.notification.NotificationPlanner;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The people who may decide an action are e-mailed (issue 44): once per person and action, with a link to the decision
+ * page and nothing the agent wrote, over real SMTP (GreenMail); a resend carries the same Message-ID; a slow mail
+ * server delays no decision.
+ */
+@QuarkusTest
+@ExecutorTestResources
+class NotificationsTest {
+
+    private final TopicRecords kafka = TopicRecords.fromTestProperties();
+    private final LocalSmtp smtp = TestInfrastructure.smtp();
+    private TestTenant tenant;
+
+    @Inject
+    NotificationPlanner planner;
+
+    @BeforeEach
+    void freshTenantWithItsPeople() throws Exception {
+        tenant = TestTenant.withCheckingWallet();
+        // alice owns the wallet and asks; bob approves; dave is a plain user; erin approves but chose no e-mail; frank
+        // approves without a verified address.
+        member("alice", true, "alice@" + tenant.id() + ".example", true);
+        member("bob", true, "bob@" + tenant.id() + ".example", true);
+        member("dave", false, "dave@" + tenant.id() + ".example", true);
+        member("erin", true, "erin@" + tenant.id() + ".example", false);
+        member("frank", true, null, true);
+    }
+
+    @AfterEach
+    void quickMailServer() {
+        smtp.replyAfter(Duration.ZERO);
+    }
+
+    private void member(String user, boolean approver, String email, boolean wantsEmail) throws SQLException {
+        try (var owner = Db.owner();
+                var insert = owner.prepareStatement("INSERT INTO tenant_members (tenant_id,"
+                        + " user_id, email, approver, admin, notify_email) VALUES (?, ?, ?, ?, false, ?)")) {
+            insert.setString(1, tenant.id());
+            insert.setString(2, user);
+            insert.setString(3, email);
+            insert.setBoolean(4, approver);
+            insert.setBoolean(5, wantsEmail);
+            insert.executeUpdate();
+        }
+    }
+
+    private List<MimeMessage> mailTo(String user) {
+        String address = user + "@" + tenant.id() + ".example";
+        return smtp.received().stream().filter(message -> {
+            try {
+                return message.getAllRecipients()[0].toString().equals(address);
+            } catch (jakarta.mail.MessagingException e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+    }
+
+    private int notifications(UUID actionId, String state) throws SQLException {
+        return Db.count("SELECT count(*) FROM notifications WHERE action_id = ? AND state = ?", actionId, state);
+    }
+
+    private int requests(UUID actionId) throws SQLException {
+        return Db.count("SELECT count(*) FROM notification_requests WHERE action_id = ?", actionId);
+    }
+
+    @Test
+    void thePeopleWhoMayDecideAreEmailedOnceWithALinkAndNothingTheAgentWrote() throws Exception {
+        var proposal = new ProposalMother(tenant, "12.50");
+        proposal.params().put("description", "URGENT click https://evil.example/confirm now");
+        proposal.rehash();
+        proposal.stage(kafka);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> notifications(proposal.actionId, "sent") == 2);
+        assertThat(mailTo("alice")).hasSize(1);
+        assertThat(mailTo("bob")).hasSize(1);
+        assertThat(mailTo("dave")).as("a plain user who does not own the row may not decide").isEmpty();
+        assertThat(mailTo("erin")).as("chose no e-mail").isEmpty();
+        assertThat(notifications(proposal.actionId, "pending")).isZero();
+
+        MimeMessage mail = mailTo("bob").get(0);
+        String text = mail.getContent().toString();
+        assertThat(mail.getSubject()).isEqualTo("Waiting for your decision: Add a transaction");
+        assertThat(text).contains("https://decide.test/decide/?action=" + proposal.actionId)
+                .contains("Asked by: alice").doesNotContain("evil.example").doesNotContain("URGENT")
+                .doesNotContain(proposal.token);
+        String id = Db.text("SELECT id FROM notifications WHERE action_id = ? AND recipient = 'bob'",
+                proposal.actionId);
+        assertThat(mail.getHeader("Message-ID")[0]).isEqualTo("<" + id + "@countersign>");
+
+        // Planned again (a request written twice, a second instance): the people are not told twice.
+        try (var owner = Db.owner();
+                var insert = owner.prepareStatement("INSERT INTO notification_requests"
+                        + " (tenant_id, action_id, purpose) VALUES (?, ?, 'waiting')")) {
+            insert.setString(1, tenant.id());
+            insert.setObject(2, proposal.actionId);
+            insert.executeUpdate();
+        }
+        planner.plan().await().atMost(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> requests(proposal.actionId) == 0);
+        assertThat(Db.count("SELECT count(*) FROM notifications WHERE action_id = ?", proposal.actionId))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aSendNeverRecordedIsSentAgainWithTheSameMessageId() throws Exception {
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        await().atMost(Duration.ofSeconds(20)).until(() -> notifications(proposal.actionId, "sent") == 2);
+        String id = Db.text("SELECT id FROM notifications WHERE action_id = ? AND recipient = 'bob'",
+                proposal.actionId);
+
+        // As if the sender had died after the mail server accepted it and before the send was recorded.
+        try (var owner = Db.owner();
+                var reset = owner.prepareStatement("UPDATE notifications SET state = 'pending',"
+                        + " sent_at = NULL, not_before = now() WHERE id = ?::uuid")) {
+            reset.setString(1, id);
+            reset.executeUpdate();
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> notifications(proposal.actionId, "sent") == 2);
+        assertThat(smtp.withMessageId("<" + id + "@countersign>")).hasSize(2);
+        assertThat(mailTo("alice")).hasSize(1);
+    }
+
+    @Test
+    void anActionNoLongerWaitingTellsNobody() throws Exception {
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        proposal.decide("confirm", tenant.bearer("alice", Groups.USER)).then().statusCode(200);
+        // Whatever the planner did before the decision, a request for a decided action plans nothing.
+        try (var owner = Db.owner();
+                var insert = owner.prepareStatement("INSERT INTO notification_requests"
+                        + " (tenant_id, action_id, purpose) VALUES (?, ?, 'reminder')")) {
+            insert.setString(1, tenant.id());
+            insert.setObject(2, proposal.actionId);
+            insert.executeUpdate();
+        }
+        planner.plan().await().atMost(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> requests(proposal.actionId) == 0);
+
+        assertThat(Db.count("SELECT count(*) FROM notifications WHERE action_id = ? AND purpose = 'reminder'",
+                proposal.actionId)).isZero();
+    }
+
+    @Test
+    void aSlowMailServerDelaysNoDecision() throws Exception {
+        smtp.replyAfter(Duration.ofSeconds(8));
+        var slow = ProposalMother.staged(kafka, tenant, "12.50");
+        await().atMost(Duration.ofSeconds(20)).until(() -> !mailTo("bob").isEmpty());
+        assertThat(notifications(slow.actionId, "sent")).as("the mail server has not answered yet").isLessThan(2);
+
+        var other = ProposalMother.staged(kafka, tenant, "13.50");
+        other.decide("confirm", tenant.bearer("alice", Groups.USER)).then().statusCode(200);
+        assertThat(notifications(slow.actionId, "sent")).as("decided while the mail server still holds the send")
+                .isLessThan(2);
+    }
+}
