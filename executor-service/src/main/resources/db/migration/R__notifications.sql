@@ -16,17 +16,18 @@ DROP TRIGGER IF EXISTS actions_notification_requests ON actions;
 CREATE TRIGGER actions_notification_requests AFTER INSERT ON actions REFERENCING NEW TABLE AS stored
     FOR EACH STATEMENT EXECUTE FUNCTION notification_requests_for_stored();
 
--- The planner's and the sender's searches: which requests and pending notifications are due, of which tenants. Ids and
--- tenants only; the work is then done in a transaction of each tenant, under row-level security. Run as the owner,
--- across tenants; search_path pinned with pg_temp last (see V7).
-CREATE OR REPLACE FUNCTION notification_requests_due(p_limit integer)
-    RETURNS TABLE (tenant_id text, action_id uuid, purpose text)
+-- The planner's and the sender's searches: which tenants have requests due, which pending notifications are due, of
+-- which tenants. Ids and tenants only; the work is then done in a transaction of each tenant, under row-level security
+-- (the planner locks that tenant's requests there, SKIP LOCKED). Run as the owner, across tenants; search_path pinned
+-- with pg_temp last (see V7).
+DROP FUNCTION IF EXISTS notification_requests_due(integer);
+CREATE OR REPLACE FUNCTION notification_tenants_due(p_limit integer) RETURNS TABLE (tenant_id text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    SELECT r.tenant_id, r.action_id, r.purpose FROM notification_requests r
-    WHERE r.requested_at <= now() ORDER BY r.requested_at LIMIT p_limit;
+    SELECT r.tenant_id FROM notification_requests r WHERE r.requested_at <= now()
+    GROUP BY r.tenant_id ORDER BY min(r.requested_at) LIMIT p_limit;
 $$;
-REVOKE ALL ON FUNCTION notification_requests_due(integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION notification_requests_due(integer) TO ${executorRole};
+REVOKE ALL ON FUNCTION notification_tenants_due(integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION notification_tenants_due(integer) TO ${executorRole};
 
 CREATE OR REPLACE FUNCTION notifications_due(p_limit integer) RETURNS TABLE (tenant_id text, id uuid)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$

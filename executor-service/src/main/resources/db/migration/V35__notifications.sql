@@ -11,6 +11,7 @@ CREATE TABLE notification_requests (
     requested_at timestamptz NOT NULL DEFAULT statement_timestamp(),
     PRIMARY KEY (tenant_id, action_id, purpose)
 );
+CREATE INDEX notification_requests_due ON notification_requests (tenant_id, requested_at);
 ALTER TABLE notification_requests ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_rows ON notification_requests
     USING (tenant_id = current_tenant()) WITH CHECK (tenant_id = current_tenant());
@@ -22,8 +23,10 @@ GRANT UPDATE (requested_at) ON notification_requests TO ${executorRole};
 -- notifications: one message to one person (or destination) about one action, for one purpose, through one channel.
 -- The unique key is what makes it once per person and action: planning twice finds the row there. id is the
 -- message's identity (the e-mail's Message-ID), which a resend repeats. state: pending until the send was recorded
--- (sent), or refused (the destination is not allowed) or failed (given up after attempts); not_before is when a
--- sender may next claim it (a claim sets it a lease ahead, so a sender that died mid-send is followed by another).
+-- (sent), refused (the destination is not allowed), failed (given up after its attempts) or dropped (when it was due,
+-- its action no longer waited, or the person no longer may decide it or chose no such message); not_before is when a
+-- sender may next claim it (first a short delay after staging, in which a decision makes it unneeded; then a claim
+-- sets it a lease ahead, so a sender that died mid-send is followed by another).
 CREATE TABLE notifications (
     id         uuid        PRIMARY KEY,
     tenant_id  text        NOT NULL,
@@ -32,7 +35,8 @@ CREATE TABLE notifications (
     channel    text        NOT NULL CHECK (channel IN ('email', 'webhook')),
     purpose    text        NOT NULL CHECK (purpose IN ('waiting', 'reminder')),
     address    text        NOT NULL CHECK (char_length(address) BETWEEN 3 AND 2048 AND address !~ '[[:cntrl:]]'),
-    state      text        NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'refused', 'failed')),
+    state      text        NOT NULL DEFAULT 'pending'
+                           CHECK (state IN ('pending', 'sent', 'refused', 'failed', 'dropped')),
     attempts   integer     NOT NULL DEFAULT 0 CHECK (attempts >= 0),
     not_before timestamptz NOT NULL DEFAULT statement_timestamp(),
     sent_at    timestamptz,
@@ -46,4 +50,6 @@ ALTER TABLE notifications ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_rows ON notifications
     USING (tenant_id = current_tenant()) WITH CHECK (tenant_id = current_tenant());
 REVOKE ALL ON notifications FROM PUBLIC;
-GRANT SELECT, INSERT, UPDATE ON notifications TO ${executorRole};
+GRANT SELECT, INSERT ON notifications TO ${executorRole};
+-- What a sender changes; never whom or where a message goes.
+GRANT UPDATE (state, attempts, not_before, sent_at, detail) ON notifications TO ${executorRole};

@@ -99,6 +99,10 @@ class HttpFuzzTest {
                     .isEqualTo(before);
         }
         assertThat(Db.status(cancelled.actionId)).isEqualTo("cancelled");
+        // The only person the inputs' verified credentials name in the fuzz tenant is alice: no refused credential
+        // made anyone a member.
+        assertThat(Db.text("SELECT string_agg(user_id, ',' ORDER BY user_id) FROM tenant_members WHERE tenant_id = ?",
+                tenant.id())).isEqualTo("alice");
         ReliabilityReport.record(new ReliabilityReport.Row("HttpFuzzTest (executor)",
                 "%d endpoints x %d inputs, seed %d".formatted(endpoints.size(), run.inputs(), run.seed()),
                 "malformed and hostile requests, bad tokens", total, 0, 0, failures.size()));

@@ -164,6 +164,55 @@ class NotificationsTest {
                 proposal.actionId)).isZero();
     }
 
+    /** A notification row as a planner (or a sender before a death) would have left it, written as the owner. */
+    private UUID pending(UUID actionId, String recipient, int attempts) throws SQLException {
+        UUID id = UUID.randomUUID();
+        try (var owner = Db.owner();
+                var insert = owner.prepareStatement("INSERT INTO notifications (id, tenant_id,"
+                        + " action_id, recipient, channel, purpose, address, attempts, not_before) VALUES (?, ?, ?, ?,"
+                        + " 'email', 'reminder', ?, ?, now() - interval '1 second')")) {
+            insert.setObject(1, id);
+            insert.setString(2, tenant.id());
+            insert.setObject(3, actionId);
+            insert.setString(4, recipient);
+            insert.setString(5, recipient + "@" + tenant.id() + ".example");
+            insert.setInt(6, attempts);
+            insert.executeUpdate();
+        }
+        return id;
+    }
+
+    private String state(UUID notification) throws SQLException {
+        return Db.text("SELECT state FROM notifications WHERE id = ?", notification);
+    }
+
+    @Test
+    void whatIsNoLongerWantedWhenDueIsDroppedNotSent() throws Exception {
+        var decided = ProposalMother.staged(kafka, tenant, "12.50");
+        decided.decide("confirm", tenant.bearer("alice", Groups.USER)).then().statusCode(200);
+        var waiting = ProposalMother.staged(kafka, tenant, "13.50");
+        UUID toDecided = pending(decided.actionId, "bob", 0);
+        UUID toAPlainUser = pending(waiting.actionId, "dave", 0);
+        UUID toOneWhoChoseNoEmail = pending(waiting.actionId, "erin", 0);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> "dropped".equals(state(toDecided))
+                && "dropped".equals(state(toAPlainUser)) && "dropped".equals(state(toOneWhoChoseNoEmail)));
+        assertThat(smtp.withMessageId("<" + toDecided + "@countersign>")).isEmpty();
+        assertThat(smtp.withMessageId("<" + toAPlainUser + "@countersign>")).isEmpty();
+        assertThat(smtp.withMessageId("<" + toOneWhoChoseNoEmail + "@countersign>")).isEmpty();
+    }
+
+    @Test
+    void aNotificationTriedAsOftenAsAllowedIsGivenUpNotSentAgain() throws Exception {
+        var waiting = ProposalMother.staged(kafka, tenant, "12.50");
+        UUID exhausted = pending(waiting.actionId, "bob", 5);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> "failed".equals(state(exhausted)));
+        assertThat(Db.text("SELECT detail FROM notifications WHERE id = ?", exhausted))
+                .contains("given up after 5 attempts");
+        assertThat(smtp.withMessageId("<" + exhausted + "@countersign>")).isEmpty();
+    }
+
     @Test
     void aSlowMailServerDelaysNoDecision() throws Exception {
         smtp.replyAfter(Duration.ofSeconds(8));

@@ -343,13 +343,6 @@ public class ActionRepository {
         return finish(sql, id, FAILED, result);
     }
 
-    /** Those of {@code ids} that exist in this tenant, by id (another tenant's are simply absent). */
-    public Uni<Map<UUID, ActionRow>> findAll(SqlClient sql, List<UUID> ids, String tenantId) {
-        return sql.preparedQuery("SELECT " + COLUMNS + " FROM actions WHERE id = ANY($1) AND current_tenant() = $2")
-                .execute(Tuple.of(ids.toArray(new UUID[0]), tenantId))
-                .map(ActionRepository::byId);
-    }
-
     /**
      * proposed|confirmed -> expired for those of {@code ids} whose window has closed and that are still undecided,
      * skipping rows another transaction holds (a confirm in flight, another instance's sweep).

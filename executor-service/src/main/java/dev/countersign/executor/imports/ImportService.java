@@ -25,6 +25,7 @@ import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.access.Verdict;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.decision.SeparationOfDuties;
 import dev.countersign.executor.imports.csv.CsvLines;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 import dev.countersign.web.ProblemException;
@@ -129,8 +130,9 @@ public class ImportService {
                     "confirm these imported rows") + " Nothing was confirmed.", notEntitled);
         }
         for (ImportedRow row : pending) {
-            boolean high = tier(row.amount, tiers) == Tier.HIGH;
-            if (high && approval.highNeedsOtherApprover() && actor.userId().equals(row.importedBy)) {
+            Tier tier = tier(row.amount, tiers);
+            boolean high = tier == Tier.HIGH;
+            if (!SeparationOfDuties.mayApprove(approval, tier, row.importedBy, actor.userId())) {
                 refused.add(new Violation("transaction " + row.id,
                         "you imported it and it is at or above the high-impact threshold"));
             } else if (high && approval.highApprovals() > 1) {

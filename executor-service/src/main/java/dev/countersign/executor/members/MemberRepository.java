@@ -19,15 +19,19 @@ public class MemberRepository {
     private static final String COLUMNS = "tenant_id, user_id, username, email, approver, admin, seen_at, notify_email,"
             + " notify_webhook";
 
-    /** Records a sighting: the person's groups, username and address as now; their choice of channels stays. */
-    public Uni<Void> seen(SqlClient sql, Sighting sighting) {
-        return sql.preparedQuery("INSERT INTO tenant_members (tenant_id, user_id, username, email, approver, admin)"
-                + " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id, user_id) DO UPDATE SET"
-                + " username = EXCLUDED.username, email = EXCLUDED.email, approver = EXCLUDED.approver,"
-                + " admin = EXCLUDED.admin, seen_at = statement_timestamp()")
+    /**
+     * Records a sighting from a token issued at {@code issuedAt}: the person's groups, username and address as it says;
+     * their choice of channels stays. False if a token issued later was recorded already (nothing changes then).
+     */
+    public Uni<Boolean> seen(SqlClient sql, Sighting sighting, Instant issuedAt) {
+        return sql.preparedQuery("INSERT INTO tenant_members (tenant_id, user_id, username, email, approver, admin,"
+                + " token_issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tenant_id, user_id) DO UPDATE"
+                + " SET username = EXCLUDED.username, email = EXCLUDED.email, approver = EXCLUDED.approver,"
+                + " admin = EXCLUDED.admin, token_issued_at = EXCLUDED.token_issued_at, seen_at = statement_timestamp()"
+                + " WHERE tenant_members.token_issued_at <= EXCLUDED.token_issued_at")
                 .execute(Tuple.from(new Object[]{sighting.tenantId(), sighting.userId(), sighting.username(),
-                        sighting.email(), sighting.approver(), sighting.admin()}))
-                .replaceWithVoid();
+                        sighting.email(), sighting.approver(), sighting.admin(), issuedAt.atOffset(ZoneOffset.UTC)}))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     /** The tenant's members seen at or after {@code seenSince}, by user id. */

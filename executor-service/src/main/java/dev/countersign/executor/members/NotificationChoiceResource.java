@@ -1,5 +1,7 @@
 package dev.countersign.executor.members;
 
+import java.time.Instant;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -56,7 +58,7 @@ public class NotificationChoiceResource {
     public Uni<NotificationChoice> choose(@Valid @NotNull NotificationChoice choice) {
         Sighting me = me();
         return transactions.run(new Actor(me.tenantId(), me.userId(), MemberSightings.CHANNEL),
-                sql -> members.seen(sql, me)
+                sql -> members.seen(sql, me, Instant.ofEpochSecond(token.getIssuedAtTime()))
                         .flatMap(ignored -> members.choose(sql, me.tenantId(), me.userId(), choice.email(),
                                 choice.webhook()))
                         .flatMap(ignored -> members.find(sql, me.tenantId(), me.userId())))
@@ -65,8 +67,8 @@ public class NotificationChoiceResource {
 
     private Sighting me() {
         if (user.isService()) {
-            throw new ProblemException(ErrorCode.FORBIDDEN,
-                    "A service principal is told nothing: notifications are for people.");
+            throw new ProblemException(ErrorCode.FORBIDDEN, "A service principal is told nothing: notifications are"
+                    + " for people. Sign in as the person whose choice this is.");
         }
         return Sighting.of(user.tenantId(), user.userId(), user.groups(), token);
     }

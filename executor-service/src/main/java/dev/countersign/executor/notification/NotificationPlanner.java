@@ -1,12 +1,11 @@
 package dev.countersign.executor.notification;
 
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -26,20 +25,24 @@ import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Works out who to tell of each action that waits for a person: the requests the database wrote with every action
  * stored as proposed (R__notifications.sql) become one notification per person who may decide it ({@link Deciders}) and
- * channel that person chose, in one transaction of the action's tenant that also deletes the request. So a request is
- * planned once, whichever instance takes it; a notification already planned for the same person, action, channel and
- * purpose is not planned again. An action no longer proposed (applied on arrival, decided, expired) tells nobody.
+ * channel that person chose, in one transaction of the action's tenant that also deletes the requests. Requests are
+ * locked with SKIP LOCKED there, so each is planned once, whichever instance takes it; a notification already planned
+ * for the same person, action, channel and purpose is not planned again. An action no longer proposed (applied on
+ * arrival, decided, expired) tells nobody. With every channel off, requests are only deleted.
  * <p>
- * Limit: the people are those of {@code tenant_members} when the request is planned, normally within a second of the
- * staging; one who signs in for the first time later is not told of actions staged before.
+ * Each notification is due {@link NotificationsConfig#delay()} after it is planned: an action decided within that time
+ * (a person confirming in the chat at once) tells nobody ({@link NotificationSender} drops it).
+ * <p>
+ * Limit: the people are those of {@code tenant_members} when the request is planned; one who signs in for the first
+ * time later is not told of actions staged before.
  */
 @ApplicationScoped
 public class NotificationPlanner {
@@ -57,6 +60,7 @@ public class NotificationPlanner {
     private final NotificationsConfig config;
     private final NotificationSender sender;
     private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationPlanner(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, TenantPolicyRepository policies, MemberRepository members,
@@ -74,75 +78,98 @@ public class NotificationPlanner {
 
     @Scheduled(identity = "notification-planner", every = "${countersign.notifications.poll-interval}", skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void poll() {
-        if (!running.compareAndSet(false, true)) {
-            return;
+        again.set(true);
+        if (running.compareAndSet(false, true)) {
+            Infrastructure.getDefaultExecutor().execute(this::drain);
         }
-        drain().onTermination().invoke(() -> running.set(false))
-                .subscribe().with(planned -> {
-                    if (planned > 0) {
-                        sender.wakeUp();
-                    }
-                }, failure -> LOG.warnf("Planning notifications failed, will retry: %s", failure.toString()));
     }
 
-    /** Runs until a run finds less than a whole batch: the notifications planned. */
-    private Uni<Integer> drain() {
-        return runOnce().flatMap(run -> run.requests() < config.batch()
-                ? Uni.createFrom().item(run.planned())
-                : drain().map(more -> more + run.planned()));
+    /** Runs again at once while a run found a whole batch for some tenant; never overlaps itself on this instance. */
+    private void drain() {
+        again.set(false);
+        runOnce().subscribe().with(run -> {
+            if (run.planned() > 0) {
+                sender.wakeUp();
+            }
+            if (run.fullBatch()) {
+                again.set(true);
+            }
+            finish();
+        }, failure -> {
+            LOG.warnf("Planning notifications failed, will retry: %s", failure.toString());
+            finish();
+        });
     }
 
-    private record Run(int requests, int planned) {
+    private void finish() {
+        running.set(false);
+        if (again.get() && running.compareAndSet(false, true)) {
+            Infrastructure.getDefaultExecutor().execute(this::drain);
+        }
     }
 
-    /** One run over at most {@code batch} due requests, one transaction per tenant; the notifications planned. */
+    /** What one run did: notifications planned, and whether some tenant had at least a whole batch of requests. */
+    record Run(int planned, boolean fullBatch) {
+    }
+
+    /** One run over each tenant's due requests (a batch each): the notifications planned. */
     public Uni<Integer> plan() {
         return runOnce().map(Run::planned);
     }
 
-    private Uni<Run> runOnce() {
-        return pool.preparedQuery("SELECT tenant_id, action_id FROM notification_requests_due($1)")
+    /** One run: for each tenant with requests due, a batch of them, in a transaction of that tenant. */
+    Uni<Run> runOnce() {
+        return pool.preparedQuery("SELECT tenant_id FROM notification_tenants_due($1)")
                 .execute(Tuple.of(config.batch()))
-                .flatMap(rows -> {
-                    Map<String, List<UUID>> byTenant = new LinkedHashMap<>();
-                    for (Row row : rows) {
-                        byTenant.computeIfAbsent(row.getString("tenant_id"), tenant -> new ArrayList<>())
-                                .add(row.getUUID("action_id"));
-                    }
-                    return Multi.createFrom().iterable(byTenant.entrySet())
-                            .onItem().transformToUniAndConcatenate(due -> transactions.run(
-                                    new Actor(due.getKey(), "system", CHANNEL),
-                                    sql -> planTenant(sql, due.getKey(), due.getValue())))
-                            .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue))
-                            .map(planned -> new Run(rows.size(), planned));
-                });
+                .flatMap(rows -> Multi.createFrom().iterable(rows).map(row -> row.getString("tenant_id"))
+                        .onItem().transformToUniAndConcatenate(tenantId -> transactions
+                                .run(new Actor(tenantId, "system", CHANNEL), sql -> planTenant(sql, tenantId))
+                                // One tenant's failure (a row another transaction holds too long) stops no other.
+                                .onFailure().recoverWithItem(failure -> {
+                                    LOG.warnf("Planning notifications of tenant %s failed, will retry: %s", tenantId,
+                                            failure.toString());
+                                    return new Run(0, false);
+                                }))
+                        .collect().asList()
+                        .map(runs -> new Run(runs.stream().mapToInt(Run::planned).sum(),
+                                runs.stream().anyMatch(Run::fullBatch))));
     }
 
-    private Uni<Integer> planTenant(SqlClient sql, String tenantId, List<UUID> actionIds) {
-        Instant seenSince = Instant.now().minus(membersConfig.maxAge());
-        return notifications.lockRequests(sql, tenantId, actionIds).flatMap(requests -> {
+    private Uni<Run> planTenant(SqlClient sql, String tenantId) {
+        return notifications.lockDueRequests(sql, tenantId, config.batch()).flatMap(requests -> {
+            boolean full = requests.size() >= config.batch();
             if (requests.isEmpty()) {
-                return Uni.createFrom().item(0);
+                return Uni.createFrom().item(new Run(0, false));
+            }
+            if (!config.email()) {
+                return notifications.done(sql, tenantId, requests).map(ignored -> new Run(0, full));
             }
             List<UUID> ids = requests.stream().map(NotificationRepository.Request::actionId).distinct().toList();
+            Instant seenSince = Instant.now().minus(membersConfig.maxAge());
             return policies.approvals(sql, tenantId)
                     .flatMap(policy -> members.seenSince(sql, tenantId, seenSince)
-                            .flatMap(seen -> actions.findAll(sql, ids, tenantId)
-                                    .map(found -> requests.stream().flatMap(request -> planned(
-                                            found.get(request.actionId()), request.purpose(), policy, seen).stream())
-                                            .toList())))
-                    .call(planned -> notifications.plan(sql, planned))
+                            .flatMap(seen -> actions.find(sql, ids, tenantId)
+                                    .map(found -> planned(requests, found, policy, seen))))
+                    .call(planned -> notifications.plan(sql, planned, config.delay()))
                     .call(planned -> notifications.done(sql, tenantId, requests))
-                    .map(List::size);
+                    .map(planned -> new Run(planned.size(), full));
         });
     }
 
+    private List<Notification> planned(List<NotificationRepository.Request> requests, Map<UUID, ActionRow> found,
+            ApprovalPolicy policy, List<Member> seen) {
+        return requests.stream()
+                .flatMap(request -> planned(found.get(request.actionId()), request.purpose(), policy, seen).stream())
+                .collect(Collectors.toList());
+    }
+
     /**
-     * One e-mail per person who may decide {@code action} and has a verified address and wants e-mail, if e-mail is on;
-     * none for an action no longer waiting.
+     * One e-mail per person who may decide {@code action} and has a verified address and wants e-mail; none for an
+     * action no longer waiting.
      */
-    private List<Notification> planned(ActionRow action, String purpose, ApprovalPolicy policy, List<Member> seen) {
-        if (action == null || action.status() != ActionStatus.PROPOSED || !config.email()) {
+    private static List<Notification> planned(ActionRow action, String purpose, ApprovalPolicy policy,
+            List<Member> seen) {
+        if (action == null || action.status() != ActionStatus.PROPOSED) {
             return List.of();
         }
         return Deciders.of(action, policy, seen).stream()

@@ -20,11 +20,11 @@ public class NotificationRepository {
     public record Request(UUID actionId, String purpose) {
     }
 
-    /** The requests of these actions no other transaction holds, locked for this one. */
-    public Uni<List<Request>> lockRequests(SqlClient sql, String tenantId, List<UUID> actionIds) {
+    /** At most {@code limit} of the tenant's due requests, oldest first, that no other transaction holds; locked. */
+    public Uni<List<Request>> lockDueRequests(SqlClient sql, String tenantId, int limit) {
         return sql.preparedQuery("SELECT action_id, purpose FROM notification_requests WHERE tenant_id = $1"
-                + " AND action_id = ANY($2) ORDER BY requested_at FOR UPDATE SKIP LOCKED")
-                .execute(Tuple.of(tenantId, actionIds.toArray(UUID[]::new)))
+                + " AND requested_at <= now() ORDER BY requested_at LIMIT $2 FOR UPDATE SKIP LOCKED")
+                .execute(Tuple.of(tenantId, limit))
                 .map(rows -> {
                     List<Request> requests = new ArrayList<>();
                     rows.forEach(row -> requests.add(new Request(row.getUUID("action_id"), row.getString("purpose"))));
@@ -41,14 +41,18 @@ public class NotificationRepository {
                 .replaceWithVoid();
     }
 
-    /** Stores the notifications; one already there for the same person, action, channel and purpose stays alone. */
-    public Uni<Void> plan(SqlClient sql, List<Notification> planned) {
+    /**
+     * Stores the notifications, due {@code delay} from now; one already there for the same person, action, channel and
+     * purpose stays alone.
+     */
+    public Uni<Void> plan(SqlClient sql, List<Notification> planned, Duration delay) {
         if (planned.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
         return sql.preparedQuery("INSERT INTO notifications (id, tenant_id, action_id, recipient, channel, purpose,"
-                + " address) SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[],"
-                + " $6::text[], $7::text[]) ON CONFLICT (tenant_id, action_id, recipient, channel, purpose) DO NOTHING")
+                + " address, not_before) SELECT n.*, now() + $8 * interval '1 millisecond' FROM unnest($1::uuid[],"
+                + " $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS n"
+                + " ON CONFLICT (tenant_id, action_id, recipient, channel, purpose) DO NOTHING")
                 .execute(Tuple.from(new Object[]{
                         planned.stream().map(Notification::id).toArray(UUID[]::new),
                         planned.stream().map(Notification::tenantId).toArray(String[]::new),
@@ -56,25 +60,46 @@ public class NotificationRepository {
                         planned.stream().map(Notification::recipient).toArray(String[]::new),
                         planned.stream().map(Notification::channel).toArray(String[]::new),
                         planned.stream().map(Notification::purpose).toArray(String[]::new),
-                        planned.stream().map(Notification::address).toArray(String[]::new)}))
+                        planned.stream().map(Notification::address).toArray(String[]::new), delay.toMillis()}))
                 .replaceWithVoid();
     }
 
     /**
-     * Claims those of {@code ids} that are pending and due: each is left alone by other senders for {@code lease} (then
-     * due again, if its send was never recorded), its attempts counted.
+     * Claims those of {@code ids} that are pending, due and not yet tried {@code attempts} times: each is left alone by
+     * other senders for {@code lease} (then due again, if its send was never recorded), its attempts counted.
      */
-    public Uni<List<Notification>> claim(SqlClient sql, String tenantId, List<UUID> ids, Duration lease) {
-        return sql.preparedQuery(
-                "UPDATE notifications SET not_before = now() + $3 * interval '1 millisecond', attempts = attempts + 1"
-                        + " WHERE tenant_id = $1 AND id = ANY($2) AND state = 'pending' AND not_before <= now()"
-                        + " RETURNING id, tenant_id, action_id, recipient, channel, purpose, address, attempts")
-                .execute(Tuple.of(tenantId, ids.toArray(UUID[]::new), lease.toMillis()))
+    public Uni<List<Notification>> claim(SqlClient sql, String tenantId, List<UUID> ids, Duration lease,
+            int attempts) {
+        return sql.preparedQuery("UPDATE notifications SET not_before = now() + $3 * interval '1 millisecond',"
+                + " attempts = attempts + 1 WHERE tenant_id = $1 AND id = ANY($2) AND state = 'pending'"
+                + " AND not_before <= now() AND attempts < $4"
+                + " RETURNING id, tenant_id, action_id, recipient, channel, purpose, address, attempts")
+                .execute(Tuple.of(tenantId, ids.toArray(UUID[]::new), lease.toMillis(), attempts))
                 .map(rows -> {
                     List<Notification> claimed = new ArrayList<>();
                     rows.forEach(row -> claimed.add(notification(row)));
                     return claimed;
                 });
+    }
+
+    /** Gives up those of {@code ids} that are due and were tried {@code attempts} times already. */
+    public Uni<Void> giveUp(SqlClient sql, String tenantId, List<UUID> ids, int attempts) {
+        return sql.preparedQuery("UPDATE notifications SET state = 'failed', detail = coalesce(detail, '')"
+                + " || ' (given up after ' || attempts || ' attempts)' WHERE tenant_id = $1 AND id = ANY($2)"
+                + " AND state = 'pending' AND not_before <= now() AND attempts >= $3")
+                .execute(Tuple.of(tenantId, ids.toArray(UUID[]::new), attempts))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Renews the claim of {@code claimed} just before its send, so its lease counts from then: false if another sender
+     * claimed it since (or it ended), and then this one must not send it.
+     */
+    public Uni<Boolean> fence(SqlClient sql, Notification claimed, Duration lease) {
+        return sql.preparedQuery("UPDATE notifications SET not_before = now() + $3 * interval '1 millisecond'"
+                + " WHERE id = $1 AND attempts = $2 AND state = 'pending'")
+                .execute(Tuple.of(claimed.id(), claimed.attempts(), lease.toMillis()))
+                .map(rows -> rows.rowCount() == 1);
     }
 
     /** Records the send; false if it was recorded already (or given up). */
@@ -85,7 +110,10 @@ public class NotificationRepository {
                 .map(rows -> rows.rowCount() == 1);
     }
 
-    /** Records a failed send: tried again once its lease ends, unless {@code finalState} ends it. */
+    /**
+     * Records a send that did not happen or failed: tried again once its lease ends, unless {@code finalState}
+     * ({@code failed}, {@code dropped}) ends it.
+     */
     public Uni<Void> failed(SqlClient sql, UUID id, String finalState, String detail) {
         return sql.preparedQuery("UPDATE notifications SET state = coalesce($2, state), detail = left($3, 500)"
                 + " WHERE id = $1 AND state = 'pending'")

@@ -1,24 +1,33 @@
 package dev.countersign.executor.notification;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
+import dev.countersign.executor.members.Deciders;
+import dev.countersign.executor.members.Member;
+import dev.countersign.executor.members.MemberRepository;
+import dev.countersign.executor.members.MembersConfig;
+import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
@@ -26,6 +35,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -53,25 +63,33 @@ public class NotificationSender {
     private final NotificationRepository notifications;
     private final ActionRepository actions;
     private final ExternalGate gate;
+    private final TenantPolicyRepository policies;
+    private final MemberRepository members;
+    private final MembersConfig membersConfig;
     private final NotificationsConfig config;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
-            ActionRepository actions, ExternalGate gate, NotificationsConfig config) {
+            ActionRepository actions, ExternalGate gate, TenantPolicyRepository policies, MemberRepository members,
+            MembersConfig membersConfig, NotificationsConfig config) {
         this.pool = pool;
         this.transactions = transactions;
         this.notifications = notifications;
         this.actions = actions;
         this.gate = gate;
+        this.policies = policies;
+        this.members = members;
+        this.membersConfig = membersConfig;
         this.config = config;
     }
 
     /** Refuses to start with e-mail on and no decision page to link to: every notification would fail. */
     void onStart(@Observes StartupEvent started) {
-        if (config.email() && config.decisionPageUrl().isEmpty()) {
+        if (config.email() && config.decisionPageUrl().filter(WaitingMail::isPageOrigin).isEmpty()) {
             throw new IllegalStateException("NOTIFY_EMAIL=true needs DECISION_PAGE_URL, the decision page's origin"
-                    + " people reach (countersign.notifications.decision-page-url): every e-mail links there");
+                    + " people reach, an absolute http(s) URL such as https://decide.example.com"
+                    + " (countersign.notifications.decision-page-url): every e-mail links there");
         }
     }
 
@@ -111,12 +129,11 @@ public class NotificationSender {
     private record Run(int due, int sent) {
     }
 
-    /** One run over at most {@code batch} due notifications; the number whose send was recorded. */
-    public Uni<Integer> sendDue() {
-        return runOnce().map(Run::sent);
-    }
-
     private Uni<Run> runOnce() {
+        if (!config.email()) {
+            // Off: what is pending waits (and is dropped if, once on again, it is no longer wanted).
+            return Uni.createFrom().item(new Run(0, 0));
+        }
         return pool.preparedQuery("SELECT tenant_id, id FROM notifications_due($1)")
                 .execute(Tuple.of(config.batch()))
                 .flatMap(rows -> {
@@ -127,51 +144,102 @@ public class NotificationSender {
                     }
                     return Multi.createFrom().iterable(byTenant.entrySet())
                             .onItem().transformToUniAndConcatenate(due -> sendTenant(due.getKey(), due.getValue()))
-                            .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue))
+                            .collect().with(Collectors.summingInt(Integer::intValue))
                             .map(sent -> new Run(rows.size(), sent));
                 });
     }
 
-    private record Claimed(Notification notification, ActionRow action) {
+    /** A claimed notification, and why it is no longer to be sent (null: send it). */
+    private record Claimed(Notification notification, ActionRow action, String dropReason) {
     }
 
     private Uni<Integer> sendTenant(String tenantId, List<UUID> ids) {
         Actor actor = new Actor(tenantId, "system", NotificationPlanner.CHANNEL);
-        return transactions.run(actor, sql -> notifications.claim(sql, tenantId, ids, config.lease())
+        return transactions.run(actor, sql -> notifications.giveUp(sql, tenantId, ids, config.attempts())
+                .flatMap(ignored -> notifications.claim(sql, tenantId, ids, config.lease(), config.attempts()))
                 .flatMap(claimed -> claimed.isEmpty()
                         ? Uni.createFrom().item(List.<Claimed>of())
-                        : actions.findAll(sql, claimed.stream().map(Notification::actionId).distinct().toList(),
-                                tenantId)
-                                .map(found -> claimed.stream()
-                                        .map(notification -> new Claimed(notification,
-                                                found.get(notification.actionId())))
-                                        .toList())))
+                        : stillWanted(sql, tenantId, claimed)))
                 .flatMap(claimed -> Multi.createFrom().iterable(claimed)
                         .onItem().transformToUniAndConcatenate(one -> send(actor, one))
-                        .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue)));
+                        .collect().with(Collectors.summingInt(Integer::intValue)));
+    }
+
+    /**
+     * Asks again, for each claimed notification, whether it is still to be sent: its action still waits, and its person
+     * still may decide it ({@link Deciders}, with the members as they are now) and still wants it there.
+     */
+    private Uni<List<Claimed>> stillWanted(SqlClient sql, String tenantId, List<Notification> claimed) {
+        Instant seenSince = Instant.now().minus(membersConfig.maxAge());
+        return policies.approvals(sql, tenantId)
+                .flatMap(policy -> members.seenSince(sql, tenantId, seenSince)
+                        .flatMap(seen -> actions.find(sql, claimed.stream().map(Notification::actionId).distinct()
+                                .toList(), tenantId)
+                                .map(found -> claimed.stream().map(notification -> {
+                                    ActionRow action = found.get(notification.actionId());
+                                    return new Claimed(notification, action, dropReason(notification, action,
+                                            policy, seen));
+                                }).toList())));
+    }
+
+    private static String dropReason(Notification notification, ActionRow action, ApprovalPolicy policy,
+            List<Member> seen) {
+        if (action == null || action.status() != ActionStatus.PROPOSED) {
+            return "the action no longer waits for a person";
+        }
+        boolean wanted = Deciders.of(action, policy, seen).stream()
+                .anyMatch(member -> member.userId().equals(notification.recipient()) && member.notifyEmail()
+                        && notification.address().equals(member.email()));
+        return wanted ? null : "the person no longer may decide it, or wants no e-mail at this address";
     }
 
     /** Sends one claimed notification and records the outcome; 1 if its send was recorded. */
     private Uni<Integer> send(Actor actor, Claimed claimed) {
         Notification notification = claimed.notification();
-        if (claimed.action() == null) {
-            return record(actor, notification, "failed", "the action is gone");
+        if (claimed.dropReason() != null) {
+            return record(actor, notification, "dropped", claimed.dropReason());
         }
-        GateScope scope = gate.openForNotification(notification.actionId(), notification.tenantId());
-        return Uni.createFrom().deferred(() -> scope.send(WaitingMail.of(notification, claimed.action(),
-                config.decisionPageUrl().get(), config.from())))
-                .ifNoItem().after(Duration.ofSeconds(30)).fail()
+        return transactions.run(actor, sql -> notifications.fence(sql, notification, config.lease()))
+                .flatMap(fenced -> fenced ? deliver(actor, notification, claimed.action()) : Uni.createFrom().item(0));
+    }
+
+    private Uni<Integer> deliver(Actor actor, Notification notification, ActionRow action) {
+        GateScope scope = gate.openForNotification(notification.actionId(), notification.tenantId(),
+                notification.address());
+        return Uni.createFrom().deferred(() -> scope.send(WaitingMail.of(notification, action,
+                config.decisionPageUrl().orElseThrow(), config.from())))
+                .ifNoItem().after(sendTimeout()).fail()
                 .eventually(scope::close)
-                .flatMap(ignored -> transactions.run(actor, sql -> notifications.sent(sql, notification.id())))
-                .map(recorded -> recorded ? 1 : 0)
+                .map(ignored -> true)
                 .onFailure().recoverWithUni(failure -> {
-                    boolean giveUp = notification.attempts() >= config.attempts();
+                    boolean last = notification.attempts() >= config.attempts();
+                    // A send abandoned after its timeout may still reach the mail server: the next one repeats its
+                    // Message-ID.
                     LOG.warnf("Notification %s of action %s (tenant %s) not sent, attempt %d%s: %s",
                             notification.id(), notification.actionId(), notification.tenantId(),
-                            notification.attempts(), giveUp ? ", given up" : "", failure.toString());
-                    return record(actor, notification, giveUp ? "failed" : null, failure.toString());
-                });
+                            notification.attempts(), last ? ", given up" : "", failure.toString());
+                    return record(actor, notification, last ? "failed" : null, failure.toString())
+                            .map(ignored -> false);
+                })
+                .flatMap(sent -> !sent
+                        ? Uni.createFrom().item(0)
+                        : transactions.run(actor, sql -> notifications.sent(sql, notification.id()))
+                                .map(recorded -> recorded ? 1 : 0)
+                                .onFailure().recoverWithItem(failure -> {
+                                    LOG.warnf("Notification %s was sent, but recording it failed; it is sent again"
+                                            + " after its lease, with the same Message-ID: %s", notification.id(),
+                                            failure.toString());
+                                    return 0;
+                                }));
     }
+
+    /** How long a send may take: within half the lease, so no other sender takes it while this one may still send. */
+    private Duration sendTimeout() {
+        Duration half = config.lease().dividedBy(2);
+        return half.compareTo(MAX_SEND) < 0 ? half : MAX_SEND;
+    }
+
+    private static final Duration MAX_SEND = Duration.ofSeconds(30);
 
     private Uni<Integer> record(Actor actor, Notification notification, String finalState, String detail) {
         return transactions.run(actor, sql -> notifications.failed(sql, notification.id(), finalState, detail))

@@ -25,7 +25,14 @@ public interface NotificationsConfig {
     @WithDefault("countersign@localhost")
     String from();
 
-    /** How often the planner and the sender look for work no commit on this instance announced. */
+    /**
+     * How long after it is planned a notification is due: an action decided meanwhile (a person confirming in the chat
+     * at once) tells nobody.
+     */
+    @WithDefault("PT30S")
+    Duration delay();
+
+    /** How often the planner and the sender look for work. */
     @WithDefault("PT1S")
     Duration pollInterval();
 

@@ -1,9 +1,9 @@
 package dev.countersign.executor.notification;
 
 import java.net.URI;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 import dev.countersign.contracts.catalogue.ActionCatalogue;
 import dev.countersign.contracts.catalogue.ActionDefinition;
@@ -30,9 +30,21 @@ final class WaitingMail {
         return "<" + notification.id() + "@countersign>";
     }
 
+    /** Whether {@code url} can be the decision page's origin: an absolute http or https URL with a host. */
+    static boolean isPageOrigin(URI url) {
+        return url.isAbsolute() && url.getHost() != null
+                && ("https".equals(url.getScheme()) || "http".equals(url.getScheme()));
+    }
+
+    /** The page focused on {@code action}: under the configured URL's path, if it has one. */
+    static String link(URI decisionPage, ActionRow action) {
+        String base = decisionPage.toString();
+        return (base.endsWith("/") ? base : base + "/") + "decide/?action=" + action.id();
+    }
+
     static Mail of(Notification notification, ActionRow action, URI decisionPage, String from) {
         String label = ActionCatalogue.find(action.kind()).map(ActionDefinition::label).orElse(action.kind());
-        String link = decisionPage.resolve("/decide/?action=" + action.id()).toString();
+        String link = link(decisionPage, action);
         String text = """
                 An action waits for your decision in Countersign.
 
@@ -44,8 +56,8 @@ final class WaitingMail {
                 %s
 
                 You are told because you may decide it. Nothing is done until a person confirms it on the page.
-                """.formatted(label, action.tier().name().toLowerCase(java.util.Locale.ROOT), action.requestedBy(),
-                TIME.format(action.expiresAt() == null ? Instant.now() : action.expiresAt()), link);
+                """.formatted(label, action.tier().name().toLowerCase(Locale.ROOT), action.requestedBy(),
+                action.expiresAt() == null ? "no set time" : TIME.format(action.expiresAt()), link);
         return Mail.withText(notification.address(), "Waiting for your decision: " + label, text).setFrom(from)
                 .addHeader("Message-ID", messageId(notification))
                 .addHeader("X-Countersign-Action", action.id().toString());

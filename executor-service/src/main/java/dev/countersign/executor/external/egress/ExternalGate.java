@@ -14,9 +14,10 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The runtime gate of external writes. The only code holding the raw mail and HTTP clients ({@link GatedMailer},
- * {@link GatedHttp}) serves a call only inside a scope this gate opened for an action the database shows claimed
- * ({@code executing}); the scope is the kind's {@link dev.countersign.executor.kind.Egress}, its only way out. A call
- * outside a scope throws and raises an administrator alert ({@link UngatedCalls}).
+ * {@link GatedHttp}) serves a call only inside a scope this gate opened: for an action the database shows claimed
+ * ({@code executing}), the scope is the kind's {@link dev.countersign.executor.kind.Egress}, its only way out; for a
+ * notification its sender claimed, mail to that notification's one address. A call outside a scope throws and raises an
+ * administrator alert ({@link UngatedCalls}).
  * <p>
  * Limit: the gate checks that a scope is open, that mail comes only from a kind that declares it sends mail and that an
  * HTTP request goes to the one origin the claimed action's kind declares, not what the call carries; an architecture
@@ -45,15 +46,6 @@ public class ExternalGate {
      * {@code executing} (its claim committed); otherwise the alert is raised and the Uni fails with
      * {@link UngatedCallException}. The caller closes the scope once the call is over.
      */
-    /**
-     * A scope for the e-mail of a notification about {@code actionId} that its sender claimed (NotificationSender):
-     * mail only, to the one SMTP server of the mailer's configuration; no HTTP. The caller closes it once the send is
-     * over.
-     */
-    public GateScope openForNotification(UUID actionId, String tenantId) {
-        return new GateScope(actionId, tenantId, true, Optional.empty(), mailer, http);
-    }
-
     public Uni<GateScope> open(ActionRow claimed, ExternalKind kind) {
         return transactions.read(claimed.tenantId(), sql -> actions.find(sql, claimed.id(), claimed.tenantId()))
                 .map(current -> {
@@ -61,8 +53,17 @@ public class ExternalGate {
                         throw ungated.refuse("scope for action " + claimed.id(), "not claimed (status "
                                 + (current == null ? "unknown" : current.status().wireName()) + ")");
                     }
-                    return new GateScope(claimed.id(), claimed.tenantId(), kind.sendsMail(), kind.httpOrigin(), mailer,
-                            http);
+                    return new GateScope(claimed.id(), claimed.tenantId(), kind.sendsMail(), kind.httpOrigin(),
+                            Optional.empty(), mailer, http);
                 });
+    }
+
+    /**
+     * A scope for one notification's e-mail, opened by its sender once the notification was claimed and fenced
+     * (NotificationSender): mail only, to {@code address} only (the one the notification was planned for), through the
+     * one SMTP server of the mailer's configuration; no HTTP. The caller closes it once the send is over.
+     */
+    public GateScope openForNotification(UUID actionId, String tenantId, String address) {
+        return new GateScope(actionId, tenantId, true, Optional.empty(), Optional.of(address), mailer, http);
     }
 }

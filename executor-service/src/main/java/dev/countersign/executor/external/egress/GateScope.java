@@ -15,9 +15,10 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Permission for one claimed action's external call, handed out by {@link ExternalGate#open} and closed when the call
- * is recorded: the kind's {@link Egress}. The raw mail and HTTP clients serve a request only inside an open scope, mail
- * only for a kind that declared it sends mail, HTTP only to the origin the kind declared; nothing outside this package
- * can make one.
+ * is recorded: the kind's {@link Egress}; or for one claimed notification's e-mail
+ * ({@link ExternalGate#openForNotification}). The raw mail and HTTP clients serve a request only inside an open scope,
+ * mail only for a kind that declared it sends mail (and a notification's only to its address), HTTP only to the origin
+ * the kind declared; nothing outside this package can make one.
  */
 public final class GateScope implements Egress, AutoCloseable {
 
@@ -27,17 +28,19 @@ public final class GateScope implements Egress, AutoCloseable {
     private final String tenantId;
     private final boolean sendsMail;
     private final Optional<URI> httpOrigin;
+    private final Optional<String> mailTo;
     private final GatedMailer mailer;
     private final GatedHttp http;
     private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
     private volatile boolean open = true;
 
-    GateScope(UUID actionId, String tenantId, boolean sendsMail, Optional<URI> httpOrigin, GatedMailer mailer,
-            GatedHttp http) {
+    GateScope(UUID actionId, String tenantId, boolean sendsMail, Optional<URI> httpOrigin, Optional<String> mailTo,
+            GatedMailer mailer, GatedHttp http) {
         this.actionId = actionId;
         this.tenantId = tenantId;
         this.sendsMail = sendsMail;
         this.httpOrigin = httpOrigin;
+        this.mailTo = mailTo;
         this.mailer = mailer;
         this.http = http;
     }
@@ -56,6 +59,11 @@ public final class GateScope implements Egress, AutoCloseable {
 
     Optional<URI> httpOrigin() {
         return httpOrigin;
+    }
+
+    /** The one address mail may go to in this scope (a notification's); empty: whatever the kind addresses. */
+    Optional<String> mailTo() {
+        return mailTo;
     }
 
     boolean isOpen() {

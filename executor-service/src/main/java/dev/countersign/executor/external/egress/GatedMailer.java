@@ -1,5 +1,7 @@
 package dev.countersign.executor.external.egress;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.mailer.Mail;
@@ -24,6 +26,11 @@ public class GatedMailer {
             if (!scope.sendsMail()) {
                 throw new UngatedCallException("SMTP call refused: the kind of action " + scope.actionId()
                         + " does not declare that it sends mail");
+            }
+            if (scope.mailTo().isPresent() && !(List.of(scope.mailTo().get()).equals(mail.getTo())
+                    && mail.getCc().isEmpty() && mail.getBcc().isEmpty())) {
+                throw new UngatedCallException("SMTP call refused: the notification of action " + scope.actionId()
+                        + " may go to its one address only");
             }
             return mailer.send(mail);
         });
