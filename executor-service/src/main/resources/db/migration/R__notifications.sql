@@ -20,7 +20,6 @@ CREATE TRIGGER actions_notification_requests AFTER INSERT ON actions REFERENCING
 -- which tenants. Ids and tenants only; the work is then done in a transaction of each tenant, under row-level security
 -- (the planner locks that tenant's requests there, SKIP LOCKED). Run as the owner, across tenants; search_path pinned
 -- with pg_temp last (see V7).
-DROP FUNCTION IF EXISTS notification_requests_due(integer);
 CREATE OR REPLACE FUNCTION notification_tenants_due(p_limit integer) RETURNS TABLE (tenant_id text)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     SELECT r.tenant_id FROM notification_requests r WHERE r.requested_at <= now()

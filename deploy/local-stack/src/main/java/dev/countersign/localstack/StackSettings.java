@@ -66,11 +66,14 @@ public record StackSettings(
         boolean faultProxies,
         boolean infraOnly) {
 
-    /** Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls). */
+    /**
+     * Executor settings the stack passes on when they are set (decision window, tiers, undo, external calls,
+     * notifications).
+     */
     static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
             "ACTIONS_TRUST_AFTER",
             "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
-            "EXTERNAL_RECOVERY_INTERVAL");
+            "EXTERNAL_RECOVERY_INTERVAL", "NOTIFY_DELAY", "NOTIFY_LEASE");
 
     /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker, the guards). */
     static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE",

@@ -15,9 +15,10 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Writes who signed in ({@link Sighting}) to {@code tenant_members}. The request that showed the person waits for the
- * write the first time, then not again on this instance while the person's token says the same (for
- * {@link MembersConfig#rewriteAfter()}); a failure is logged and the write tried again at their next request, and never
- * fails the request. A token issued before the one recorded changes nothing (the table keeps the later one's word).
+ * write when it may change something: not while this instance recorded the same lately
+ * ({@link MembersConfig#rewriteAfter()}), nor for a token issued no later than one it recorded or tried (the table
+ * keeps the later token's word anyway). A failure is logged, never fails the request, and is tried again with the
+ * person's next, newer token.
  */
 @ApplicationScoped
 public class MemberSightings {
@@ -27,31 +28,33 @@ public class MemberSightings {
 
     private final TenantTransactions transactions;
     private final MemberRepository members;
-    /** The sighting last recorded per tenant and person, by this instance. */
-    private final Cache<String, Sighting> written;
+    /** Per tenant and person: what this instance recorded (null if not recorded) from a token issued when. */
+    private final Cache<String, Known> known;
+
+    private record Known(Sighting recorded, Instant issuedAt) {
+    }
 
     public MemberSightings(TenantTransactions transactions, MemberRepository members, MembersConfig config) {
         this.transactions = transactions;
         this.members = members;
-        this.written = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(config.rewriteAfter()).build();
+        this.known = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(config.rewriteAfter()).build();
     }
 
-    /** Records {@code sighting}, from a token issued at {@code issuedAt}, unless this instance did lately. */
+    /** Records {@code sighting}, from a token issued at {@code issuedAt}, unless that can change nothing now. */
     public Uni<Void> seen(Sighting sighting, Instant issuedAt) {
         String person = sighting.tenantId() + "\u0000" + sighting.userId();
-        if (sighting.equals(written.getIfPresent(person))) {
+        Known last = known.getIfPresent(person);
+        if (last != null && (sighting.equals(last.recorded()) || !issuedAt.isAfter(last.issuedAt()))) {
             return Uni.createFrom().voidItem();
         }
         return transactions.run(new Actor(sighting.tenantId(), sighting.userId(), CHANNEL),
                 sql -> members.seen(sql, sighting, issuedAt))
-                .invoke(recorded -> {
-                    if (recorded) {
-                        written.put(person, sighting);
-                    }
-                })
+                .invoke(recorded -> known.put(person, new Known(recorded ? sighting : null, issuedAt)))
                 .onFailure().recoverWithItem(failure -> {
-                    LOG.warnf("Could not record that %s of tenant %s signed in (told of actions only once recorded):"
-                            + " %s", sighting.userId(), sighting.tenantId(), failure.toString());
+                    known.put(person, new Known(null, issuedAt));
+                    LOG.warnf("Could not record that %s of tenant %s signed in (told of actions only once recorded;"
+                            + " tried again with a newer token): %s", sighting.userId(), sighting.tenantId(),
+                            failure.toString());
                     return false;
                 })
                 .replaceWithVoid();

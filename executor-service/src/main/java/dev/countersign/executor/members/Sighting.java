@@ -4,6 +4,7 @@ import java.util.Set;
 
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
+import dev.countersign.contracts.EmailAddresses;
 import dev.countersign.contracts.Groups;
 
 /**
@@ -14,8 +15,6 @@ import dev.countersign.contracts.Groups;
 public record Sighting(String tenantId, String userId, String username, String email, boolean approver,
         boolean admin) {
 
-    /** RFC 5321's limit on a path, the longest address a member may have. */
-    static final int MAX_EMAIL = 254;
     static final int MAX_USERNAME = 256;
 
     /**
@@ -27,24 +26,26 @@ public record Sighting(String tenantId, String userId, String username, String e
     }
 
     /**
-     * The address, if verified and plain: printable ASCII without spaces, one {@code @}. Stricter than the table's
-     * check (V34), so an address kept here is never refused there.
+     * The address, if verified and plain ({@link EmailAddresses#isPlain}, the rule for every address Countersign sends
+     * to; stricter than the table's check, V34, so an address kept here is never refused there).
      */
     private static String verifiedEmail(JsonWebToken token) {
         Object verified = token.getClaim("email_verified");
         boolean isVerified = Boolean.TRUE.equals(verified) || "true".equals(String.valueOf(verified));
-        return isVerified && token.getClaim("email") instanceof String email && email.length() <= MAX_EMAIL
-                && email.matches("[!-?A-~]+@[!-?A-~]+") ? email : null;
+        return isVerified && token.getClaim("email") instanceof String email && EmailAddresses.isPlain(email)
+                ? email
+                : null;
     }
 
     /**
-     * The claim if it is a string without control or line-separating characters ({@code [[:cntrl:]]} of the table's
-     * check, V34, under any locale), else null.
+     * The claim if it is a string without control, format or line-separating characters (a superset of what the table's
+     * check, V34, calls {@code [[:cntrl:]]} under the libc and ICU locales), else null.
      */
     private static String printable(Object claim, int maxLength) {
         return claim instanceof String value && !value.isBlank() && value.length() <= maxLength
-                && value.chars().noneMatch(c -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029')
-                        ? value
-                        : null;
+                && value.chars().noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+                        || c == '\u2028' || c == '\u2029')
+                                ? value
+                                : null;
     }
 }

@@ -39,8 +39,9 @@ public class SightingFilter {
                             || !(signedIn.getPrincipal() instanceof JsonWebToken token)) {
                         return Uni.createFrom().voidItem();
                     }
-                    // The caller as the endpoints see it, over the token just resolved here (the request-scoped
-                    // one would resolve it again, blocking, on an endpoint that asks for no sign-in).
+                    // The caller over the token just resolved here (the request-scoped one would resolve it again,
+                    // blocking, on an endpoint that asks for no sign-in): a bearer request's access token, or the
+                    // decision page session's ID token, which carries the same tenant, groups and address claims.
                     CurrentUser user = new CurrentUser(token, rules);
                     Sighting sighting;
                     try {

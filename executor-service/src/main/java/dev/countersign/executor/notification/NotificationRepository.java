@@ -65,59 +65,44 @@ public class NotificationRepository {
     }
 
     /**
-     * Claims those of {@code ids} that are pending, due and not yet tried {@code attempts} times: each is left alone by
-     * other senders for {@code lease} (then due again, if its send was never recorded), its attempts counted.
+     * Claims the notification {@code id} if it is pending, due and tried fewer than {@code attempts} times: it is left
+     * alone by other senders for {@code lease} (then due again, if its send was never recorded), its attempts counted.
+     * Null if it was not claimable.
      */
-    public Uni<List<Notification>> claim(SqlClient sql, String tenantId, List<UUID> ids, Duration lease,
-            int attempts) {
+    public Uni<Notification> claim(SqlClient sql, String tenantId, UUID id, Duration lease, int attempts) {
         return sql.preparedQuery("UPDATE notifications SET not_before = now() + $3 * interval '1 millisecond',"
-                + " attempts = attempts + 1 WHERE tenant_id = $1 AND id = ANY($2) AND state = 'pending'"
+                + " attempts = attempts + 1 WHERE tenant_id = $1 AND id = $2 AND state = 'pending'"
                 + " AND not_before <= now() AND attempts < $4"
                 + " RETURNING id, tenant_id, action_id, recipient, channel, purpose, address, attempts")
-                .execute(Tuple.of(tenantId, ids.toArray(UUID[]::new), lease.toMillis(), attempts))
-                .map(rows -> {
-                    List<Notification> claimed = new ArrayList<>();
-                    rows.forEach(row -> claimed.add(notification(row)));
-                    return claimed;
-                });
+                .execute(Tuple.of(tenantId, id, lease.toMillis(), attempts))
+                .map(rows -> rows.iterator().hasNext() ? notification(rows.iterator().next()) : null);
     }
 
     /** Gives up those of {@code ids} that are due and were tried {@code attempts} times already. */
     public Uni<Void> giveUp(SqlClient sql, String tenantId, List<UUID> ids, int attempts) {
-        return sql.preparedQuery("UPDATE notifications SET state = 'failed', detail = coalesce(detail, '')"
-                + " || ' (given up after ' || attempts || ' attempts)' WHERE tenant_id = $1 AND id = ANY($2)"
+        return sql.preparedQuery("UPDATE notifications SET state = 'failed', detail = left('given up after '"
+                + " || attempts || ' attempts: ' || coalesce(detail, ''), 500) WHERE tenant_id = $1 AND id = ANY($2)"
                 + " AND state = 'pending' AND not_before <= now() AND attempts >= $3")
                 .execute(Tuple.of(tenantId, ids.toArray(UUID[]::new), attempts))
                 .replaceWithVoid();
     }
 
-    /**
-     * Renews the claim of {@code claimed} just before its send, so its lease counts from then: false if another sender
-     * claimed it since (or it ended), and then this one must not send it.
-     */
-    public Uni<Boolean> fence(SqlClient sql, Notification claimed, Duration lease) {
-        return sql.preparedQuery("UPDATE notifications SET not_before = now() + $3 * interval '1 millisecond'"
-                + " WHERE id = $1 AND attempts = $2 AND state = 'pending'")
-                .execute(Tuple.of(claimed.id(), claimed.attempts(), lease.toMillis()))
-                .map(rows -> rows.rowCount() == 1);
-    }
-
-    /** Records the send; false if it was recorded already (or given up). */
-    public Uni<Boolean> sent(SqlClient sql, UUID id) {
+    /** Records the send of this claim; false if another sender claimed it since, or it ended. */
+    public Uni<Boolean> sent(SqlClient sql, Notification claimed) {
         return sql.preparedQuery("UPDATE notifications SET state = 'sent', sent_at = now(), detail = NULL"
-                + " WHERE id = $1 AND state = 'pending'")
-                .execute(Tuple.of(id))
+                + " WHERE id = $1 AND attempts = $2 AND state = 'pending'")
+                .execute(Tuple.of(claimed.id(), claimed.attempts()))
                 .map(rows -> rows.rowCount() == 1);
     }
 
     /**
-     * Records a send that did not happen or failed: tried again once its lease ends, unless {@code finalState}
-     * ({@code failed}, {@code dropped}) ends it.
+     * Records, for this claim, a send that did not happen or failed: tried again once its lease ends, unless
+     * {@code finalState} ({@code failed}, {@code dropped}) ends it. Nothing if another sender claimed it since.
      */
-    public Uni<Void> failed(SqlClient sql, UUID id, String finalState, String detail) {
-        return sql.preparedQuery("UPDATE notifications SET state = coalesce($2, state), detail = left($3, 500)"
-                + " WHERE id = $1 AND state = 'pending'")
-                .execute(Tuple.of(id, finalState, detail))
+    public Uni<Void> failed(SqlClient sql, Notification claimed, String finalState, String detail) {
+        return sql.preparedQuery("UPDATE notifications SET state = coalesce($3, state), detail = left($4, 500)"
+                + " WHERE id = $1 AND attempts = $2 AND state = 'pending'")
+                .execute(Tuple.of(claimed.id(), claimed.attempts(), finalState, detail))
                 .replaceWithVoid();
     }
 

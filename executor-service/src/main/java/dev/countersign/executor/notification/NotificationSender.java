@@ -27,6 +27,7 @@ import dev.countersign.executor.members.Deciders;
 import dev.countersign.executor.members.Member;
 import dev.countersign.executor.members.MemberRepository;
 import dev.countersign.executor.members.MembersConfig;
+import dev.countersign.executor.policy.ApprovalRepository;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -39,29 +40,37 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Sends planned notifications: claim, send, record, each claim and each record its own committed transaction.
+ * Sends planned notifications, one at a time: claim it and ask whether it is still wanted (one committed transaction),
+ * send, record (another). Every record names the attempt it claimed, so a sender whose claim another sender took over
+ * records nothing.
  * <p>
  * Delivery is at least once, and says so:
  * <ul>
  * <li>a sender that dies after its claim and before the send leaves the notification pending; another claims it once
  * the lease ({@link NotificationsConfig#lease()}) ends, and the person gets one message;</li>
  * <li>one that dies after the mail server accepted the message and before the send was recorded leaves it pending too:
- * it is sent again after the lease, with the same {@code Message-ID}, one duplicate per such death;</li>
- * <li>a send that fails is tried again after the lease, up to {@link NotificationsConfig#attempts()} claims, then given
- * up ({@code failed}, with the reason).</li>
+ * it is sent again after the lease, with the same {@code Message-ID}: one duplicate per such death;</li>
+ * <li>a send that does not end within half the lease is abandoned, not stopped (the mail client cannot cancel one): it
+ * is recorded as failed and tried again after the lease, so a mail server slower than half the lease may deliver it
+ * twice, with the same {@code Message-ID};</li>
+ * <li>after {@link NotificationsConfig#attempts()} claims, a notification is given up ({@code failed}).</li>
  * </ul>
- * Nothing here runs in a decision's transaction or holds a lock while a message is sent: a slow or unreachable mail
- * server delays notifications only.
+ * Still wanted means: its action still waits for a person, and its person still may decide it ({@link Deciders}, with
+ * the members and the approval policy as read at the start of the tenant's run), has not approved it already, and still
+ * wants e-mail at that address; otherwise it is {@code dropped}. Nothing here runs in a decision's transaction or holds
+ * a lock while a message is sent: a slow or unreachable mail server delays notifications only.
  */
 @ApplicationScoped
 public class NotificationSender {
 
     private static final Logger LOG = Logger.getLogger(NotificationSender.class);
+    private static final Duration MAX_SEND = Duration.ofMinutes(5);
 
     private final Pool pool;
     private final TenantTransactions transactions;
     private final NotificationRepository notifications;
     private final ActionRepository actions;
+    private final ApprovalRepository approvals;
     private final ExternalGate gate;
     private final TenantPolicyRepository policies;
     private final MemberRepository members;
@@ -71,12 +80,14 @@ public class NotificationSender {
     private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
-            ActionRepository actions, ExternalGate gate, TenantPolicyRepository policies, MemberRepository members,
-            MembersConfig membersConfig, NotificationsConfig config) {
+            ActionRepository actions, ApprovalRepository approvals, ExternalGate gate,
+            TenantPolicyRepository policies, MemberRepository members, MembersConfig membersConfig,
+            NotificationsConfig config) {
         this.pool = pool;
         this.transactions = transactions;
         this.notifications = notifications;
         this.actions = actions;
+        this.approvals = approvals;
         this.gate = gate;
         this.policies = policies;
         this.members = members;
@@ -108,8 +119,8 @@ public class NotificationSender {
 
     private void drain() {
         again.set(false);
-        runOnce().subscribe().with(run -> {
-            if (run.due() >= config.batch()) {
+        runOnce().subscribe().with(due -> {
+            if (due >= config.batch()) {
                 again.set(true);
             }
             finish();
@@ -126,13 +137,11 @@ public class NotificationSender {
         }
     }
 
-    private record Run(int due, int sent) {
-    }
-
-    private Uni<Run> runOnce() {
+    /** One run over at most {@code batch} due notifications: how many were due. */
+    private Uni<Integer> runOnce() {
         if (!config.email()) {
             // Off: what is pending waits (and is dropped if, once on again, it is no longer wanted).
-            return Uni.createFrom().item(new Run(0, 0));
+            return Uni.createFrom().item(0);
         }
         return pool.preparedQuery("SELECT tenant_id, id FROM notifications_due($1)")
                 .execute(Tuple.of(config.batch()))
@@ -143,64 +152,72 @@ public class NotificationSender {
                                 .add(row.getUUID("id"));
                     }
                     return Multi.createFrom().iterable(byTenant.entrySet())
-                            .onItem().transformToUniAndConcatenate(due -> sendTenant(due.getKey(), due.getValue()))
+                            .onItem().transformToUniAndConcatenate(due -> sendTenant(due.getKey(), due.getValue())
+                                    // One tenant's failure (a row it cannot record) stops no other.
+                                    .onFailure().recoverWithItem(failure -> {
+                                        LOG.warnf("Sending notifications of tenant %s failed, will retry: %s",
+                                                due.getKey(), failure.toString());
+                                        return 0;
+                                    }))
                             .collect().with(Collectors.summingInt(Integer::intValue))
-                            .map(sent -> new Run(rows.size(), sent));
+                            .replaceWith(rows.size());
                 });
     }
 
-    /** A claimed notification, and why it is no longer to be sent (null: send it). */
+    /** The rules a tenant's run asks, read once at its start. */
+    private record Rules(ApprovalPolicy policy, List<Member> members) {
+    }
+
+    /** A claimed notification, its action, and why it is no longer to be sent (null: send it). */
     private record Claimed(Notification notification, ActionRow action, String dropReason) {
     }
 
     private Uni<Integer> sendTenant(String tenantId, List<UUID> ids) {
         Actor actor = new Actor(tenantId, "system", NotificationPlanner.CHANNEL);
+        Instant seenSince = Instant.now().minus(membersConfig.maxAge());
         return transactions.run(actor, sql -> notifications.giveUp(sql, tenantId, ids, config.attempts())
-                .flatMap(ignored -> notifications.claim(sql, tenantId, ids, config.lease(), config.attempts()))
-                .flatMap(claimed -> claimed.isEmpty()
-                        ? Uni.createFrom().item(List.<Claimed>of())
-                        : stillWanted(sql, tenantId, claimed)))
-                .flatMap(claimed -> Multi.createFrom().iterable(claimed)
-                        .onItem().transformToUniAndConcatenate(one -> send(actor, one))
+                .flatMap(ignored -> policies.approvals(sql, tenantId))
+                .flatMap(policy -> members.seenSince(sql, tenantId, seenSince).map(seen -> new Rules(policy, seen))))
+                .flatMap(rules -> Multi.createFrom().iterable(ids)
+                        .onItem().transformToUniAndConcatenate(id -> claimAndSend(actor, tenantId, id, rules))
                         .collect().with(Collectors.summingInt(Integer::intValue)));
     }
 
-    /**
-     * Asks again, for each claimed notification, whether it is still to be sent: its action still waits, and its person
-     * still may decide it ({@link Deciders}, with the members as they are now) and still wants it there.
-     */
-    private Uni<List<Claimed>> stillWanted(SqlClient sql, String tenantId, List<Notification> claimed) {
-        Instant seenSince = Instant.now().minus(membersConfig.maxAge());
-        return policies.approvals(sql, tenantId)
-                .flatMap(policy -> members.seenSince(sql, tenantId, seenSince)
-                        .flatMap(seen -> actions.find(sql, claimed.stream().map(Notification::actionId).distinct()
-                                .toList(), tenantId)
-                                .map(found -> claimed.stream().map(notification -> {
-                                    ActionRow action = found.get(notification.actionId());
-                                    return new Claimed(notification, action, dropReason(notification, action,
-                                            policy, seen));
-                                }).toList())));
+    /** Claims one notification and, if it is still wanted, sends it; 1 if its send was recorded. */
+    private Uni<Integer> claimAndSend(Actor actor, String tenantId, UUID id, Rules rules) {
+        return transactions.run(actor, sql -> notifications.claim(sql, tenantId, id, config.lease(), config.attempts())
+                .flatMap(notification -> notification == null
+                        ? Uni.createFrom().<Claimed>nullItem()
+                        : stillWanted(sql, notification, rules)))
+                .flatMap(claimed -> {
+                    if (claimed == null) {
+                        return Uni.createFrom().item(0);
+                    }
+                    if (claimed.dropReason() != null) {
+                        return record(actor, claimed.notification(), "dropped", claimed.dropReason());
+                    }
+                    return deliver(actor, claimed.notification(), claimed.action());
+                });
     }
 
-    private static String dropReason(Notification notification, ActionRow action, ApprovalPolicy policy,
-            List<Member> seen) {
-        if (action == null || action.status() != ActionStatus.PROPOSED) {
-            return "the action no longer waits for a person";
+    private Uni<Claimed> stillWanted(SqlClient sql, Notification notification, Rules rules) {
+        return actions.find(sql, notification.actionId(), notification.tenantId())
+                .flatMap(action -> action == null || action.status() != ActionStatus.PROPOSED
+                        ? Uni.createFrom().item(new Claimed(notification, action,
+                                "the action no longer waits for a person"))
+                        : approvals.approvers(sql, action.id(), action.tenantId()).map(approved -> new Claimed(
+                                notification, action, dropReason(notification, action, approved, rules))));
+    }
+
+    private static String dropReason(Notification notification, ActionRow action, List<String> approved,
+            Rules rules) {
+        if (approved.contains(notification.recipient())) {
+            return "the person approved it already";
         }
-        boolean wanted = Deciders.of(action, policy, seen).stream()
+        boolean wanted = Deciders.of(action, rules.policy(), rules.members()).stream()
                 .anyMatch(member -> member.userId().equals(notification.recipient()) && member.notifyEmail()
                         && notification.address().equals(member.email()));
         return wanted ? null : "the person no longer may decide it, or wants no e-mail at this address";
-    }
-
-    /** Sends one claimed notification and records the outcome; 1 if its send was recorded. */
-    private Uni<Integer> send(Actor actor, Claimed claimed) {
-        Notification notification = claimed.notification();
-        if (claimed.dropReason() != null) {
-            return record(actor, notification, "dropped", claimed.dropReason());
-        }
-        return transactions.run(actor, sql -> notifications.fence(sql, notification, config.lease()))
-                .flatMap(fenced -> fenced ? deliver(actor, notification, claimed.action()) : Uni.createFrom().item(0));
     }
 
     private Uni<Integer> deliver(Actor actor, Notification notification, ActionRow action) {
@@ -213,8 +230,6 @@ public class NotificationSender {
                 .map(ignored -> true)
                 .onFailure().recoverWithUni(failure -> {
                     boolean last = notification.attempts() >= config.attempts();
-                    // A send abandoned after its timeout may still reach the mail server: the next one repeats its
-                    // Message-ID.
                     LOG.warnf("Notification %s of action %s (tenant %s) not sent, attempt %d%s: %s",
                             notification.id(), notification.actionId(), notification.tenantId(),
                             notification.attempts(), last ? ", given up" : "", failure.toString());
@@ -223,7 +238,7 @@ public class NotificationSender {
                 })
                 .flatMap(sent -> !sent
                         ? Uni.createFrom().item(0)
-                        : transactions.run(actor, sql -> notifications.sent(sql, notification.id()))
+                        : transactions.run(actor, sql -> notifications.sent(sql, notification))
                                 .map(recorded -> recorded ? 1 : 0)
                                 .onFailure().recoverWithItem(failure -> {
                                     LOG.warnf("Notification %s was sent, but recording it failed; it is sent again"
@@ -233,16 +248,14 @@ public class NotificationSender {
                                 }));
     }
 
-    /** How long a send may take: within half the lease, so no other sender takes it while this one may still send. */
+    /** How long a send may take before it is abandoned: half the lease, at most five minutes. */
     private Duration sendTimeout() {
         Duration half = config.lease().dividedBy(2);
         return half.compareTo(MAX_SEND) < 0 ? half : MAX_SEND;
     }
 
-    private static final Duration MAX_SEND = Duration.ofSeconds(30);
-
     private Uni<Integer> record(Actor actor, Notification notification, String finalState, String detail) {
-        return transactions.run(actor, sql -> notifications.failed(sql, notification.id(), finalState, detail))
+        return transactions.run(actor, sql -> notifications.failed(sql, notification, finalState, detail))
                 .replaceWith(0);
     }
 }

@@ -41,10 +41,10 @@ public interface NotificationsConfig {
     int batch();
 
     /**
-     * How long a claimed notification is left to its sender before another may send it again: longer than a send may
-     * take (the mailer's timeout), or a slow send is followed by a second one.
+     * How long a claimed notification is left to its sender before another may send it again. A send is abandoned after
+     * half of it (at most five minutes): a mail server slower than that may get the message twice.
      */
-    @WithDefault("PT1M")
+    @WithDefault("PT10M")
     Duration lease();
 
     /** Sends tried before a notification is given up ({@code failed}). */

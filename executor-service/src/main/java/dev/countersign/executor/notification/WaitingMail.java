@@ -60,6 +60,6 @@ final class WaitingMail {
                 action.expiresAt() == null ? "no set time" : TIME.format(action.expiresAt()), link);
         return Mail.withText(notification.address(), "Waiting for your decision: " + label, text).setFrom(from)
                 .addHeader("Message-ID", messageId(notification))
-                .addHeader("X-Countersign-Action", action.id().toString());
+                .addHeader("X-Countersign-Notification-For", action.id().toString());
     }
 }

@@ -19,9 +19,11 @@ import io.smallrye.mutiny.Uni;
  * notification its sender claimed, mail to that notification's one address. A call outside a scope throws and raises an
  * administrator alert ({@link UngatedCalls}).
  * <p>
- * Limit: the gate checks that a scope is open, that mail comes only from a kind that declares it sends mail and that an
- * HTTP request goes to the one origin the claimed action's kind declares, not what the call carries; an architecture
- * test keeps the raw clients inside this package and the opening of scopes in {@code ExternalExecution}.
+ * Limit: the gate checks that a scope is open, that mail comes only from a kind that declares it sends mail (or goes to
+ * the one address of a notification's scope) and that an HTTP request goes to the one origin the claimed action's kind
+ * declares, not what the call carries; a notification's scope is opened on its sender's word that it claimed it (no
+ * database check here, unlike an action's). An architecture test keeps the raw clients inside this package and the
+ * opening of scopes in {@code ExternalExecution} and {@code NotificationSender}.
  */
 @ApplicationScoped
 public class ExternalGate {

@@ -29,8 +29,8 @@ public class GatedMailer {
             }
             if (scope.mailTo().isPresent() && !(List.of(scope.mailTo().get()).equals(mail.getTo())
                     && mail.getCc().isEmpty() && mail.getBcc().isEmpty())) {
-                throw new UngatedCallException("SMTP call refused: the notification of action " + scope.actionId()
-                        + " may go to its one address only");
+                throw ungated.refuse("SMTP call for a notification of action " + scope.actionId(),
+                        "it may go to its one address only");
             }
             return mailer.send(mail);
         });

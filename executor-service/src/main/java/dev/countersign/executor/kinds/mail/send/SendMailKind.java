@@ -2,12 +2,12 @@ package dev.countersign.executor.kinds.mail.send;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.countersign.contracts.EmailAddresses;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
@@ -28,10 +28,6 @@ import io.smallrye.mutiny.Uni;
  */
 @ApplicationScoped
 public class SendMailKind implements ExternalKind {
-
-    private static final Pattern PLAIN_ADDRESS = Pattern.compile("[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-            + "(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-            + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+");
 
     private final MailConfig config;
 
@@ -102,11 +98,8 @@ public class SendMailKind implements ExternalKind {
                         .put("messageId", messageId(action)));
     }
 
-    /**
-     * One plain address: a dot-atom local part and a host name (RFC 5322's common form), with no display name, quotes,
-     * comment, list or line break to smuggle another recipient or header in. Stricter than the standard on purpose.
-     */
+    /** One plain address ({@link EmailAddresses#isPlain}, the one rule for addresses Countersign sends to). */
     public static boolean isSingleAddress(String address) {
-        return PLAIN_ADDRESS.matcher(address).matches();
+        return EmailAddresses.isPlain(address);
     }
 }
