@@ -65,6 +65,9 @@ class HttpFuzzTest {
         // sees only what the inputs could change.
         dev.countersign.devsupport.testing.Waits.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> Db.count(
                 "SELECT count(*) FROM outbox WHERE tenant_id = ? AND published_at IS NULL", tenant.id()) == 0);
+        // Likewise the notification planner, which deletes the request the staging wrote.
+        dev.countersign.devsupport.testing.Waits.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> Db.count(
+                "SELECT count(*) FROM notification_requests WHERE tenant_id = ?", tenant.id()) == 0);
         DomainChecksum checksum;
         Map<String, String> before;
         try (var owner = Db.owner()) {

@@ -339,6 +339,9 @@ class TopicFuzzTest {
     private static void awaitQuiet(TestTenant tenant) {
         await().atMost(Duration.ofSeconds(30)).until(() -> Db.count(
                 "SELECT count(*) FROM outbox WHERE tenant_id = ? AND published_at IS NULL", tenant.id()) == 0);
+        // The notification planner deletes the requests the stagings wrote, on its own schedule.
+        await().atMost(Duration.ofSeconds(30)).until(() -> Db.count(
+                "SELECT count(*) FROM notification_requests WHERE tenant_id = ?", tenant.id()) == 0);
         var last = new java.util.concurrent.atomic.AtomicInteger(-1);
         await().atMost(Duration.ofSeconds(60)).during(QUIET_FOR).pollInterval(Duration.ofMillis(250)).until(() -> {
             int now = Db.count("SELECT count(*) FROM processed_events");
