@@ -1,6 +1,5 @@
 package dev.countersign.executor.members;
 
-import java.time.Instant;
 import java.util.UUID;
 
 import jakarta.ws.rs.GET;
@@ -15,7 +14,6 @@ import dev.countersign.executor.access.DecisionRule;
 import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.db.TenantTransactions;
-import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
@@ -35,20 +33,15 @@ public class DecidersResource {
     private final Caller caller;
     private final TenantTransactions transactions;
     private final ActionRepository actions;
-    private final TenantPolicyRepository policies;
-    private final MemberRepository members;
-    private final MembersConfig config;
+    private final TenantDeciders deciders;
 
     public DecidersResource(CurrentUser user, Caller caller, TenantTransactions transactions,
-            ActionRepository actions, TenantPolicyRepository policies, MemberRepository members,
-            MembersConfig config) {
+            ActionRepository actions, TenantDeciders deciders) {
         this.user = user;
         this.caller = caller;
         this.transactions = transactions;
         this.actions = actions;
-        this.policies = policies;
-        this.members = members;
-        this.config = config;
+        this.deciders = deciders;
     }
 
     @GET
@@ -57,16 +50,14 @@ public class DecidersResource {
         String tenantId = user.tenantId();
         Principal who = caller.principal();
         var via = caller.channel();
-        Instant seenSince = Instant.now().minus(config.maxAge());
         return transactions.read(tenantId, sql -> actions.find(sql, actionId, tenantId).flatMap(action -> {
             if (action == null || DecisionRule.hidesFrom(who, action.tier(), action.requestedBy(),
                     action.targetOwner(), via)) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
             }
-            return policies.approvals(sql, tenantId).flatMap(policy -> members.seenSince(sql, tenantId, seenSince)
-                    .map(seen -> new ActionDeciders(actionId, Deciders.of(action, policy, seen).stream()
-                            .map(member -> new ActionDeciders.Decider(member.userId(), member.username()))
-                            .toList(), seenSince)));
+            return deciders.read(sql, tenantId).map(known -> new ActionDeciders(actionId, known.of(action).stream()
+                    .map(member -> new ActionDeciders.Decider(member.userId(), member.username())).toList(),
+                    known.seenSince()));
         }));
     }
 }

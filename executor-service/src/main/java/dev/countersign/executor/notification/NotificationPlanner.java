@@ -1,6 +1,5 @@
 package dev.countersign.executor.notification;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -12,16 +11,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ActionStatus;
-import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
-import dev.countersign.executor.members.Deciders;
-import dev.countersign.executor.members.Member;
-import dev.countersign.executor.members.MemberRepository;
-import dev.countersign.executor.members.MembersConfig;
-import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.executor.members.TenantDeciders;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -32,11 +26,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Works out who to tell of each action that waits for a person: the requests the database wrote with every action
- * stored as proposed (R__notifications.sql) become one notification per person who may decide it ({@link Deciders}) and
- * channel that person chose, in one transaction of the action's tenant that also deletes the requests. Requests are
- * locked with SKIP LOCKED there, so each is planned once, whichever instance takes it; a notification already planned
- * for the same person, action, channel and purpose is not planned again. An action no longer proposed (applied on
- * arrival, decided, expired) tells nobody. With every channel off, requests are only deleted.
+ * stored as proposed (R__notifications.sql) become one notification per person who may decide it
+ * ({@link TenantDeciders}) and channel that person chose, in one transaction of the action's tenant that also deletes
+ * the requests. Requests are locked with SKIP LOCKED there, so each is planned once, whichever instance takes it; a
+ * notification already planned for the same person, action, channel and purpose is not planned again. An action no
+ * longer proposed (applied on arrival, decided, expired) tells nobody. With every channel off, requests are only
+ * deleted.
  * <p>
  * Each notification is due {@link NotificationsConfig#delay()} after it is planned: an action decided within that time
  * (a person confirming in the chat at once) tells nobody ({@link NotificationSender} drops it).
@@ -54,24 +49,20 @@ public class NotificationPlanner {
     private final TenantTransactions transactions;
     private final NotificationRepository notifications;
     private final ActionRepository actions;
-    private final TenantPolicyRepository policies;
-    private final MemberRepository members;
-    private final MembersConfig membersConfig;
+    private final TenantDeciders deciders;
     private final NotificationsConfig config;
     private final NotificationSender sender;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationPlanner(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
-            ActionRepository actions, TenantPolicyRepository policies, MemberRepository members,
-            MembersConfig membersConfig, NotificationsConfig config, NotificationSender sender) {
+            ActionRepository actions, TenantDeciders deciders, NotificationsConfig config,
+            NotificationSender sender) {
         this.pool = pool;
         this.transactions = transactions;
         this.notifications = notifications;
         this.actions = actions;
-        this.policies = policies;
-        this.members = members;
-        this.membersConfig = membersConfig;
+        this.deciders = deciders;
         this.config = config;
         this.sender = sender;
     }
@@ -145,11 +136,8 @@ public class NotificationPlanner {
                 return notifications.done(sql, tenantId, requests).map(ignored -> new Run(0, full));
             }
             List<UUID> ids = requests.stream().map(NotificationRepository.Request::actionId).distinct().toList();
-            Instant seenSince = Instant.now().minus(membersConfig.maxAge());
-            return policies.approvals(sql, tenantId)
-                    .flatMap(policy -> members.seenSince(sql, tenantId, seenSince)
-                            .flatMap(seen -> actions.find(sql, ids, tenantId)
-                                    .map(found -> planned(requests, found, policy, seen))))
+            return deciders.read(sql, tenantId)
+                    .flatMap(known -> actions.find(sql, ids, tenantId).map(found -> planned(requests, found, known)))
                     .call(planned -> notifications.plan(sql, planned, config.delay()))
                     .call(planned -> notifications.done(sql, tenantId, requests))
                     .map(planned -> new Run(planned.size(), full));
@@ -157,9 +145,9 @@ public class NotificationPlanner {
     }
 
     private List<Notification> planned(List<NotificationRepository.Request> requests, Map<UUID, ActionRow> found,
-            ApprovalPolicy policy, List<Member> seen) {
+            TenantDeciders.Known known) {
         return requests.stream()
-                .flatMap(request -> planned(found.get(request.actionId()), request.purpose(), policy, seen).stream())
+                .flatMap(request -> planned(found.get(request.actionId()), request.purpose(), known).stream())
                 .collect(Collectors.toList());
     }
 
@@ -167,12 +155,11 @@ public class NotificationPlanner {
      * One e-mail per person who may decide {@code action} and has a verified address and wants e-mail; none for an
      * action no longer waiting.
      */
-    private static List<Notification> planned(ActionRow action, String purpose, ApprovalPolicy policy,
-            List<Member> seen) {
+    private static List<Notification> planned(ActionRow action, String purpose, TenantDeciders.Known known) {
         if (action == null || action.status() != ActionStatus.PROPOSED) {
             return List.of();
         }
-        return Deciders.of(action, policy, seen).stream()
+        return known.of(action).stream()
                 .filter(member -> member.email() != null && member.notifyEmail())
                 .map(member -> new Notification(UUID.randomUUID(), action.tenantId(), action.id(), member.userId(),
                         Notification.EMAIL, purpose, member.email(), 0))

@@ -1,7 +1,6 @@
 package dev.countersign.executor.notification;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +15,6 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ActionStatus;
-import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
@@ -24,11 +22,8 @@ import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
 import dev.countersign.executor.members.Deciders;
-import dev.countersign.executor.members.Member;
-import dev.countersign.executor.members.MemberRepository;
-import dev.countersign.executor.members.MembersConfig;
+import dev.countersign.executor.members.TenantDeciders;
 import dev.countersign.executor.policy.ApprovalRepository;
-import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
@@ -72,16 +67,13 @@ public class NotificationSender {
     private final ActionRepository actions;
     private final ApprovalRepository approvals;
     private final ExternalGate gate;
-    private final TenantPolicyRepository policies;
-    private final MemberRepository members;
-    private final MembersConfig membersConfig;
+    private final TenantDeciders deciders;
     private final NotificationsConfig config;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
-            ActionRepository actions, ApprovalRepository approvals, ExternalGate gate,
-            TenantPolicyRepository policies, MemberRepository members, MembersConfig membersConfig,
+            ActionRepository actions, ApprovalRepository approvals, ExternalGate gate, TenantDeciders deciders,
             NotificationsConfig config) {
         this.pool = pool;
         this.transactions = transactions;
@@ -89,9 +81,7 @@ public class NotificationSender {
         this.actions = actions;
         this.approvals = approvals;
         this.gate = gate;
-        this.policies = policies;
-        this.members = members;
-        this.membersConfig = membersConfig;
+        this.deciders = deciders;
         this.config = config;
     }
 
@@ -164,27 +154,21 @@ public class NotificationSender {
                 });
     }
 
-    /** The rules a tenant's run asks, read once at its start. */
-    private record Rules(ApprovalPolicy policy, List<Member> members) {
-    }
-
     /** A claimed notification, its action, and why it is no longer to be sent (null: send it). */
     private record Claimed(Notification notification, ActionRow action, String dropReason) {
     }
 
     private Uni<Integer> sendTenant(String tenantId, List<UUID> ids) {
         Actor actor = new Actor(tenantId, "system", NotificationPlanner.CHANNEL);
-        Instant seenSince = Instant.now().minus(membersConfig.maxAge());
         return transactions.run(actor, sql -> notifications.giveUp(sql, tenantId, ids, config.attempts())
-                .flatMap(ignored -> policies.approvals(sql, tenantId))
-                .flatMap(policy -> members.seenSince(sql, tenantId, seenSince).map(seen -> new Rules(policy, seen))))
+                .flatMap(ignored -> deciders.read(sql, tenantId)))
                 .flatMap(rules -> Multi.createFrom().iterable(ids)
                         .onItem().transformToUniAndConcatenate(id -> claimAndSend(actor, tenantId, id, rules))
                         .collect().with(Collectors.summingInt(Integer::intValue)));
     }
 
     /** Claims one notification and, if it is still wanted, sends it; 1 if its send was recorded. */
-    private Uni<Integer> claimAndSend(Actor actor, String tenantId, UUID id, Rules rules) {
+    private Uni<Integer> claimAndSend(Actor actor, String tenantId, UUID id, TenantDeciders.Known rules) {
         return transactions.run(actor, sql -> notifications.claim(sql, tenantId, id, config.lease(), config.attempts())
                 .flatMap(notification -> notification == null
                         ? Uni.createFrom().<Claimed>nullItem()
@@ -200,7 +184,7 @@ public class NotificationSender {
                 });
     }
 
-    private Uni<Claimed> stillWanted(SqlClient sql, Notification notification, Rules rules) {
+    private Uni<Claimed> stillWanted(SqlClient sql, Notification notification, TenantDeciders.Known rules) {
         return actions.find(sql, notification.actionId(), notification.tenantId())
                 .flatMap(action -> action == null || action.status() != ActionStatus.PROPOSED
                         ? Uni.createFrom().item(new Claimed(notification, action,
@@ -210,11 +194,11 @@ public class NotificationSender {
     }
 
     private static String dropReason(Notification notification, ActionRow action, List<String> approved,
-            Rules rules) {
+            TenantDeciders.Known rules) {
         if (approved.contains(notification.recipient())) {
             return "the person approved it already";
         }
-        boolean wanted = Deciders.of(action, rules.policy(), rules.members()).stream()
+        boolean wanted = rules.of(action).stream()
                 .anyMatch(member -> member.userId().equals(notification.recipient()) && member.notifyEmail()
                         && notification.address().equals(member.email()));
         return wanted ? null : "the person no longer may decide it, or wants no e-mail at this address";
