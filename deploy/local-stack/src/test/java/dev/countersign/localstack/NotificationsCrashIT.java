@@ -28,10 +28,11 @@ class NotificationsCrashIT {
 
     @BeforeAll
     static void startTheStack() throws Exception {
-        // Notifications are due 15 s after they are planned (time to kill the executor before any is sent), and a
-        // claim is left to its sender for 20 s (so a dead sender's message goes again soon after the restart).
-        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of("NOTIFY_DELAY", "PT15S", "NOTIFY_LEASE",
-                "PT20S")));
+        // Notifications are due 5 s after they are planned (time to kill the executor before any is sent: the kill
+        // follows the planning at once), and a claim is left to its sender for 10 s (so a dead sender's message goes
+        // again soon after the restart).
+        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of("NOTIFY_DELAY", "PT5S", "NOTIFY_LEASE",
+                "PT10S")));
         // The people of acme as the executor would have seen them sign in: alice owns Checking, bob approves.
         try (var owner = stack.ownerConnection();
                 var insert = owner.prepareStatement("INSERT INTO tenant_members"
@@ -123,10 +124,10 @@ class NotificationsCrashIT {
     @Test
     void killedAfterTheMailServerAcceptedAMessageItComesAtMostTwiceWithOneMessageId() throws Exception {
         String actionId = proposed("notify-crash-2", "13.50");
-        // The server keeps each message but holds its answer (and, GreenMail, every other session meanwhile) for 8 s:
+        // The server keeps each message but holds its answer (and, GreenMail, every other session meanwhile) for 6 s:
         // the sender is between its send and its record when it is killed, and the server answers again by the time
         // the restarted executor sends.
-        stack.smtp().replyAfter(Duration.ofSeconds(8));
+        stack.smtp().replyAfter(Duration.ofSeconds(6));
         await().atMost(Duration.ofSeconds(40)).until(() -> !mailsOf(actionId).isEmpty());
 
         stack.killExecutor(0);
