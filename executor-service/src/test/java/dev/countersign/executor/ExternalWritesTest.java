@@ -326,7 +326,7 @@ class ExternalWritesTest {
             double alerts = ungatedCalls();
             assertThatThrownBy(() -> client.post("http://127.0.0.1:1").await().atMost(Duration.ofSeconds(5)))
                     .isInstanceOf(UngatedCallException.class)
-                    .hasMessageContaining("not the origin the action's kind declares");
+                    .hasMessageContaining("not the origin this scope allows");
             assertThat(ungatedCalls()).isEqualTo(alerts + 1);
             // The ticket kind declares no mail: its scope sends none, though it is open.
             int mails = smtp.received().size();

@@ -68,7 +68,7 @@ class PolicyRequestsTest {
 
     /**
      * Every endpoint that changes or decides a policy, or lists the staged changes, is bound to the administrator
-     * filter: the five reads are the only ones open, so a new method without the binding fails here.
+     * filter: the reads are the only ones open, so a new method without the binding fails here.
      */
     @Test
     void everyPolicyMethodButTheReadsIsForAdministratorsWhoArePersons() {
@@ -80,7 +80,7 @@ class PolicyRequestsTest {
             }
         }
         assertThat(open).containsExactlyInAnyOrder("agentWrites", "approvals", "tiers", "externalSends",
-                "autoApplyBudget", "mcpAutoApply");
+                "autoApplyBudget", "mcpAutoApply", "webhookOrigins");
     }
 
     @Test

@@ -181,8 +181,10 @@ public final class LocalStack implements AutoCloseable {
             executor.put("MAIL_START_TLS", "DISABLED");
             executor.put("TICKET_URL", tickets.url());
             // The people who may decide an action are e-mailed (to the local SMTP server, which prints what it accepts)
-            // a link to this instance's decision page (docs/approvals.md).
+            // a link to this instance's decision page, and told at the webhook each named if its origin is on the
+            // tenant's allow-list (docs/approvals.md).
             executor.put("NOTIFY_EMAIL", "true");
+            executor.put("NOTIFY_WEBHOOK", "true");
             executor.put("DECISION_PAGE_URL", "http://localhost:" + port);
             executor.putAll(decisionPage(port));
             executor.putAll(settings.executorTuning());

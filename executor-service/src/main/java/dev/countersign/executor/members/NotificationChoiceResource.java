@@ -1,6 +1,8 @@
 package dev.countersign.executor.members;
 
+import java.net.URI;
 import java.time.Instant;
+import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -16,6 +18,8 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import dev.countersign.contracts.ErrorCode;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.external.egress.Origins;
+import dev.countersign.executor.policy.TenantPolicyRepository;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
@@ -34,23 +38,27 @@ public class NotificationChoiceResource {
     private final JsonWebToken token;
     private final TenantTransactions transactions;
     private final MemberRepository members;
+    private final TenantPolicyRepository policies;
 
     public NotificationChoiceResource(CurrentUser user, JsonWebToken token, TenantTransactions transactions,
-            MemberRepository members) {
+            MemberRepository members, TenantPolicyRepository policies) {
         this.user = user;
         this.token = token;
         this.transactions = transactions;
         this.members = members;
+        this.policies = policies;
     }
 
-    /** The person's choice; before they made one, both channels, with the address their token shows now. */
+    /**
+     * The person's choice; before they made one, both channels, with the address their token shows now and no webhook.
+     */
     @GET
     public Uni<NotificationChoice> choice() {
         Sighting me = me();
-        return transactions.read(me.tenantId(), sql -> members.find(sql, me.tenantId(), me.userId()))
-                .map(member -> member == null
-                        ? new NotificationChoice(true, true, me.email())
-                        : new NotificationChoice(member.notifyEmail(), member.notifyWebhook(), member.email()));
+        return transactions.read(me.tenantId(), sql -> members.find(sql, me.tenantId(), me.userId())
+                .flatMap(member -> policies.webhookOrigins(sql, me.tenantId()).map(origins -> member == null
+                        ? new NotificationChoice(true, true, me.email(), null, NotificationChoice.STANDARD, false)
+                        : choice(member, origins))));
     }
 
     @PUT
@@ -59,10 +67,16 @@ public class NotificationChoiceResource {
         Sighting me = me();
         return transactions.run(new Actor(me.tenantId(), me.userId(), MemberSightings.CHANNEL),
                 sql -> members.seen(sql, me, Instant.ofEpochSecond(token.getIssuedAtTime()))
-                        .flatMap(ignored -> members.choose(sql, me.tenantId(), me.userId(), choice.email(),
-                                choice.webhook()))
-                        .flatMap(ignored -> members.find(sql, me.tenantId(), me.userId())))
-                .map(member -> new NotificationChoice(member.notifyEmail(), member.notifyWebhook(), member.email()));
+                        .flatMap(ignored -> members.choose(sql, me.tenantId(), me.userId(), choice))
+                        .flatMap(ignored -> members.find(sql, me.tenantId(), me.userId()))
+                        .flatMap(member -> policies.webhookOrigins(sql, me.tenantId())
+                                .map(origins -> choice(member, origins))));
+    }
+
+    private static NotificationChoice choice(Member member, List<String> origins) {
+        return new NotificationChoice(member.notifyEmail(), member.notifyWebhook(), member.email(),
+                member.webhookUrl(), member.webhookFormat(),
+                member.webhookUrl() != null && Origins.allows(origins, URI.create(member.webhookUrl())));
     }
 
     private Sighting me() {

@@ -1,5 +1,6 @@
 package dev.countersign.executor.notification;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
+import dev.countersign.executor.members.Member;
 import dev.countersign.executor.members.TenantDeciders;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
@@ -28,10 +30,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Works out who to tell of each action that waits for a person: the requests the database wrote with every action
  * stored as proposed (R__notifications.sql) become one notification per person who may decide it
  * ({@link TenantDeciders}) and channel that person chose, in one transaction of the action's tenant that also deletes
- * the requests. Requests are locked with SKIP LOCKED there, so each is planned once, whichever instance takes it; a
- * notification already planned for the same person, action, channel and purpose is not planned again. An action no
- * longer proposed (applied on arrival, decided, expired) tells nobody. With every channel off, requests are only
- * deleted.
+ * the requests (an e-mail to a verified address, a webhook message to the URL the person named). Requests are locked
+ * with SKIP LOCKED there, so each is planned once, whichever instance takes it; a notification already planned for the
+ * same person, action, channel and purpose is not planned again. An action no longer proposed (applied on arrival,
+ * decided, expired) tells nobody. With every channel off, requests are only deleted.
  * <p>
  * Each notification is due {@link NotificationsConfig#delay()} after it is planned: an action decided within that time
  * (a person confirming in the chat at once) tells nobody ({@link NotificationSender} drops it).
@@ -132,7 +134,7 @@ public class NotificationPlanner {
             if (requests.isEmpty()) {
                 return Uni.createFrom().item(new Run(0, false));
             }
-            if (!config.email()) {
+            if (!config.email() && !config.webhook()) {
                 return notifications.done(sql, tenantId, requests).map(ignored -> new Run(0, full));
             }
             List<UUID> ids = requests.stream().map(NotificationRepository.Request::actionId).distinct().toList();
@@ -152,17 +154,25 @@ public class NotificationPlanner {
     }
 
     /**
-     * One e-mail per person who may decide {@code action} and has a verified address and wants e-mail; none for an
-     * action no longer waiting.
+     * For each person who may decide {@code action}: an e-mail if they have a verified address and want e-mail, a
+     * webhook message if they named a webhook and want those (each only while its channel is on); none for an action no
+     * longer waiting.
      */
-    private static List<Notification> planned(ActionRow action, String purpose, TenantDeciders.Known known) {
+    private List<Notification> planned(ActionRow action, String purpose, TenantDeciders.Known known) {
         if (action == null || action.status() != ActionStatus.PROPOSED) {
             return List.of();
         }
-        return known.of(action).stream()
-                .filter(member -> member.email() != null && member.notifyEmail())
-                .map(member -> new Notification(UUID.randomUUID(), action.tenantId(), action.id(), member.userId(),
-                        Notification.EMAIL, purpose, member.email(), 0))
-                .toList();
+        List<Notification> planned = new ArrayList<>();
+        for (Member member : known.of(action)) {
+            if (config.email() && member.email() != null && member.notifyEmail()) {
+                planned.add(new Notification(UUID.randomUUID(), action.tenantId(), action.id(), member.userId(),
+                        Notification.EMAIL, purpose, member.email(), 0));
+            }
+            if (config.webhook() && member.webhookUrl() != null && member.notifyWebhook()) {
+                planned.add(new Notification(UUID.randomUUID(), action.tenantId(), action.id(), member.userId(),
+                        Notification.WEBHOOK, purpose, member.webhookUrl(), 0));
+            }
+        }
+        return planned;
     }
 }

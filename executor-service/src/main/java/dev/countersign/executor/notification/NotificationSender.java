@@ -1,12 +1,15 @@
 package dev.countersign.executor.notification;
 
+import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +24,9 @@ import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
+import dev.countersign.executor.external.egress.Origins;
 import dev.countersign.executor.members.Deciders;
+import dev.countersign.executor.members.Member;
 import dev.countersign.executor.members.TenantDeciders;
 import dev.countersign.executor.policy.ApprovalRepository;
 import io.quarkus.runtime.StartupEvent;
@@ -52,8 +57,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * </ul>
  * Still wanted means: its action still waits for a person, and its person still may decide it ({@link Deciders}, with
  * the members and the approval policy as read at the start of the tenant's run), has not approved it already, and still
- * wants e-mail at that address; otherwise it is {@code dropped}. Nothing here runs in a decision's transaction or holds
- * a lock while a message is sent: a slow or unreachable mail server delays notifications only.
+ * wants that channel's messages at that address, and the channel is on; otherwise it is {@code dropped}. A webhook goes
+ * out only through the egress gate, which reads the tenant's allow-list when it is sent: to an origin not on it, the
+ * notification is {@code refused} and not tried again. Nothing here runs in a decision's transaction or holds a lock
+ * while a message is sent: a slow or unreachable mail server or webhook delays notifications only (those after it on
+ * this instance, by at most its timeout), never a decision.
  */
 @ApplicationScoped
 public class NotificationSender {
@@ -69,12 +77,14 @@ public class NotificationSender {
     private final ExternalGate gate;
     private final TenantDeciders deciders;
     private final NotificationsConfig config;
+    private final WebhookSecrets secrets;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, ApprovalRepository approvals, ExternalGate gate, TenantDeciders deciders,
-            NotificationsConfig config) {
+            NotificationsConfig config, WebhookSecrets secrets) {
+        this.secrets = secrets;
         this.pool = pool;
         this.transactions = transactions;
         this.notifications = notifications;
@@ -87,10 +97,11 @@ public class NotificationSender {
 
     /** Refuses to start with e-mail on and no decision page to link to: every notification would fail. */
     void onStart(@Observes StartupEvent started) {
-        if (config.email() && config.decisionPageUrl().filter(WaitingMail::isPageOrigin).isEmpty()) {
-            throw new IllegalStateException("NOTIFY_EMAIL=true needs DECISION_PAGE_URL, the decision page's origin"
-                    + " people reach, an absolute http(s) URL such as https://decide.example.com"
-                    + " (countersign.notifications.decision-page-url): every e-mail links there");
+        if ((config.email() || config.webhook())
+                && config.decisionPageUrl().filter(WaitingNotice::isPageOrigin).isEmpty()) {
+            throw new IllegalStateException("NOTIFY_EMAIL=true or NOTIFY_WEBHOOK=true needs DECISION_PAGE_URL, the"
+                    + " decision page's origin people reach, an absolute http(s) URL such as https://decide.example.com"
+                    + " (countersign.notifications.decision-page-url): every message links there");
         }
     }
 
@@ -129,7 +140,7 @@ public class NotificationSender {
 
     /** One run over at most {@code batch} due notifications: how many were due. */
     private Uni<Integer> runOnce() {
-        if (!config.email()) {
+        if (!config.email() && !config.webhook()) {
             // Off: what is pending waits (and is dropped if, once on again, it is no longer wanted).
             return Uni.createFrom().item(0);
         }
@@ -154,8 +165,20 @@ public class NotificationSender {
                 });
     }
 
-    /** A claimed notification, its action, and why it is no longer to be sent (null: send it). */
-    private record Claimed(Notification notification, ActionRow action, String dropReason) {
+    /**
+     * A claimed notification, its action, the person it is for, why it is no longer to be sent (null: send it), and for
+     * a webhook the tenant's signing secret.
+     */
+    private record Claimed(Notification notification, ActionRow action, Member member, String dropReason,
+            String secret) {
+
+        static Claimed dropped(Notification notification, ActionRow action, String reason) {
+            return new Claimed(notification, action, null, reason, null);
+        }
+
+        Claimed signedWith(String tenantSecret) {
+            return new Claimed(notification, action, member, dropReason, tenantSecret);
+        }
     }
 
     private Uni<Integer> sendTenant(String tenantId, List<UUID> ids) {
@@ -180,37 +203,91 @@ public class NotificationSender {
                     if (claimed.dropReason() != null) {
                         return record(actor, claimed.notification(), "dropped", claimed.dropReason());
                     }
-                    return deliver(actor, claimed.notification(), claimed.action());
+                    return Notification.WEBHOOK.equals(claimed.notification().channel())
+                            ? postWebhook(actor, claimed)
+                            : deliver(actor, claimed.notification(), () -> sendEmail(claimed));
                 });
     }
 
     private Uni<Claimed> stillWanted(SqlClient sql, Notification notification, TenantDeciders.Known rules) {
         return actions.find(sql, notification.actionId(), notification.tenantId())
                 .flatMap(action -> action == null || action.status() != ActionStatus.PROPOSED
-                        ? Uni.createFrom().item(new Claimed(notification, action,
+                        ? Uni.createFrom().item(Claimed.dropped(notification, action,
                                 "the action no longer waits for a person"))
-                        : approvals.approvers(sql, action.id(), action.tenantId()).map(approved -> new Claimed(
-                                notification, action, dropReason(notification, action, approved, rules))));
+                        : approvals.approvers(sql, action.id(), action.tenantId())
+                                .map(approved -> claimed(notification, action, approved, rules)))
+                .flatMap(claimed -> claimed.dropReason() == null
+                        && Notification.WEBHOOK.equals(notification.channel())
+                                ? secrets.of(sql, notification.tenantId()).map(claimed::signedWith)
+                                : Uni.createFrom().item(claimed));
     }
 
-    private static String dropReason(Notification notification, ActionRow action, List<String> approved,
+    private Claimed claimed(Notification notification, ActionRow action, List<String> approved,
             TenantDeciders.Known rules) {
         if (approved.contains(notification.recipient())) {
-            return "the person approved it already";
+            return Claimed.dropped(notification, action, "the person approved it already");
         }
-        boolean wanted = rules.of(action).stream()
-                .anyMatch(member -> member.userId().equals(notification.recipient()) && member.notifyEmail()
-                        && notification.address().equals(member.email()));
-        return wanted ? null : "the person no longer may decide it, or wants no e-mail at this address";
+        boolean email = Notification.EMAIL.equals(notification.channel());
+        if (!(email ? config.email() : config.webhook())) {
+            return Claimed.dropped(notification, action, notification.channel() + " notifications are off");
+        }
+        return rules.of(action).stream()
+                .filter(member -> member.userId().equals(notification.recipient()) && (email
+                        ? member.notifyEmail() && notification.address().equals(member.email())
+                        : member.notifyWebhook() && notification.address().equals(member.webhookUrl())))
+                .findFirst()
+                .map(member -> new Claimed(notification, action, member, null, null))
+                .orElseGet(() -> Claimed.dropped(notification, action, "the person no longer may decide it, or"
+                        + " wants no " + notification.channel() + " message at this address"));
     }
 
-    private Uni<Integer> deliver(Actor actor, Notification notification, ActionRow action) {
+    private Uni<Void> sendEmail(Claimed claimed) {
+        Notification notification = claimed.notification();
         GateScope scope = gate.openForNotification(notification.actionId(), notification.tenantId(),
                 notification.address());
-        return Uni.createFrom().deferred(() -> scope.send(WaitingMail.of(notification, action,
-                config.decisionPageUrl().orElseThrow(), config.from())))
+        return Uni.createFrom().deferred(() -> scope.send(WaitingMail.of(notification, notice(claimed), config.from())))
                 .ifNoItem().after(sendTimeout()).fail()
-                .eventually(scope::close)
+                .eventually(scope::close);
+    }
+
+    /**
+     * Posts a webhook through the gate, which refuses an origin not on the tenant's allow-list: that is recorded
+     * ({@code refused}) and never tried again.
+     */
+    private Uni<Integer> postWebhook(Actor actor, Claimed claimed) {
+        Notification notification = claimed.notification();
+        URI url = URI.create(notification.address());
+        Duration timeout = min(config.webhookTimeout(), sendTimeout());
+        return gate.openForWebhook(notification.actionId(), notification.tenantId(), url)
+                .flatMap(opened -> opened.isEmpty()
+                        ? record(actor, notification, "refused", "the origin " + Origins.of(url)
+                                + " is not on the tenant's webhook allow-list")
+                        : deliver(actor, notification, () -> {
+                            GateScope scope = opened.get();
+                            WaitingWebhook message = WaitingWebhook.of(notification, notice(claimed),
+                                    claimed.member().webhookFormat(), claimed.secret(), Instant.now());
+                            return Uni.createFrom().deferred(() -> scope.http(WebhookEndpoint.class, timeout)
+                                    .post(notification.address(), message.id(), message.timestamp(),
+                                            message.signature(), message.body()))
+                                    .ifNoItem().after(timeout).fail()
+                                    .eventually(scope::close)
+                                    .map(response -> {
+                                        if (response.getStatus() / 100 != 2) {
+                                            throw new IllegalStateException("the webhook answered "
+                                                    + response.getStatus());
+                                        }
+                                        return null;
+                                    });
+                        }));
+    }
+
+    private WaitingNotice notice(Claimed claimed) {
+        return WaitingNotice.of(claimed.action(), config.decisionPageUrl().orElseThrow());
+    }
+
+    /** Sends through {@code send} and records the outcome for this claim; 1 if its send was recorded. */
+    private Uni<Integer> deliver(Actor actor, Notification notification, Supplier<Uni<?>> send) {
+        return Uni.createFrom().deferred(send)
                 .map(ignored -> true)
                 .onFailure().recoverWithUni(failure -> {
                     boolean last = notification.attempts() >= config.attempts();
@@ -234,8 +311,11 @@ public class NotificationSender {
 
     /** How long a send may take before it is abandoned: half the lease, at most five minutes. */
     private Duration sendTimeout() {
-        Duration half = config.lease().dividedBy(2);
-        return half.compareTo(MAX_SEND) < 0 ? half : MAX_SEND;
+        return min(config.lease().dividedBy(2), MAX_SEND);
+    }
+
+    private static Duration min(Duration one, Duration other) {
+        return one.compareTo(other) < 0 ? one : other;
     }
 
     private Uni<Integer> record(Actor actor, Notification notification, String finalState, String detail) {

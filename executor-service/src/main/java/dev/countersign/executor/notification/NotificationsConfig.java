@@ -18,6 +18,17 @@ public interface NotificationsConfig {
     @WithDefault("false")
     boolean email();
 
+    /**
+     * Whether the people who may decide are told by webhook, at the URL each named, when its origin is on the tenant's
+     * allow-list; needs {@link #decisionPageUrl()}.
+     */
+    @WithDefault("false")
+    boolean webhook();
+
+    /** How long a webhook's receiver may take to answer before the send counts as failed (tried again later). */
+    @WithDefault("PT10S")
+    Duration webhookTimeout();
+
     /** The decision page's origin as people reach it (https://decide.example.com): every message links there. */
     Optional<URI> decisionPageUrl();
 

@@ -9,6 +9,7 @@ import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.api.McpAutoApplyPolicy;
+import dev.countersign.contracts.api.WebhookOriginsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
@@ -69,6 +70,19 @@ public class PolicySettingsRepository implements PanacheRepositoryBase<TenantPol
     public Uni<McpAutoApplyPolicy> setMcpAutoApply(String tenantId, McpAutoApplyPolicy policy, String userId) {
         McpAutoApplyPolicy stored = policy.normalised();
         return upsert(tenantId, userId, Parameters.with("mcpAutoApplyKinds", stored.kinds().toArray(String[]::new)))
+                .replaceWith(stored);
+    }
+
+    /** The origins webhook notifications may go to; none where none was set. */
+    public Uni<WebhookOriginsPolicy> webhookOrigins(String tenantId) {
+        return findById(tenantId).map(policy -> new WebhookOriginsPolicy(
+                policy == null || policy.webhookOrigins == null ? List.of() : List.of(policy.webhookOrigins)));
+    }
+
+    /** Stores the origins in lower case, sorted and without repeats, so a change compares by what it means. */
+    public Uni<WebhookOriginsPolicy> setWebhookOrigins(String tenantId, WebhookOriginsPolicy policy, String userId) {
+        WebhookOriginsPolicy stored = policy.normalised();
+        return upsert(tenantId, userId, Parameters.with("webhookOrigins", stored.origins().toArray(String[]::new)))
                 .replaceWith(stored);
     }
 

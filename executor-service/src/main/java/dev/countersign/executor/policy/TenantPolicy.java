@@ -49,4 +49,6 @@ public class TenantPolicy {
     public BigDecimal autoApplyTenantDayAmount;
     @Column(name = "mcp_auto_apply_kinds")
     public String[] mcpAutoApplyKinds;
+    @Column(name = "webhook_origins")
+    public String[] webhookOrigins;
 }

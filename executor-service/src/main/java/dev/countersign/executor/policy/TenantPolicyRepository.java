@@ -1,6 +1,7 @@
 package dev.countersign.executor.policy;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,6 +47,16 @@ public class TenantPolicyRepository {
                 + " AND external_sends IS NOT NULL")
                 .execute(Tuple.of(tenantId))
                 .map(rows -> externalSends(rows.size() == 0 ? null : rows.iterator().next().getString(0)));
+    }
+
+    /** The origins the tenant's webhook notifications may go to (lower case); none where none was set. */
+    public Uni<List<String>> webhookOrigins(SqlClient sql, String tenantId) {
+        return sql.preparedQuery("SELECT webhook_origins FROM tenant_policies WHERE tenant_id = $1")
+                .execute(Tuple.of(tenantId))
+                .map(rows -> {
+                    String[] origins = rows.size() == 0 ? null : rows.iterator().next().getArrayOfStrings(0);
+                    return origins == null ? List.of() : List.of(origins);
+                });
     }
 
     /**

@@ -21,6 +21,7 @@ import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.api.McpAutoApplyPolicy;
 import dev.countersign.contracts.api.PolicyChangeView;
+import dev.countersign.contracts.api.WebhookOriginsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.db.TenantSessions;
 import dev.countersign.executor.db.TenantTransactions;
@@ -151,6 +152,24 @@ public class TenantPolicyResource {
     @PolicyAdministrators.Only
     public Uni<Response> setMcpAutoApply(@NotNull(message = REQUIRED) @Valid McpAutoApplyPolicy policy) {
         return change(PolicySettings.MCP_AUTO_APPLY, policy);
+    }
+
+    /**
+     * The origins the tenant's webhook notifications may go to: the egress allow-list of notifications
+     * (docs/approvals.md); none unless administrators named some.
+     */
+    @GET
+    @Path("/webhook-origins")
+    public Uni<WebhookOriginsPolicy> webhookOrigins() {
+        return sessions.read(user.tenantId(), () -> policies.webhookOrigins(user.tenantId()));
+    }
+
+    @PUT
+    @Path("/webhook-origins")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @PolicyAdministrators.Only
+    public Uni<Response> setWebhookOrigins(@NotNull(message = REQUIRED) @Valid WebhookOriginsPolicy policy) {
+        return change(PolicySettings.WEBHOOK_ORIGINS, policy);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.countersign.executor.external.egress;
 
+import java.net.URI;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -10,14 +11,16 @@ import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.kind.ExternalKind;
+import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.smallrye.mutiny.Uni;
 
 /**
  * The runtime gate of external writes. The only code holding the raw mail and HTTP clients ({@link GatedMailer},
  * {@link GatedHttp}) serves a call only inside a scope this gate opened: for an action the database shows claimed
  * ({@code executing}), the scope is the kind's {@link dev.countersign.executor.kind.Egress}, its only way out; for a
- * notification its sender claimed, mail to that notification's one address. A call outside a scope throws and raises an
- * administrator alert ({@link UngatedCalls}).
+ * notification its sender claimed, mail to that notification's one address, or HTTP to its webhook's origin if the
+ * tenant's administrators put that origin on the allow-list. A call outside a scope throws and raises an administrator
+ * alert ({@link UngatedCalls}).
  * <p>
  * Limit: the gate checks that a scope is open, that mail comes only from a kind that declares it sends mail (or goes to
  * the one address of a notification's scope) and that an HTTP request goes to the one origin the claimed action's kind
@@ -33,9 +36,11 @@ public class ExternalGate {
     private final ActionRepository actions;
     private final GatedMailer mailer;
     private final GatedHttp http;
+    private final TenantPolicyRepository policies;
 
     public ExternalGate(UngatedCalls ungated, TenantTransactions transactions, ActionRepository actions,
-            GatedMailer mailer, GatedHttp http) {
+            GatedMailer mailer, GatedHttp http, TenantPolicyRepository policies) {
+        this.policies = policies;
         this.ungated = ungated;
         this.transactions = transactions;
         this.actions = actions;
@@ -58,6 +63,20 @@ public class ExternalGate {
                     return new GateScope(claimed.id(), claimed.tenantId(), kind.sendsMail(), kind.httpOrigin(),
                             Optional.empty(), mailer, http);
                 });
+    }
+
+    /**
+     * A scope for one notification's webhook, opened by its sender once the notification was claimed: HTTP only, to
+     * {@code url}'s origin only, and only if that origin is on the tenant's allow-list as the database holds it now
+     * ({@code tenant_policies.webhook_origins}); empty if it is not (the sender records the refusal). The caller closes
+     * it once the request is over.
+     */
+    public Uni<Optional<GateScope>> openForWebhook(UUID actionId, String tenantId, URI url) {
+        return transactions.read(tenantId, sql -> policies.webhookOrigins(sql, tenantId))
+                .map(origins -> Origins.allows(origins, url)
+                        ? Optional.of(new GateScope(actionId, tenantId, false, Optional.of(Origins.of(url)),
+                                Optional.empty(), mailer, http))
+                        : Optional.empty());
     }
 
     /**

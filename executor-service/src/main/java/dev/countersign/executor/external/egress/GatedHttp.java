@@ -51,24 +51,10 @@ public class GatedHttp {
         @Override
         public void filter(ClientRequestContext request) {
             ungated.check(scope, "HTTP");
-            if (!sameOrigin(declared, request.getUri())) {
+            if (!Origins.same(declared, request.getUri())) {
                 throw ungated.refuse("HTTP call to " + request.getUri().getHost(),
-                        "not the origin the action's kind declares");
+                        "not the origin this scope allows");
             }
         }
-    }
-
-    /** Scheme, host and port equal (a port left out is the scheme's default); a URI without a host matches nothing. */
-    static boolean sameOrigin(URI allowed, URI requested) {
-        return allowed.getScheme() != null && allowed.getHost() != null && requested.getHost() != null
-                && allowed.getScheme().equalsIgnoreCase(requested.getScheme())
-                && allowed.getHost().equalsIgnoreCase(requested.getHost()) && port(allowed) == port(requested);
-    }
-
-    private static int port(URI uri) {
-        if (uri.getPort() != -1) {
-            return uri.getPort();
-        }
-        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : "http".equalsIgnoreCase(uri.getScheme()) ? 80 : -1;
     }
 }

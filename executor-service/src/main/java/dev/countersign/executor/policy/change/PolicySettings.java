@@ -10,6 +10,7 @@ import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.api.McpAutoApplyPolicy;
+import dev.countersign.contracts.api.WebhookOriginsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.policy.PolicySettingsRepository;
 
@@ -18,7 +19,8 @@ import dev.countersign.executor.policy.PolicySettingsRepository;
  * (docs/security/authorization.md, "Two persons for loosening"): agent writes towards {@code enabled} (disabled, then
  * staged_only, then enabled), fewer approvals for HIGH or no longer another approver than the requester, a higher
  * high-impact threshold, external sends turned on, any auto-apply bound raised, a kind opted in to apply on arrival
- * when proposed through an MCP client. Every other change tightens or keeps protection and applies at once.
+ * when proposed through an MCP client, an origin added to the webhook allow-list. Every other change tightens or keeps
+ * protection and applies at once.
  */
 public final class PolicySettings {
 
@@ -66,8 +68,15 @@ public final class PolicySettings {
             (current, proposed) -> !current.kinds().containsAll(proposed.kinds()),
             McpAutoApplyPolicy::normalised);
 
+    /** Adding an origin loosens (a new way out); taking one away tightens. Stored and compared normalised. */
+    public static final PolicySetting<WebhookOriginsPolicy> WEBHOOK_ORIGINS = new PolicySetting<>("webhook-origins",
+            WebhookOriginsPolicy.class, PolicySettingsRepository::webhookOrigins,
+            (policies, tenant, value, by) -> policies.setWebhookOrigins(tenant, value, by),
+            (current, proposed) -> !current.normalised().origins().containsAll(proposed.normalised().origins()),
+            WebhookOriginsPolicy::normalised);
+
     public static final List<PolicySetting<?>> ALL = List.of(AGENT_WRITES, APPROVALS, TIERS, EXTERNAL_SENDS,
-            AUTO_APPLY_BUDGET, MCP_AUTO_APPLY);
+            AUTO_APPLY_BUDGET, MCP_AUTO_APPLY, WEBHOOK_ORIGINS);
 
     private PolicySettings() {
     }
