@@ -35,3 +35,32 @@ CREATE OR REPLACE FUNCTION notifications_due(p_limit integer) RETURNS TABLE (ten
 $$;
 REVOKE ALL ON FUNCTION notifications_due(integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION notifications_due(integer) TO ${executorRole};
+
+-- Reminders: each action still waiting for a person whose decision window closes within p_before and that has waited
+-- at least p_before (so a short window is not reminded right after it was first told) gets one reminder request, its
+-- reminder state recorded in action_reminders in the same statement (once per action, whichever instance runs it:
+-- the primary key). At most p_limit actions, soonest to expire first; the number of requests written. Runs as the
+-- owner across tenants (each row its own action's tenant), search_path pinned with pg_temp last.
+CREATE OR REPLACE FUNCTION notification_reminders_due(p_before interval, p_limit integer) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    written integer;
+BEGIN
+    WITH due AS (
+        SELECT a.tenant_id, a.id FROM actions a
+        WHERE a.status = 'proposed' AND a.expires_at > now() AND a.expires_at <= now() + p_before
+          AND a.proposed_at <= now() - p_before
+          AND NOT EXISTS (SELECT 1 FROM action_reminders r WHERE r.tenant_id = a.tenant_id AND r.action_id = a.id)
+        ORDER BY a.expires_at LIMIT p_limit),
+    reminded AS (
+        INSERT INTO action_reminders (tenant_id, action_id) SELECT tenant_id, id FROM due
+        ON CONFLICT DO NOTHING RETURNING tenant_id, action_id)
+    INSERT INTO notification_requests (tenant_id, action_id, purpose)
+    SELECT tenant_id, action_id, 'reminder' FROM reminded
+    ON CONFLICT DO NOTHING;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    RETURN written;
+END;
+$$;
+REVOKE ALL ON FUNCTION notification_reminders_due(interval, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION notification_reminders_due(interval, integer) TO ${executorRole};

@@ -83,11 +83,14 @@ async function showInbox() {
       + 'moment; if it keeps failing, reload the page.'));
     return;
   }
-  // The action the link named is shown once, above: two cards of one action would disagree while one decides.
-  const items = page.items.filter((item) => item.id !== focusedId);
+  // The action the link named is shown once, above: two cards of one action would disagree while one decides. The
+  // rest soonest to close first: the one whose window closes next is the one to decide next.
+  const closes = (item) => (item.expiresAt ? new Date(item.expiresAt).getTime() : Number.MAX_SAFE_INTEGER);
+  const items = page.items.filter((item) => item.id !== focusedId).sort((a, b) => closes(a) - closes(b));
   const session = currentSession();
   inbox.replaceChildren(...(items.length === 0 ? [h('p', {}, 'Nothing else waits for a decision.')]
     : items.map((item) => h('div', { class: 'inbox-item' },
+      item.expiresAt ? h('p', { class: 'hint inbox-closes' }, `Closes at ${formatTime(item.expiresAt)}`) : null,
       session.chatUrl && item.conversationId && item.requestedBy === session.user
         ? h('p', { class: 'hint' }, h('a', { href: chatLink(item.conversationId) }, 'From your conversation'))
         : null,

@@ -13,6 +13,8 @@ export function setKinds(list) {
 }
 const WAITING = new Set(['proposed', 'confirmed', 'executing']);
 const POLL_MS = 1500;
+// How often a waiting card asks again who was told of it (a reminder may have gone out meanwhile).
+const NOTICES_MS = 30000;
 // A link followed from the chat can arrive before the executor has staged the proposal (it comes through Kafka): a
 // card whose action is not found yet keeps looking, this many times (about 30 s), before it gives up.
 const LOOKS_FOR_A_NEW_PROPOSAL = 20;
@@ -89,7 +91,8 @@ function statusText(view, approvals) {
       : `Executed: confirmed by ${view.confirmedBy}${view.executedAt ? ' at ' + formatTime(view.executedAt) : ''}.`;
     case 'failed': return `Failed: ${resultReason(view.result)}. Nothing was written.`;
     case 'cancelled': return 'Cancelled: nothing was written.';
-    case 'expired': return 'Expired: nobody decided in time, nothing was written. Ask the agent again if you still want it.';
+    case 'expired': return `Expired unseen${view.expiresAt ? ' at ' + formatTime(view.expiresAt) : ''}: nobody decided it`
+      + ' within its window, and nothing was written. Ask the agent again if you still want it.';
     case 'undone': return `Undone by ${view.undoneBy}${view.undoneAt ? ' at ' + formatTime(view.undoneAt) : ''}.`;
     case 'needs_review': return 'Outcome unknown: an administrator must check the vendor and resolve it.';
     default: return view.status;
@@ -138,6 +141,11 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     'You approved it; another approver must confirm it. You may still cancel it.');
   const held = h('p', { class: 'held', hidden: true });
   const expiry = h('p', { class: 'expiry', hidden: true });
+  // Who was told of it, and its reminder: from the executor's record (GET /api/actions/{id}/deciders).
+  const told = h('p', { class: 'told hint', hidden: true });
+  let notices = null;
+  let noticesAt = 0;
+  let noticesStatus = null;
   const details = h('div', { class: 'details' });
   const error = h('p', { class: 'card-error', role: 'alert', hidden: true });
   const confirmButton = h('button', { type: 'button', class: 'confirm', 'aria-describedby': titleId,
@@ -153,7 +161,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
   const card = h('article', { class: 'card', 'aria-labelledby': titleId, 'data-action-id': id,
     'data-status': 'loading' },
   h('header', { class: 'card-head' }, title, h('span', { class: 'labels' }, kind, tier)),
-  status, held, expiry, details, error, mayNot, approvedHint,
+  status, held, expiry, told, details, error, mayNot, approvedHint,
   h('div', { class: 'buttons', role: 'group', 'aria-label': 'Decision' },
     confirmButton, cancelButton, undoButton, historyButton),
   resolveForm, history);
@@ -229,6 +237,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     resolveForm.hidden = !(view && view.status === 'needs_review' && allows('resolve'));
     resolveForm.querySelectorAll('input, textarea, button').forEach((control) => { control.disabled = busy; });
     renderExpiry();
+    renderTold();
     if (lastStatus !== state && lastStatus !== null && lastStatus !== 'loading') {
       announce(`${title.textContent}: ${statusNow}`);
     }
@@ -264,6 +273,31 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
       warnedMinute = true;
       announce(`Less than a minute left to decide: ${headlineOf(view)}`);
     }
+  }
+
+  /** Who was told, through which channel, and the reminder; for an action waiting or expired unseen. */
+  function renderTold() {
+    const shown = view && notices && (view.status === 'proposed' || view.status === 'expired');
+    const sent = shown ? notices.told.filter((notice) => notice.state === 'sent') : [];
+    const channel = (name) => (name === 'email' ? 'e-mail' : name);
+    const people = [...new Set(sent.filter((notice) => notice.purpose === 'waiting')
+      .map((notice) => `${notice.recipient} (${channel(notice.channel)})`))];
+    const parts = [];
+    if (shown && people.length > 0) {
+      parts.push(`Told: ${people.join(', ')}.`);
+    } else if (shown && view.status === 'expired') {
+      parts.push('Nobody was told of it.');
+    }
+    if (shown && notices.remindedAt) {
+      const reminded = [...new Set(sent.filter((notice) => notice.purpose === 'reminder')
+        .map((notice) => notice.recipient))];
+      parts.push(`Reminder at ${formatTime(notices.remindedAt)}${reminded.length ? ': ' + reminded.join(', ') : ''}.`);
+    }
+    const text = parts.join(' ');
+    if (told.textContent !== text) {
+      told.textContent = text;
+    }
+    told.hidden = text === '';
   }
 
   /** Every second: only the countdown's text changes, unless the window just closed. */
@@ -324,10 +358,33 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     approvals = { approvers, required: approvalPolicy ? approvalPolicy.highApprovals : null };
   }
 
+  /** The record of who was told: again when the status changed, and every half minute while it waits. */
+  async function refreshNotices() {
+    const wanted = view && (view.status === 'proposed' || view.status === 'expired');
+    if (!wanted) {
+      notices = null;
+      return;
+    }
+    if (noticesStatus === view.status && Date.now() - noticesAt < NOTICES_MS) {
+      return;
+    }
+    try {
+      notices = await get(`/api/actions/${encodeURIComponent(id)}/deciders`);
+      noticesStatus = view.status;
+      noticesAt = Date.now();
+    } catch (problem) {
+      if (isSessionEnded(problem)) {
+        throw problem;
+      }
+      // The record of who was told is a help, not the decision: the card stands without it.
+    }
+  }
+
   async function refresh() {
     try {
       view = await get(`/api/actions/${encodeURIComponent(id)}`);
       await refreshApprovals();
+      await refreshNotices();
       setError(null);
       onView(view);
     } catch (problem) {

@@ -35,9 +35,9 @@ import io.quarkus.test.junit.QuarkusTest;
  * <p>
  * Tables left out of the checksum: {@code tenant_members}, where every signed-in person's request records who they are
  * (in the background, so not even at a fixed moment); that is a sign-in, not something the input wrote. And
- * {@code tenant_webhook_secrets}: an administrator's read of the webhook secret makes it on first use (the key the read
- * answers), which an input with an administrator's credential does. The HTTP API records nothing else about a refused
- * request (no idempotency key is sent, so idempotency_keys must not change either).
+ * {@code tenant_webhook_secrets}: a person's read of their notification choice with a webhook makes the tenant's master
+ * key on first use (their key is derived from it), which a valid input may do. The HTTP API records nothing else about
+ * a refused request (no idempotency key is sent, so idempotency_keys must not change either).
  */
 @QuarkusTest
 @ExecutorTestResources

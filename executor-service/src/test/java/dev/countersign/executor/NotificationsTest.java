@@ -1,7 +1,10 @@
 package dev.countersign.executor;
 
 import static dev.countersign.devsupport.testing.Waits.await;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.notNullValue;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.devsupport.external.LocalSmtp;
 import dev.countersign.devsupport.testing.TestInfrastructure;
 import dev.countersign.devsupport.testing.TopicRecords;
@@ -162,6 +166,55 @@ class NotificationsTest {
 
         assertThat(Db.count("SELECT count(*) FROM notifications WHERE action_id = ? AND purpose = 'reminder'",
                 proposal.actionId)).isZero();
+    }
+
+    @Test
+    void anActionAboutToCloseIsRemindedOnceAndThePageShowsWhoWasTold() throws Exception {
+        // A HIGH action proposed 20 minutes ago whose window closes in 4: inside the 5 minutes before it closes.
+        UUID actionId = UUID.randomUUID();
+        try (var owner = Db.owner();
+                var insert = owner.prepareStatement("INSERT INTO actions (id, tenant_id, requested_by, kind, tier,"
+                        + " status, params, params_hash, token_hash, summary, proposed_at, expires_at) VALUES (?, ?,"
+                        + " 'alice', ?, 'high', 'proposed', '{\"amount\":\"900.00\"}', repeat('a', 64),"
+                        + " repeat('b', 64), 'test', now() - interval '20 minutes', now() + interval '4 minutes')")) {
+            insert.setObject(1, actionId);
+            insert.setString(2, tenant.id());
+            insert.setString(3, ShippedKinds.CREATE_TRANSACTION);
+            insert.executeUpdate();
+        }
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> Db.count("SELECT count(*) FROM notifications"
+                + " WHERE action_id = ? AND state = 'sent' AND purpose = 'reminder' AND recipient = 'bob'",
+                actionId) == 1);
+        // bob approves and did not ask: reminded once, by e-mail.
+        var toBob = mailTo("bob").stream().filter(mail -> {
+            try {
+                return mail.getSubject().startsWith("Reminder, closes at ");
+            } catch (jakarta.mail.MessagingException e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+        assertThat(toBob).hasSize(1);
+        assertThat(toBob.get(0).getContent().toString()).contains("still waits for your decision")
+                .contains("https://decide.test/decide/?action=" + actionId);
+        assertThat(Db.count("SELECT count(*) FROM action_reminders WHERE action_id = ?", actionId)).isEqualTo(1);
+
+        // Planned again: still one reminder per person (dave is a plain user, erin chose no e-mail, frank has no
+        // address; alice asked, and whether she may decide her own HIGH action is the policy's).
+        planner.plan().await().atMost(Duration.ofSeconds(10));
+        assertThat(Db.count("SELECT count(*) FROM notifications WHERE action_id = ? AND purpose = 'reminder'"
+                + " AND recipient NOT IN ('alice', 'bob')", actionId)).isZero();
+        assertThat(Db.count("SELECT count(*) FROM notifications WHERE action_id = ? AND purpose = 'reminder'"
+                + " AND recipient = 'bob'", actionId)).isEqualTo(1);
+        assertThat(Db.count("SELECT count(*) FROM notification_requests WHERE action_id = ?", actionId)).isZero();
+
+        // The decision page's record: who was told, and when it was reminded; never an address.
+        var deciders = given().header("Authorization", "Bearer " + tenant.bearer("bob", Groups.APPROVER))
+                .get("/api/actions/{id}/deciders", actionId).then().statusCode(200);
+        deciders.body("remindedAt", notNullValue())
+                .body("told.findAll { it.purpose == 'reminder' }.recipient", hasItem("bob"))
+                .body("told.findAll { it.purpose == 'waiting' && it.state == 'sent' }.recipient", hasItem("bob"));
+        assertThat(deciders.extract().asString()).doesNotContain("@" + tenant.id());
     }
 
     /** A notification row as a planner (or a sender before a death) would have left it, written as the owner. */

@@ -30,7 +30,8 @@ class TenantIsolationTest {
             "conversation_events", "training_plans", "user_trust", "support_cases", "auto_apply_spends",
             "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes",
             "undo_approvals", "wallet_transfers", "wallet_transfer_legs", "tenant_members",
-            "notification_requests", "notifications", "tenant_webhook_secrets");
+            "notification_requests", "notifications", "tenant_webhook_secrets",
+            "action_reminders");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final TopicRecords kafka = TopicRecords.fromTestProperties();
@@ -69,6 +70,8 @@ class TenantIsolationTest {
                 owner.createStatement().executeUpdate("INSERT INTO notification_requests (tenant_id, action_id,"
                         + " purpose, requested_at) VALUES ('" + tenant + "', gen_random_uuid(), 'reminder',"
                         + " now() + interval '1 hour')");
+                owner.createStatement().executeUpdate("INSERT INTO action_reminders (tenant_id, action_id) VALUES ('"
+                        + tenant + "', gen_random_uuid())");
                 owner.createStatement().executeUpdate("INSERT INTO tenant_webhook_secrets (tenant_id, secret) VALUES ('"
                         + tenant + "', 'whsec_" + "A".repeat(43) + "=')");
                 owner.createStatement().executeUpdate("INSERT INTO notifications (id, tenant_id, action_id, recipient,"

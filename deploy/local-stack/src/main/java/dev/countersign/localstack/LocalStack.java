@@ -185,6 +185,8 @@ public final class LocalStack implements AutoCloseable {
             // tenant's allow-list (docs/approvals.md).
             executor.put("NOTIFY_EMAIL", "true");
             executor.put("NOTIFY_WEBHOOK", "true");
+            // Its webhook receivers, if any, are on this machine.
+            executor.put("NOTIFY_WEBHOOK_PRIVATE_ADDRESSES", "true");
             executor.put("DECISION_PAGE_URL", "http://localhost:" + port);
             executor.putAll(decisionPage(port));
             executor.putAll(settings.executorTuning());

@@ -718,7 +718,7 @@ class WebUiIT {
 
         assertThat(card).hasAttribute("data-status", "expired",
                 new LocatorAssertions.HasAttributeOptions().setTimeout(Duration.ofSeconds(45).toMillis()));
-        assertThat(card.locator(".status")).containsText("Expired");
+        assertThat(card.locator(".status")).containsText("Expired unseen at");
         assertThat(confirmButton(card)).isHidden();
         screenshot(page, "expired-card");
 

@@ -24,6 +24,14 @@ public interface ExternalConfig {
     Duration staleAfter();
 
     /**
+     * Whether a webhook notification may reach a private address (loopback, link-local, RFC 1918 and the like): off, so
+     * that a tenant's allow-list cannot point the executor at the operator's own network; on only where the receivers
+     * are local (the local stack, the tests).
+     */
+    @WithDefault("false")
+    boolean webhookPrivateAddresses();
+
+    /**
      * How often the recovery looks for stale {@code executing} actions (also a second after start). Read by the
      * schedule of {@code ExternalRecovery} (quarkus-scheduler).
      */

@@ -2,7 +2,6 @@ package dev.countersign.executor.members;
 
 import java.net.URI;
 import java.time.Instant;
-import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -24,6 +23,7 @@ import dev.countersign.web.CurrentUser;
 import dev.countersign.web.ProblemException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * A person's own choice of notification channels. Only their own: the path names nobody else, and a service principal
@@ -39,9 +39,11 @@ public class NotificationChoiceResource {
     private final TenantTransactions transactions;
     private final MemberRepository members;
     private final TenantPolicyRepository policies;
+    private final WebhookKeys keys;
 
     public NotificationChoiceResource(CurrentUser user, JsonWebToken token, TenantTransactions transactions,
-            MemberRepository members, TenantPolicyRepository policies) {
+            MemberRepository members, TenantPolicyRepository policies, WebhookKeys keys) {
+        this.keys = keys;
         this.user = user;
         this.token = token;
         this.transactions = transactions;
@@ -55,10 +57,13 @@ public class NotificationChoiceResource {
     @GET
     public Uni<NotificationChoice> choice() {
         Sighting me = me();
-        return transactions.read(me.tenantId(), sql -> members.find(sql, me.tenantId(), me.userId())
-                .flatMap(member -> policies.webhookOrigins(sql, me.tenantId()).map(origins -> member == null
-                        ? new NotificationChoice(true, true, me.email(), null, NotificationChoice.STANDARD, false)
-                        : choice(member, origins))));
+        // Not a read-only transaction: the tenant's master webhook key is made on first use (WebhookKeys).
+        return transactions.run(new Actor(me.tenantId(), me.userId(), MemberSightings.CHANNEL),
+                sql -> members.find(sql, me.tenantId(), me.userId())
+                        .flatMap(member -> member == null
+                                ? Uni.createFrom().item(new NotificationChoice(true, true, me.email(), null,
+                                        NotificationChoice.STANDARD, false, null))
+                                : answer(sql, member)));
     }
 
     @PUT
@@ -69,14 +74,20 @@ public class NotificationChoiceResource {
                 sql -> members.seen(sql, me, Instant.ofEpochSecond(token.getIssuedAtTime()))
                         .flatMap(ignored -> members.choose(sql, me.tenantId(), me.userId(), choice))
                         .flatMap(ignored -> members.find(sql, me.tenantId(), me.userId()))
-                        .flatMap(member -> policies.webhookOrigins(sql, me.tenantId())
-                                .map(origins -> choice(member, origins))));
+                        .flatMap(member -> answer(sql, member)));
     }
 
-    private static NotificationChoice choice(Member member, List<String> origins) {
-        return new NotificationChoice(member.notifyEmail(), member.notifyWebhook(), member.email(),
-                member.webhookUrl(), member.webhookFormat(),
-                member.webhookUrl() != null && Origins.allows(origins, URI.create(member.webhookUrl())));
+    /** The member's choice, whether their webhook's origin is allowed now, and its key (none without a URL). */
+    private Uni<NotificationChoice> answer(SqlClient sql, Member member) {
+        Uni<String> key = member.webhookUrl() == null
+                ? Uni.createFrom().nullItem()
+                : keys.of(sql, member.tenantId(), member.userId(), member.webhookUrl());
+        return policies.webhookOrigins(sql, member.tenantId())
+                .flatMap(origins -> key.map(secret -> new NotificationChoice(
+                        member.notifyEmail(), member.notifyWebhook(), member.email(), member.webhookUrl(),
+                        member.webhookFormat(),
+                        member.webhookUrl() != null && Origins.allows(origins, URI.create(member.webhookUrl())),
+                        secret)));
     }
 
     private Sighting me() {

@@ -13,4 +13,5 @@ public record Notification(UUID id, String tenantId, UUID actionId, String recip
     public static final String EMAIL = "email";
     public static final String WEBHOOK = "webhook";
     public static final String WAITING = "waiting";
+    public static final String REMINDER = "reminder";
 }

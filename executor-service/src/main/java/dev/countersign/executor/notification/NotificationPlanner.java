@@ -35,6 +35,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * same person, action, channel and purpose is not planned again. An action no longer proposed (applied on arrival,
  * decided, expired) tells nobody. With every channel off, requests are only deleted.
  * <p>
+ * Reminders: once per action, {@link NotificationsConfig#remindBefore()} before its window closes, a reminder request
+ * is written the same way (its people worked out again then, so one who approved meanwhile, or lost the right, is not
+ * reminded).
+ * <p>
  * Each notification is due {@link NotificationsConfig#delay()} after it is planned: an action decided within that time
  * (a person confirming in the chat at once) tells nobody ({@link NotificationSender} drops it).
  * <p>
@@ -110,10 +114,14 @@ public class NotificationPlanner {
         return runOnce().map(Run::planned);
     }
 
-    /** One run: for each tenant with requests due, a batch of them, in a transaction of that tenant. */
+    /**
+     * One run: the reminders that came due are requested (R__notifications.sql), then, for each tenant with requests
+     * due, a batch of them is planned, in a transaction of that tenant.
+     */
     Uni<Run> runOnce() {
-        return pool.preparedQuery("SELECT tenant_id FROM notification_tenants_due($1)")
-                .execute(Tuple.of(config.batch()))
+        return requestReminders().flatMap(ignored -> pool
+                .preparedQuery("SELECT tenant_id FROM notification_tenants_due($1)")
+                .execute(Tuple.of(config.batch())))
                 .flatMap(rows -> Multi.createFrom().iterable(rows).map(row -> row.getString("tenant_id"))
                         .onItem().transformToUniAndConcatenate(tenantId -> transactions
                                 .run(new Actor(tenantId, "system", CHANNEL), sql -> planTenant(sql, tenantId))
@@ -126,6 +134,16 @@ public class NotificationPlanner {
                         .collect().asList()
                         .map(runs -> new Run(runs.stream().mapToInt(Run::planned).sum(),
                                 runs.stream().anyMatch(Run::fullBatch))));
+    }
+
+    /** Writes a reminder request for each action whose reminder came due (a batch); none with reminders off. */
+    private Uni<Void> requestReminders() {
+        if (config.remindBefore().isZero() || !config.email() && !config.webhook()) {
+            return Uni.createFrom().voidItem();
+        }
+        return pool.preparedQuery("SELECT notification_reminders_due($1 * interval '1 millisecond', $2)")
+                .execute(Tuple.of(config.remindBefore().toMillis(), config.batch()))
+                .replaceWithVoid();
     }
 
     private Uni<Run> planTenant(SqlClient sql, String tenantId) {

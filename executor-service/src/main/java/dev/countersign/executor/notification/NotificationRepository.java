@@ -1,6 +1,7 @@
 package dev.countersign.executor.notification;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -104,6 +105,31 @@ public class NotificationRepository {
                 + " WHERE id = $1 AND attempts = $2 AND state = 'pending'")
                 .execute(Tuple.of(claimed.id(), claimed.attempts(), finalState, detail))
                 .replaceWithVoid();
+    }
+
+    /** The action's notifications as the decision page shows them, oldest first; never an address. */
+    public Uni<List<ActionDeciders.Told>> told(SqlClient sql, String tenantId, UUID actionId) {
+        return sql.preparedQuery("SELECT recipient, channel, purpose, state, sent_at FROM notifications"
+                + " WHERE tenant_id = $1 AND action_id = $2 ORDER BY created_at, recipient, channel")
+                .execute(Tuple.of(tenantId, actionId))
+                .map(rows -> {
+                    List<ActionDeciders.Told> told = new ArrayList<>();
+                    rows.forEach(row -> told.add(new ActionDeciders.Told(row.getString("recipient"),
+                            row.getString("channel"), row.getString("purpose"), row.getString("state"),
+                            row.getOffsetDateTime("sent_at") == null
+                                    ? null
+                                    : row.getOffsetDateTime("sent_at").toInstant())));
+                    return told;
+                });
+    }
+
+    /** When the action's reminder was requested ({@code action_reminders}), or null. */
+    public Uni<Instant> remindedAt(SqlClient sql, String tenantId, UUID actionId) {
+        return sql.preparedQuery("SELECT reminded_at FROM action_reminders WHERE tenant_id = $1 AND action_id = $2")
+                .execute(Tuple.of(tenantId, actionId))
+                .map(rows -> rows.iterator().hasNext()
+                        ? rows.iterator().next().getOffsetDateTime("reminded_at").toInstant()
+                        : null);
     }
 
     private static Notification notification(Row row) {

@@ -1,6 +1,7 @@
 package dev.countersign.executor.notification;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -24,10 +26,11 @@ import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.external.egress.ExternalGate;
 import dev.countersign.executor.external.egress.GateScope;
-import dev.countersign.executor.external.egress.Origins;
+import dev.countersign.executor.external.egress.RefusedDestination;
 import dev.countersign.executor.members.Deciders;
 import dev.countersign.executor.members.Member;
 import dev.countersign.executor.members.TenantDeciders;
+import dev.countersign.executor.members.WebhookKeys;
 import dev.countersign.executor.policy.ApprovalRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -77,14 +80,14 @@ public class NotificationSender {
     private final ExternalGate gate;
     private final TenantDeciders deciders;
     private final NotificationsConfig config;
-    private final WebhookSecrets secrets;
+    private final WebhookKeys keys;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, ApprovalRepository approvals, ExternalGate gate, TenantDeciders deciders,
-            NotificationsConfig config, WebhookSecrets secrets) {
-        this.secrets = secrets;
+            NotificationsConfig config, WebhookKeys keys) {
+        this.keys = keys;
         this.pool = pool;
         this.transactions = transactions;
         this.notifications = notifications;
@@ -141,7 +144,8 @@ public class NotificationSender {
     /** One run over at most {@code batch} due notifications: how many were due. */
     private Uni<Integer> runOnce() {
         if (!config.email() && !config.webhook()) {
-            // Off: what is pending waits (and is dropped if, once on again, it is no longer wanted).
+            // Both off: what is pending waits (and is dropped if, once on again, it is no longer wanted). With one channel
+            // off, its pending notifications are dropped when due (see claimed): off means not sent, not sent later.
             return Uni.createFrom().item(0);
         }
         return pool.preparedQuery("SELECT tenant_id, id FROM notifications_due($1)")
@@ -167,7 +171,7 @@ public class NotificationSender {
 
     /**
      * A claimed notification, its action, the person it is for, why it is no longer to be sent (null: send it), and for
-     * a webhook the tenant's signing secret.
+     * a webhook the key it is signed with (its person's, for that URL).
      */
     private record Claimed(Notification notification, ActionRow action, Member member, String dropReason,
             String secret) {
@@ -205,7 +209,7 @@ public class NotificationSender {
                     }
                     return Notification.WEBHOOK.equals(claimed.notification().channel())
                             ? postWebhook(actor, claimed)
-                            : deliver(actor, claimed.notification(), () -> sendEmail(claimed));
+                            : deliver(actor, claimed.notification(), () -> sendEmail(claimed), Throwable::toString);
                 });
     }
 
@@ -218,7 +222,8 @@ public class NotificationSender {
                                 .map(approved -> claimed(notification, action, approved, rules)))
                 .flatMap(claimed -> claimed.dropReason() == null
                         && Notification.WEBHOOK.equals(notification.channel())
-                                ? secrets.of(sql, notification.tenantId()).map(claimed::signedWith)
+                                ? keys.of(sql, notification.tenantId(), notification.recipient(),
+                                        notification.address()).map(claimed::signedWith)
                                 : Uni.createFrom().item(claimed));
     }
 
@@ -251,50 +256,61 @@ public class NotificationSender {
     }
 
     /**
-     * Posts a webhook through the gate, which refuses an origin not on the tenant's allow-list: that is recorded
-     * ({@code refused}) and never tried again.
+     * Posts a webhook through the gate, which refuses an origin not on the tenant's allow-list or a host resolving to a
+     * private address: that is recorded ({@code refused}) and never tried again. A failure is recorded and logged by
+     * its kind only (an answer's status, a timeout), never the URL's path, which may hold a credential.
      */
     private Uni<Integer> postWebhook(Actor actor, Claimed claimed) {
         Notification notification = claimed.notification();
-        URI url = URI.create(notification.address());
+        URI url;
+        try {
+            url = new URI(notification.address());
+        } catch (URISyntaxException e) {
+            return record(actor, notification, "refused", "the webhook URL is not a URL");
+        }
         Duration timeout = min(config.webhookTimeout(), sendTimeout());
         return gate.openForWebhook(notification.actionId(), notification.tenantId(), url)
-                .flatMap(opened -> opened.isEmpty()
-                        ? record(actor, notification, "refused", "the origin " + Origins.of(url)
-                                + " is not on the tenant's webhook allow-list")
-                        : deliver(actor, notification, () -> {
-                            GateScope scope = opened.get();
-                            WaitingWebhook message = WaitingWebhook.of(notification, notice(claimed),
-                                    claimed.member().webhookFormat(), claimed.secret(), Instant.now());
-                            return Uni.createFrom().deferred(() -> scope.http(WebhookEndpoint.class, timeout)
-                                    .post(notification.address(), message.id(), message.timestamp(),
-                                            message.signature(), message.body()))
-                                    .ifNoItem().after(timeout).fail()
-                                    .eventually(scope::close)
-                                    .map(response -> {
-                                        if (response.getStatus() / 100 != 2) {
-                                            throw new IllegalStateException("the webhook answered "
-                                                    + response.getStatus());
-                                        }
-                                        return null;
-                                    });
-                        }));
+                .flatMap(scope -> deliver(actor, notification, () -> post(scope, claimed, timeout),
+                        WebhookFailure::describe))
+                // Only the gate fails with it: deliver records its own failures.
+                .onFailure(RefusedDestination.class)
+                .recoverWithUni(refused -> record(actor, notification, "refused", refused.getMessage()));
+    }
+
+    private Uni<Void> post(GateScope scope, Claimed claimed, Duration timeout) {
+        Notification notification = claimed.notification();
+        WaitingWebhook message = WaitingWebhook.of(notification, notice(claimed), claimed.member().webhookFormat(),
+                claimed.secret(), Instant.now());
+        return Uni.createFrom().deferred(() -> scope.http(WebhookEndpoint.class, timeout)
+                .post(notification.address(), message.id(), message.timestamp(), message.signature(), message.body()))
+                .ifNoItem().after(timeout).fail()
+                .eventually(scope::close)
+                .map(response -> {
+                    if (response.getStatus() / 100 != 2) {
+                        throw new WebhookFailure(response.getStatus());
+                    }
+                    return null;
+                });
     }
 
     private WaitingNotice notice(Claimed claimed) {
-        return WaitingNotice.of(claimed.action(), config.decisionPageUrl().orElseThrow());
+        return WaitingNotice.of(claimed.notification(), claimed.action(), config.decisionPageUrl().orElseThrow());
     }
 
-    /** Sends through {@code send} and records the outcome for this claim; 1 if its send was recorded. */
-    private Uni<Integer> deliver(Actor actor, Notification notification, Supplier<Uni<?>> send) {
+    /**
+     * Sends through {@code send} and records the outcome for this claim, a failure as {@code describe} tells it (in the
+     * log and the row); 1 if its send was recorded.
+     */
+    private Uni<Integer> deliver(Actor actor, Notification notification, Supplier<Uni<?>> send,
+            Function<Throwable, String> describe) {
         return Uni.createFrom().deferred(send)
                 .map(ignored -> true)
                 .onFailure().recoverWithUni(failure -> {
                     boolean last = notification.attempts() >= config.attempts();
                     LOG.warnf("Notification %s of action %s (tenant %s) not sent, attempt %d%s: %s",
                             notification.id(), notification.actionId(), notification.tenantId(),
-                            notification.attempts(), last ? ", given up" : "", failure.toString());
-                    return record(actor, notification, last ? "failed" : null, failure.toString())
+                            notification.attempts(), last ? ", given up" : "", describe.apply(failure));
+                    return record(actor, notification, last ? "failed" : null, describe.apply(failure))
                             .map(ignored -> false);
                 })
                 .flatMap(sent -> !sent

@@ -43,6 +43,13 @@ public interface NotificationsConfig {
     @WithDefault("PT30S")
     Duration delay();
 
+    /**
+     * How long before its decision window closes an action still waiting is reminded of, once, to the people who may
+     * decide it and have not approved it; only an action that has waited at least this long. Zero: no reminders.
+     */
+    @WithDefault("PT5M")
+    Duration remindBefore();
+
     /** How often the planner and the sender look for work. */
     @WithDefault("PT1S")
     Duration pollInterval();

@@ -17,8 +17,11 @@ final class WaitingMail {
     }
 
     static Mail of(Notification notification, WaitingNotice notice, String from) {
+        String opening = notice.reminder()
+                ? "Reminder: an action still waits for your decision in Countersign, and its window closes soon."
+                : "An action waits for your decision in Countersign.";
         String text = """
-                An action waits for your decision in Countersign.
+                %s
 
                 What: %s (tier %s)
                 Asked by: %s
@@ -28,8 +31,14 @@ final class WaitingMail {
                 %s
 
                 You are told because you may decide it. Nothing is done until a person confirms it on the page.
-                """.formatted(notice.label(), notice.tier(), notice.requestedBy(), notice.expiry(), notice.link());
-        return Mail.withText(notification.address(), "Waiting for your decision: " + notice.label(), text)
+                """.formatted(opening, notice.label(), notice.tier(), notice.requestedBy(), notice.expiry(),
+                notice.link());
+        String subject = (notice.reminder()
+                ? "Reminder, closes at " + notice.expiry() + ": "
+                : "Waiting for your"
+                        + " decision: ")
+                + notice.label();
+        return Mail.withText(notification.address(), subject, text)
                 .setFrom(from).addHeader("Message-ID", messageId(notification))
                 .addHeader("X-Countersign-Notification-For", notice.actionId());
     }

@@ -18,16 +18,17 @@ import dev.countersign.executor.action.ActionRow;
  * person is.
  */
 record WaitingNotice(String actionId, String kind, String label, String tier, String requestedBy, Instant expiresAt,
-        String link) {
+        String link, boolean reminder) {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
 
-    static WaitingNotice of(ActionRow action, URI decisionPage) {
+    /** What {@code notification} tells of {@code action}: a first notice, or a reminder before it expires. */
+    static WaitingNotice of(Notification notification, ActionRow action, URI decisionPage) {
         String label = ActionCatalogue.find(action.kind()).map(ActionDefinition::label).orElse(action.kind());
         return new WaitingNotice(action.id().toString(), action.kind(), label,
                 action.tier().name().toLowerCase(Locale.ROOT), action.requestedBy(), action.expiresAt(),
-                link(decisionPage, action));
+                link(decisionPage, action), Notification.REMINDER.equals(notification.purpose()));
     }
 
     /** Whether {@code url} can be the decision page's origin: an absolute http or https URL with a host. */

@@ -1,8 +1,6 @@
 package dev.countersign.executor.notification;
 
-import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,24 +14,17 @@ import dev.countersign.contracts.json.Json;
  * wrote, nothing the agent wrote, no token), signed as the Standard Webhooks specification says
  * (https://www.standardwebhooks.com): {@code webhook-id} is the notification's id, the same on a resend, so a receiver
  * can drop a repeat; {@code webhook-timestamp} the send's time in seconds; {@code webhook-signature} {@code v1,} and
- * the base64 HMAC-SHA256, under the tenant's secret, of the id, the timestamp and the body joined by dots. A receiver
- * that checks the signature and refuses a timestamp older than a few minutes (the library's verify does both) refuses a
- * forged message and a replayed one.
+ * the base64 HMAC-SHA256, under the person's key ({@link dev.countersign.executor.members.WebhookKeys}), of the id, the
+ * timestamp and the body joined by dots. A receiver that checks the signature and refuses a timestamp older than a few
+ * minutes (the library's verify does both) refuses a forged message and a replayed one.
  * <p>
- * Two bodies: {@code standard}, Countersign's JSON ({@code {"type": "action.waiting", "timestamp", "data": {...}}}),
- * and {@code slack}, a Slack-compatible {@code {"text": ...}} for an incoming webhook (which ignores the signature).
+ * Two bodies: {@code standard}, Countersign's JSON ({@code {"type": "action.waiting"} or {@code "action.reminder"},
+ * {@code "timestamp", "data": {...}}}), and {@code slack}, a Slack-compatible {@code {"text": ...}} for an incoming
+ * webhook (which ignores the signature).
  */
 record WaitingWebhook(String id, long timestamp, String signature, String body) {
 
     static final String SLACK = "slack";
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    /** A new tenant secret: {@code whsec_} and 32 random bytes in base64, as the specification's libraries take it. */
-    static String newSecret() {
-        byte[] key = new byte[32];
-        RANDOM.nextBytes(key);
-        return "whsec_" + Base64.getEncoder().encodeToString(key);
-    }
 
     static WaitingWebhook of(Notification notification, WaitingNotice notice, String format, String secret,
             Instant now) {
@@ -57,7 +48,7 @@ record WaitingWebhook(String id, long timestamp, String signature, String body) 
         data.put("expiresAt", notice.expiresAt() == null ? null : notice.expiresAt().toString());
         data.put("decisionPage", notice.link());
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", "action.waiting");
+        body.put("type", notice.reminder() ? "action.reminder" : "action.waiting");
         body.put("timestamp", now.toString());
         body.put("data", data);
         return Json.write(body);
@@ -65,9 +56,10 @@ record WaitingWebhook(String id, long timestamp, String signature, String body) 
 
     /** One line of Slack's mrkdwn, its control characters escaped, with the link as a Slack link. */
     private static String slack(WaitingNotice notice) {
-        String text = "Waiting for your decision: *%s* (tier %s), asked by %s, decide before %s. <%s|Open the decision page>"
-                .formatted(escaped(notice.label()), notice.tier(), escaped(notice.requestedBy()),
-                        notice.expiry(), notice.link());
+        String text = (notice.reminder() ? "Reminder, still w" : "W")
+                + "aiting for your decision: *%s* (tier %s), asked by %s, decide before %s. <%s|Open the decision page>"
+                        .formatted(escaped(notice.label()), notice.tier(), escaped(notice.requestedBy()),
+                                notice.expiry(), notice.link());
         return Json.write(Map.of("text", text));
     }
 

@@ -49,11 +49,13 @@ class DatabaseRulesMigrationTest {
     /**
      * Functions a versioned migration needs while it runs, so they are created in it (Flyway runs repeatables after
      * every versioned migration): each row-level security policy calls current_tenant(), V8's backfill derives keys
-     * with idempotency_key(uuid). Such a function may be restated by one repeatable, where its rule then lives
-     * (R__current_tenant.sql); no other file creates it.
+     * with idempotency_key(uuid), V36's check of the webhook origins calls webhook_origins_valid(text[]). Such a
+     * function may be restated by one repeatable, where its rule then lives (R__current_tenant.sql); no other file
+     * creates it.
      */
     private static final Map<String, String> FUNCTIONS_KEPT_IN_VERSIONED = Map.of("current_tenant",
-            "V7__row_level_security.sql", "idempotency_key", "V8__idempotency_keys.sql");
+            "V7__row_level_security.sql", "idempotency_key", "V8__idempotency_keys.sql", "webhook_origins_valid",
+            "V36__webhook_notifications.sql");
     /**
      * Migrations added, and repeatable migrations whose rule changed or was added, after the move: the reference
      * database gets them too, in this order.
@@ -71,8 +73,8 @@ class DatabaseRulesMigrationTest {
             "R__plan_statistics.sql", "R__policy_changes.sql", "R__provenance_incident.sql", "R__reader_grants.sql",
             "R__retention.sql", "R__execute_action.sql", "R__first_delivery.sql", "R__action_history.sql",
             "R__idempotency_keys_follow_actions.sql", "R__actions_target_guard.sql", "R__actions_trace_parent.sql",
-            "V34__tenant_members.sql", "V35__notifications.sql", "R__notifications.sql",
-            "V36__webhook_notifications.sql");
+            "V34__tenant_members.sql", "V35__notifications.sql", "V36__webhook_notifications.sql",
+            "V37__action_reminders.sql", "R__notifications.sql");
     /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
     private static final String SUPERUSER = "postgres";
     private static final Map<String, String> PLACEHOLDERS = MigratedDatabase.PLACEHOLDERS;

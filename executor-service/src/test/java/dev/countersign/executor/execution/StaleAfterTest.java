@@ -15,11 +15,13 @@ import dev.countersign.executor.kind.ExternalKind;
 /** The recovery must not judge a call lost while it may still be running: start-up refuses such a configuration. */
 class StaleAfterTest {
 
-    private record Settings(Duration staleAfter, Duration recoveryInterval) implements ExternalConfig {
+    private record Settings(Duration staleAfter, Duration recoveryInterval, boolean webhookPrivateAddresses)
+            implements
+                ExternalConfig {
     }
 
     private static ExternalConfig staleAfter(Duration staleAfter) {
-        return new Settings(staleAfter, Duration.ofSeconds(30));
+        return new Settings(staleAfter, Duration.ofSeconds(30), false);
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.countersign.executor.external.egress;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -10,9 +12,11 @@ import dev.countersign.contracts.ActionStatus;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
 import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.external.ExternalConfig;
 import dev.countersign.executor.kind.ExternalKind;
 import dev.countersign.executor.policy.TenantPolicyRepository;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 
 /**
  * The runtime gate of external writes. The only code holding the raw mail and HTTP clients ({@link GatedMailer},
@@ -37,10 +41,12 @@ public class ExternalGate {
     private final GatedMailer mailer;
     private final GatedHttp http;
     private final TenantPolicyRepository policies;
+    private final ExternalConfig config;
 
     public ExternalGate(UngatedCalls ungated, TenantTransactions transactions, ActionRepository actions,
-            GatedMailer mailer, GatedHttp http, TenantPolicyRepository policies) {
+            GatedMailer mailer, GatedHttp http, TenantPolicyRepository policies, ExternalConfig config) {
         this.policies = policies;
+        this.config = config;
         this.ungated = ungated;
         this.transactions = transactions;
         this.actions = actions;
@@ -68,15 +74,43 @@ public class ExternalGate {
     /**
      * A scope for one notification's webhook, opened by its sender once the notification was claimed: HTTP only, to
      * {@code url}'s origin only, and only if that origin is on the tenant's allow-list as the database holds it now
-     * ({@code tenant_policies.webhook_origins}); empty if it is not (the sender records the refusal). The caller closes
-     * it once the request is over.
+     * ({@code tenant_policies.webhook_origins}) and, unless the deployment allows private addresses, the host resolves
+     * to public addresses only. Otherwise the Uni fails with {@link RefusedDestination} (the sender records the
+     * refusal). The caller closes the scope once the request is over.
+     * <p>
+     * Limit: the host is resolved here and again when the client connects; a name whose answer changes in between (DNS
+     * rebinding) can still reach a private address. Allow-list hosts you trust to answer the same.
      */
-    public Uni<Optional<GateScope>> openForWebhook(UUID actionId, String tenantId, URI url) {
+    public Uni<GateScope> openForWebhook(UUID actionId, String tenantId, URI url) {
         return transactions.read(tenantId, sql -> policies.webhookOrigins(sql, tenantId))
-                .map(origins -> Origins.allows(origins, url)
-                        ? Optional.of(new GateScope(actionId, tenantId, false, Optional.of(Origins.of(url)),
-                                Optional.empty(), mailer, http))
-                        : Optional.empty());
+                .map(origins -> {
+                    if (!Origins.allows(origins, url)) {
+                        throw new RefusedDestination("the origin " + Origins.of(url)
+                                + " is not on the tenant's webhook allow-list");
+                    }
+                    return url.getHost();
+                })
+                .flatMap(host -> config.webhookPrivateAddresses()
+                        ? Uni.createFrom().voidItem()
+                        : Uni.createFrom().item(() -> publicOnly(url, host))
+                                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
+                .map(ignored -> new GateScope(actionId, tenantId, false, Optional.of(Origins.of(url)),
+                        Optional.empty(), mailer, http));
+    }
+
+    static Void publicOnly(URI url, String host) {
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new RefusedDestination("the host of " + Origins.of(url) + " does not resolve");
+        }
+        for (InetAddress address : addresses) {
+            if (PrivateAddresses.isPrivate(address)) {
+                throw new RefusedDestination("the host of " + Origins.of(url) + " resolves to a private address");
+            }
+        }
+        return null;
     }
 
     /**

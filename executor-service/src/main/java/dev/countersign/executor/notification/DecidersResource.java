@@ -1,4 +1,4 @@
-package dev.countersign.executor.members;
+package dev.countersign.executor.notification;
 
 import java.util.UUID;
 
@@ -14,6 +14,7 @@ import dev.countersign.executor.access.DecisionRule;
 import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.db.TenantTransactions;
+import dev.countersign.executor.members.TenantDeciders;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
@@ -21,8 +22,8 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Who may decide an action ({@link Deciders}), for whoever may read it: 404 {@code action_not_found} otherwise, as for
- * the action itself.
+ * Who may decide an action ({@link dev.countersign.executor.members.Deciders}), who was told of it and when it was
+ * reminded, for whoever may read it: 404 {@code action_not_found} otherwise, as for the action itself.
  */
 @Path("/api/actions/{id}/deciders")
 @Authenticated
@@ -34,9 +35,11 @@ public class DecidersResource {
     private final TenantTransactions transactions;
     private final ActionRepository actions;
     private final TenantDeciders deciders;
+    private final NotificationRepository notifications;
 
     public DecidersResource(CurrentUser user, Caller caller, TenantTransactions transactions,
-            ActionRepository actions, TenantDeciders deciders) {
+            ActionRepository actions, TenantDeciders deciders, NotificationRepository notifications) {
+        this.notifications = notifications;
         this.user = user;
         this.caller = caller;
         this.transactions = transactions;
@@ -55,9 +58,11 @@ public class DecidersResource {
                     action.targetOwner(), via)) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
             }
-            return deciders.read(sql, tenantId).map(known -> new ActionDeciders(actionId, known.of(action).stream()
-                    .map(member -> new ActionDeciders.Decider(member.userId(), member.username())).toList(),
-                    known.seenSince()));
+            return deciders.read(sql, tenantId).flatMap(known -> notifications.told(sql, tenantId, actionId)
+                    .flatMap(told -> notifications.remindedAt(sql, tenantId, actionId)
+                            .map(remindedAt -> new ActionDeciders(actionId, known.of(action).stream()
+                                    .map(member -> new ActionDeciders.Decider(member.userId(), member.username()))
+                                    .toList(), known.seenSince(), told, remindedAt))));
         }));
     }
 }
