@@ -15,6 +15,10 @@ BEGIN
             THEN
         RAISE EXCEPTION 'only confirming records an automatic application' USING ERRCODE = 'check_violation';
     END IF;
+    -- An edit is never applied on arrival (V38): it waits for a person, whatever its tier.
+    IF NEW.auto_applied AND NOT OLD.auto_applied AND NEW.supersedes IS NOT NULL THEN
+        RAISE EXCEPTION 'an edited action is never applied automatically' USING ERRCODE = 'check_violation';
+    END IF;
     -- Only the tier rules apply on arrival, and never a HIGH action (the same rule as AutoApply, as a backstop).
     IF NEW.auto_applied AND NOT OLD.auto_applied
             AND (NEW.tier = 'high' OR NEW.confirmed_by IS DISTINCT FROM 'countersign/auto-apply') THEN

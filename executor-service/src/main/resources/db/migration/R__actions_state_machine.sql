@@ -4,7 +4,8 @@
 -- or what was written outside the move that does so; replacing the token once the action left proposed; any change to
 -- a finished action; deleting or truncating actions. A test asserts that both accept exactly the same moves.
 -- External writes (V14) add confirmed -> executing -> executed | failed | needs_review, and needs_review -> executed |
--- failed: the call is claimed, made with no lock held, then recorded (actions_external_guard holds the rest).
+-- failed: the call is claimed, made with no lock held, then recorded (actions_external_guard holds the rest). Edits
+-- (V38) add proposed -> superseded, within the window, naming the action that replaced it (R__action_edits.sql).
 -- Limit: the table's owner (the migration role) could disable the trigger; the executor's role cannot (V7).
 -- Repeatable: CREATE OR REPLACE says every attribute the function has (none beyond the defaults: it runs as the caller,
 -- no search_path of its own) and keeps the default grants; the triggers are dropped and created again.
@@ -15,7 +16,7 @@ BEGIN
     END IF;
     IF TG_OP = 'INSERT' THEN
         IF NEW.status <> 'proposed' OR NEW.confirmed_by IS NOT NULL OR NEW.confirmed_at IS NOT NULL
-                OR NEW.executed_at IS NOT NULL OR NEW.result IS NOT NULL THEN
+                OR NEW.executed_at IS NOT NULL OR NEW.result IS NOT NULL OR NEW.superseded_by IS NOT NULL THEN
             RAISE EXCEPTION 'an action is born proposed, not %, and undecided', NEW.status
                 USING ERRCODE = 'check_violation';
         END IF;
@@ -30,7 +31,8 @@ BEGIN
             OR NEW.conversation_id IS DISTINCT FROM OLD.conversation_id
             OR NEW.turn_id IS DISTINCT FROM OLD.turn_id
             OR NEW.target_owner IS DISTINCT FROM OLD.target_owner
-            OR NEW.mcp_client IS DISTINCT FROM OLD.mcp_client THEN
+            OR NEW.mcp_client IS DISTINCT FROM OLD.mcp_client
+            OR NEW.supersedes IS DISTINCT FROM OLD.supersedes THEN
         RAISE EXCEPTION 'what was proposed cannot change' USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.expires_at > OLD.expires_at THEN
@@ -57,14 +59,19 @@ BEGIN
             ('proposed', 'expired'), ('confirmed', 'expired'),
             ('confirmed', 'failed'), ('executed', 'undone'),
             ('confirmed', 'executing'), ('executing', 'executed'), ('executing', 'failed'),
-            ('executing', 'needs_review'), ('needs_review', 'executed'), ('needs_review', 'failed')) THEN
+            ('executing', 'needs_review'), ('needs_review', 'executed'), ('needs_review', 'failed'),
+            ('proposed', 'superseded')) THEN
         RAISE EXCEPTION 'illegal action transition % -> %', OLD.status, NEW.status USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.token_hash <> OLD.token_hash THEN
         RAISE EXCEPTION 'the confirm token can only be replaced while proposed' USING ERRCODE = 'check_violation';
     END IF;
-    IF OLD.status = 'proposed' AND NEW.status = 'confirmed' AND OLD.expires_at <= now() THEN
+    IF OLD.status = 'proposed' AND NEW.status IN ('confirmed', 'superseded') AND OLD.expires_at <= now() THEN
         RAISE EXCEPTION 'the decision window has closed' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.superseded_by IS DISTINCT FROM OLD.superseded_by
+            AND NOT (OLD.status = 'proposed' AND NEW.status = 'superseded') THEN
+        RAISE EXCEPTION 'only an edit records what superseded an action' USING ERRCODE = 'check_violation';
     END IF;
     IF (NEW.confirmed_by IS DISTINCT FROM OLD.confirmed_by OR NEW.confirmed_at IS DISTINCT FROM OLD.confirmed_at)
             AND NOT (OLD.status = 'proposed' AND NEW.status = 'confirmed') THEN

@@ -58,6 +58,7 @@ class DatabaseInvariantsTest {
             case FAILED -> new String[]{"confirmed", "failed"};
             case EXECUTING -> new String[]{"confirmed", "executing"};
             case NEEDS_REVIEW -> new String[]{"confirmed", "executing", "needs_review"};
+            case SUPERSEDED -> new String[]{"superseded"};
         };
         for (String step : path) {
             setStatus(sql, id, step);
@@ -66,6 +67,10 @@ class DatabaseInvariantsTest {
     }
 
     private static void setStatus(Connection sql, UUID id, String status) throws SQLException {
+        if ("superseded".equals(status)) {
+            supersede(sql, id);
+            return;
+        }
         // Undoing must name who undid it (R__actions_decision_marks.sql) and a claim when its call started
         // (R__actions_external_calls.sql); other moves leave those alone.
         try (var update = sql.prepareStatement("UPDATE actions SET status = ?,"
@@ -78,6 +83,76 @@ class DatabaseInvariantsTest {
             update.setString(4, status);
             update.setObject(5, id);
             update.executeUpdate();
+        }
+    }
+
+    /**
+     * An edit's move, as ActionEdits makes it: the action superseded naming a successor, and the successor stored
+     * naming it, in one transaction (the link is checked when it commits).
+     */
+    private static void supersede(Connection sql, UUID id) throws SQLException {
+        UUID successor = UUID.randomUUID();
+        boolean autoCommit = sql.getAutoCommit();
+        sql.setAutoCommit(false);
+        try (var update = sql.prepareStatement("UPDATE actions SET status = 'superseded', superseded_by = ?"
+                + " WHERE id = ?");
+                var insert = sql.prepareStatement("""
+                        INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash,
+                                             token_hash, summary, proposed_at, expires_at, supersedes)
+                        SELECT ?, tenant_id, 'bob', kind, tier, 'proposed', params, params_hash, token_hash, summary,
+                               now(), now() + interval '1 hour', id
+                        FROM actions WHERE id = ?""")) {
+            update.setObject(1, successor);
+            update.setObject(2, id);
+            update.executeUpdate();
+            insert.setObject(1, successor);
+            insert.setObject(2, id);
+            insert.executeUpdate();
+            sql.commit();
+        } catch (SQLException refused) {
+            sql.rollback();
+            throw refused;
+        } finally {
+            sql.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * The database's own checks of an edit (R__action_edits.sql, V38), around the application: a superseded action
+     * names its successor, which names it back, in one tenant and of one kind; an edited action is never applied on
+     * arrival; what it supersedes never changes.
+     */
+    @Test
+    void anEditsLinksAreCheckedBothWaysAndItIsNeverAppliedOnArrival() throws Exception {
+        try (var sql = Db.owner()) {
+            UUID lonely = insertAction(sql, "t-" + UUID.randomUUID());
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET status = 'superseded' WHERE id = '" + lonely + "'"))
+                    .isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("UPDATE actions SET status = 'superseded',"
+                    + " superseded_by = gen_random_uuid() WHERE id = '" + lonely + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("names it back");
+            UUID proposed = insertAction(sql, "t-" + UUID.randomUUID());
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("""
+                    INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash,
+                                         token_hash, summary, proposed_at, expires_at, supersedes)
+                    SELECT gen_random_uuid(), tenant_id, 'bob', kind, tier, 'proposed', params, params_hash,
+                           token_hash, summary, now(), now() + interval '1 hour', id
+                    FROM actions WHERE id = '%s'""".formatted(proposed))).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("which names it");
+            assertThat(Db.status(proposed)).isEqualTo("proposed");
+
+            supersede(sql, proposed);
+            UUID successor = UUID.fromString(Db.text(sql, "SELECT id::text FROM actions WHERE supersedes = ?",
+                    proposed));
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed',"
+                    + " confirmed_by = 'countersign/auto-apply', confirmed_at = now(), auto_applied = true"
+                    + " WHERE id = '" + successor + "'")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("edited action is never applied automatically");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET supersedes = NULL WHERE id = '" + successor + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
+            assertThatThrownBy(() -> supersede(sql, proposed)).isInstanceOf(SQLException.class);
         }
     }
 

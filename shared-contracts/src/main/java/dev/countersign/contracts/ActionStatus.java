@@ -15,7 +15,9 @@ public enum ActionStatus {
     /** An external call (e-mail, ticket) was claimed and may be in flight; its outcome is not recorded yet. */
     EXECUTING,
     /** Whether an external call reached the vendor is unknown; a person checks and resolves it. */
-    NEEDS_REVIEW;
+    NEEDS_REVIEW,
+    /** A person edited it before approving: a new action replaced it, and it never runs. */
+    SUPERSEDED;
 
     /** The lower-case name used in JSON, SQL and URLs. */
     @JsonValue
@@ -29,6 +31,7 @@ public enum ActionStatus {
     }
 
     public boolean isTerminal() {
-        return this == EXECUTED || this == CANCELLED || this == EXPIRED || this == FAILED || this == UNDONE;
+        return this == EXECUTED || this == CANCELLED || this == EXPIRED || this == FAILED || this == UNDONE
+                || this == SUPERSEDED;
     }
 }

@@ -77,6 +77,9 @@ public class ActionEntity {
     public String targetOwner;
     @Column(name = "mcp_client")
     public String mcpClient;
+    public UUID supersedes;
+    @Column(name = "superseded_by")
+    public UUID supersededBy;
 
     /** The same row {@link ActionRepository} maps from its native reads. */
     ActionRow toRow() {
@@ -84,7 +87,8 @@ public class ActionEntity {
                 ActionStatus.fromWire(status), ActionRepository.json(params), paramsHash, summary, instant(proposedAt),
                 instant(expiresAt), confirmedBy, instant(confirmedAt), instant(executedAt),
                 ActionRepository.json(result), idempotencyKey, targetVersion, ActionRepository.json(targetBefore),
-                autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason, targetOwner, mcpClient);
+                autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason, targetOwner, mcpClient,
+                supersedes, supersededBy);
     }
 
     private static java.time.Instant instant(OffsetDateTime at) {

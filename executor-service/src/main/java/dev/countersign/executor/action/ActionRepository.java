@@ -8,6 +8,7 @@ import static dev.countersign.contracts.ActionStatus.EXPIRED;
 import static dev.countersign.contracts.ActionStatus.FAILED;
 import static dev.countersign.contracts.ActionStatus.NEEDS_REVIEW;
 import static dev.countersign.contracts.ActionStatus.PROPOSED;
+import static dev.countersign.contracts.ActionStatus.SUPERSEDED;
 import static dev.countersign.contracts.ActionStatus.UNDONE;
 import static dev.countersign.executor.db.ArrayParameters.column;
 
@@ -61,7 +62,7 @@ public class ActionRepository {
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason,"
-            + " target_owner, mcp_client";
+            + " target_owner, mcp_client, supersedes, superseded_by";
 
     // The statements of a person's confirm: the row locked with its stored token hash and whether its window is open
     // ($1 id, $2 tenant), the compare-and-swap proposed -> confirmed ($3 token hash, $4 who); then execute().
@@ -88,18 +89,19 @@ public class ActionRepository {
         return sql.preparedQuery("""
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
-                                     target_before, trace_parent, context_clean, target_owner, mcp_client)
+                                     target_before, trace_parent, context_clean, target_owner, mcp_client,
+                                     supersedes)
                 SELECT n.id, n.tenant_id, n.requested_by, n.conversation_id, n.turn_id, n.kind, n.tier, 'proposed',
                        n.params::jsonb, n.params_hash, n.token_hash, n.summary, now(),
                        now() + make_interval(secs => n.ttl), n.target_version,
                        NULLIF(n.target_before::jsonb, 'null'), n.trace_parent,
-                       n.context_clean, n.target_owner, n.mcp_client
+                       n.context_clean, n.target_owner, n.mcp_client, n.supersedes
                 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[],
                             $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[], $13::int8[], $14::text[],
-                            $15::text[], $16::bool[], $17::text[], $18::text[])
+                            $15::text[], $16::bool[], $17::text[], $18::text[], $19::uuid[])
                      AS n(id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, params, params_hash,
                           token_hash, summary, ttl, target_version, target_before, trace_parent, context_clean,
-                          target_owner, mcp_client)
+                          target_owner, mcp_client, supersedes)
                 ORDER BY n.id
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
@@ -124,7 +126,8 @@ public class ActionRepository {
                         column(proposals, NewAction::traceParent, String[]::new),
                         column(proposals, NewAction::contextClean, Boolean[]::new),
                         column(proposals, NewAction::targetOwner, String[]::new),
-                        column(proposals, NewAction::mcpClient, String[]::new)}))
+                        column(proposals, NewAction::mcpClient, String[]::new),
+                        column(proposals, NewAction::supersedes, UUID[]::new)}))
                 .map(ActionRepository::byId);
     }
 
@@ -274,6 +277,20 @@ public class ActionRepository {
                   AND expires_at > now()
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(id, tenantId, tokenHash))
+                .map(ActionRepository::firstOrNull);
+    }
+
+    /**
+     * proposed -> superseded by the action {@code by} (a person's edit), while the window is open; null if the action
+     * is not proposed (someone decided it first), its window closed, or it is not in this tenant.
+     */
+    public Uni<ActionRow> supersede(SqlClient sql, UUID id, String tenantId, UUID by) {
+        ActionTransitions.require(PROPOSED, SUPERSEDED);
+        return sql.preparedQuery("""
+                UPDATE actions SET status = 'superseded', superseded_by = $3, version = version + 1
+                WHERE id = $1 AND current_tenant() = $2 AND status = 'proposed' AND expires_at > now()
+                RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(id, tenantId, by))
                 .map(ActionRepository::firstOrNull);
     }
 
@@ -455,7 +472,9 @@ public class ActionRepository {
                 row.getString("trace_parent"),
                 row.getString("held_reason"),
                 row.getString("target_owner"),
-                row.getString("mcp_client"));
+                row.getString("mcp_client"),
+                row.getUUID("supersedes"),
+                row.getUUID("superseded_by"));
     }
 
     /**
@@ -490,6 +509,8 @@ public class ActionRepository {
         columns.put("held_reason", row.heldReason());
         columns.put("target_owner", row.targetOwner());
         columns.put("mcp_client", row.mcpClient());
+        columns.put("supersedes", row.supersedes() == null ? null : row.supersedes().toString());
+        columns.put("superseded_by", row.supersededBy() == null ? null : row.supersededBy().toString());
         return columns;
     }
 

@@ -55,7 +55,9 @@ public record ActionRow(
         String traceParent,
         String heldReason,
         String targetOwner,
-        String mcpClient) implements KindAction {
+        String mcpClient,
+        UUID supersedes,
+        UUID supersededBy) implements KindAction {
 
     /**
      * This confirmed action as {@code confirmed -> executed} stores it in the transaction that confirmed it: status
@@ -82,7 +84,7 @@ public record ActionRow(
         return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, newStatus, params,
                 paramsHash, summary, proposedAt, expiresAt, newConfirmedBy, newConfirmedAt, newExecutedAt, newResult,
                 idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason,
-                targetOwner, mcpClient);
+                targetOwner, mcpClient, supersedes, supersededBy);
     }
 
     /** The view, its headline naming rows by id. */
@@ -97,6 +99,6 @@ public record ActionRow(
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore,
                 FieldChange.between(kind, targetBefore, params), autoApplied, undoneBy, undoneAt, heldReason,
-                mcpClient, headline, null);
+                mcpClient, headline, null, supersedes, supersededBy);
     }
 }

@@ -8,6 +8,7 @@ import static dev.countersign.contracts.ActionStatus.EXPIRED;
 import static dev.countersign.contracts.ActionStatus.FAILED;
 import static dev.countersign.contracts.ActionStatus.NEEDS_REVIEW;
 import static dev.countersign.contracts.ActionStatus.PROPOSED;
+import static dev.countersign.contracts.ActionStatus.SUPERSEDED;
 import static dev.countersign.contracts.ActionStatus.UNDONE;
 
 import java.util.EnumMap;
@@ -28,6 +29,7 @@ import dev.countersign.contracts.ActionStatus;
  * confirmed -> failed
  * confirmed -> executing -> executed | failed | needs_review     (external calls: claim, call, record)
  * needs_review -> executed | failed                             (a person checked the vendor)
+ * proposed -> superseded                                        (a person's edit replaced it)
  * </pre>
  */
 public final class ActionTransitions {
@@ -35,7 +37,7 @@ public final class ActionTransitions {
     private static final Map<ActionStatus, Set<ActionStatus>> LEGAL = new EnumMap<>(ActionStatus.class);
 
     static {
-        LEGAL.put(PROPOSED, EnumSet.of(CONFIRMED, CANCELLED, EXPIRED));
+        LEGAL.put(PROPOSED, EnumSet.of(CONFIRMED, CANCELLED, EXPIRED, SUPERSEDED));
         LEGAL.put(CONFIRMED, EnumSet.of(EXECUTED, CANCELLED, EXPIRED, FAILED, EXECUTING));
         LEGAL.put(EXECUTED, EnumSet.of(UNDONE));
         LEGAL.put(EXECUTING, EnumSet.of(EXECUTED, FAILED, NEEDS_REVIEW));

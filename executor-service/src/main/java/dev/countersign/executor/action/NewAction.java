@@ -23,6 +23,8 @@ import dev.countersign.contracts.Tier;
  *            and integrations
  * @param ttl
  *            how long it may wait for a decision, from when the database stores it
+ * @param supersedes
+ *            the action a person's edit replaces with this one (edit before approve), or null
  */
 public record NewAction(
         UUID id,
@@ -41,5 +43,6 @@ public record NewAction(
         boolean contextClean,
         String targetOwner,
         String mcpClient,
-        Duration ttl) {
+        Duration ttl,
+        UUID supersedes) {
 }

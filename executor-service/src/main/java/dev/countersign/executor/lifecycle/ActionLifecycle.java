@@ -127,6 +127,20 @@ public class ActionLifecycle {
     }
 
     /**
+     * {@code proposed -> superseded} by the action {@code by} (a person's edit), if still proposed and open; the
+     * requester's trust run starts again for a MEDIUM action (what the agent proposed was not taken as it was), and
+     * {@code ActionSuperseded} tells the requester's conversation who edited it, which parameters changed and what
+     * replaces it. Null if the compare-and-swap matched no row (nothing else happens then).
+     */
+    public Uni<ActionRow> superseded(SqlClient sql, UUID id, String tenantId, UUID by, String editedBy,
+            List<String> changed) {
+        return actions.supersede(sql, id, tenantId, by).call(superseded -> superseded == null
+                ? Uni.createFrom().voidItem()
+                : trust.edited(sql, superseded).call(ignored -> outbox.append(sql,
+                        OutcomeEvents.superseded(superseded, editedBy, changed), superseded)));
+    }
+
+    /**
      * {@code proposed|confirmed -> expired} for those of {@code ids} whose window has closed by the database's clock
      * and that are still undecided, skipping rows another transaction holds (a confirm in flight, another instance's
      * sweep; a row this transaction locked itself is not skipped), each announced with {@code ActionExpired}. The one

@@ -1,6 +1,7 @@
 package dev.countersign.executor.outbox;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import dev.countersign.contracts.ActionStatus;
@@ -11,6 +12,7 @@ import dev.countersign.contracts.events.ActionExpired;
 import dev.countersign.contracts.events.ActionFailed;
 import dev.countersign.contracts.events.ActionNeedsReview;
 import dev.countersign.contracts.events.ActionStaged;
+import dev.countersign.contracts.events.ActionSuperseded;
 import dev.countersign.contracts.events.ActionUndone;
 import dev.countersign.executor.action.ActionRow;
 
@@ -54,6 +56,13 @@ public final class OutcomeEvents {
     public static ActionUndone undone(ActionRow row) {
         return new ActionUndone(UUID.randomUUID(), ActionUndone.SCHEMA_VERSION, row.undoneAt(), row.id(),
                 row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), row.undoneBy());
+    }
+
+    /** {@code row}, just superseded, to its requester's conversation: who edited it, what changed, what replaces it. */
+    public static ActionSuperseded superseded(ActionRow row, String editedBy, List<String> changed) {
+        return new ActionSuperseded(UUID.randomUUID(), ActionSuperseded.SCHEMA_VERSION, Instant.now(), row.id(),
+                row.tenantId(), row.requestedBy(), row.conversationId(), row.kind(), row.supersededBy(), editedBy,
+                List.copyOf(changed));
     }
 
     public static ActionExpired expired(ActionRow row) {

@@ -13,6 +13,7 @@ import dev.countersign.contracts.events.ActionNeedsReview;
 import dev.countersign.contracts.events.ActionOutcome;
 import dev.countersign.contracts.events.ActionRejected;
 import dev.countersign.contracts.events.ActionStaged;
+import dev.countersign.contracts.events.ActionSuperseded;
 import dev.countersign.contracts.events.ActionUndone;
 import dev.countersign.executor.action.ActionRow;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,6 +88,8 @@ public class OutcomeMetrics {
             return ActionStatus.UNDONE;
         } else if (event instanceof ActionNeedsReview) {
             return ActionStatus.NEEDS_REVIEW;
+        } else if (event instanceof ActionSuperseded) {
+            return ActionStatus.SUPERSEDED;
         }
         throw new IllegalArgumentException("no status for " + event.getClass().getSimpleName());
     }

@@ -45,6 +45,13 @@ public class EarnedTrust {
                 : Uni.createFrom().voidItem();
     }
 
+    /** After a person edited a proposal before approving it: what was proposed was not taken as it was. */
+    public Uni<Void> edited(SqlClient sql, ActionRow superseded) {
+        return superseded.tier() == Tier.MEDIUM
+                ? trust.reset(sql, superseded.tenantId(), superseded.requestedBy(), "edited " + superseded.id())
+                : Uni.createFrom().voidItem();
+    }
+
     /** After a person undid an executed action. */
     public Uni<Void> undone(SqlClient sql, ActionRow undone) {
         return trust.reset(sql, undone.tenantId(), undone.requestedBy(), "undid " + undone.id());

@@ -22,7 +22,8 @@ class BudgetAmountTest {
         JsonNode beforeNode = before == null ? null : Json.read(before, JsonNode.class);
         return new ActionRow(UUID.randomUUID(), "t", "alice", null, null, kind, Tier.LOW, ActionStatus.PROPOSED,
                 Json.read(params, JsonNode.class), "h", "s", Instant.now(), Instant.now(),
-                null, null, null, null, null, null, beforeNode, false, null, null, null, null, null, null);
+                null, null, null, null, null, null, beforeNode, false, null, null, null, null, null, null, null,
+                null);
     }
 
     @Test

@@ -36,6 +36,10 @@ import dev.countersign.contracts.Tier;
  * @param youMay
  *            what the caller may do to it by the decision rule ({@code confirm}, {@code cancel}, {@code undo},
  *            {@code resolve}), whatever its status now; null where no caller is known (events, a decision's answer)
+ * @param supersedes
+ *            the action a person's edit replaced with this one (its requester is the editor); null if none
+ * @param supersededBy
+ *            the action that replaced this one ({@code status} {@code superseded}); null if none
  */
 public record ActionView(
         UUID id,
@@ -62,12 +66,14 @@ public record ActionView(
         String heldReason,
         String mcpClient,
         String headline,
-        List<String> youMay) {
+        List<String> youMay,
+        UUID supersedes,
+        UUID supersededBy) {
 
     /** This view, saying what its reader may do to it. */
     public ActionView withYouMay(List<String> operations) {
         return new ActionView(id, kind, tier, status, summary, params, paramsHash, requestedBy, conversationId,
                 proposedAt, expiresAt, confirmedBy, confirmedAt, executedAt, result, idempotencyKey, targetBefore, diff,
-                autoApplied, undoneBy, undoneAt, heldReason, mcpClient, headline, operations);
+                autoApplied, undoneBy, undoneAt, heldReason, mcpClient, headline, operations, supersedes, supersededBy);
     }
 }

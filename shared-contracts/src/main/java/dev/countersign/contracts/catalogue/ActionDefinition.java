@@ -23,6 +23,9 @@ import dev.countersign.contracts.Tier;
  *            what applying it spends of the auto-apply budget in money
  * @param headline
  *            the template of the sentence a person approves ({@link Headline})
+ * @param personEditable
+ *            the parameters a person who may decide a proposed action may change before approving it (edit before
+ *            approve, docs/approvals.md), in the order of the parameters; empty: no edit
  */
 public record ActionDefinition(
         String kind,
@@ -34,7 +37,8 @@ public record ActionDefinition(
         Set<String> editableFields,
         TierRule tierRule,
         BudgetAmount budgetAmount,
-        String headline) {
+        String headline,
+        Set<String> personEditable) {
 
     public Optional<ParamSpec> param(String name) {
         return params.stream().filter(p -> p.name().equals(name)).findFirst();

@@ -38,7 +38,7 @@ final class KindDeclarations {
     private static final Pattern ROW_TYPE = Pattern.compile("[a-z][a-z0-9]{0,30}");
     private static final Pattern FILE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*");
     private static final Set<String> MEMBERS = Set.of("kind", "domain", "label", "description", "tool", "params",
-            "editable", "tier", "budgetAmount", "headline");
+            "editable", "personEditable", "tier", "budgetAmount", "headline");
     private static final Set<String> PARAM_MEMBERS = Set.of("name", "type", "required", "maxLength", "description",
             "refersTo", "picker", "default");
     private static final Set<String> TIER_MEMBERS = Set.of("base", "highAtThreshold", "why");
@@ -135,6 +135,10 @@ final class KindDeclarations {
         Set<String> editable = new LinkedHashSet<>();
         declaration.withArray("editable").forEach(field -> editable.add(known(names, field.asText(), "editable")));
         List<String> ordered = params.stream().map(ParamSpec::name).filter(editable::contains).toList();
+        Set<String> byPerson = new LinkedHashSet<>();
+        declaration.withArray("personEditable")
+                .forEach(field -> byPerson.add(known(names, field.asText(), "personEditable")));
+        List<String> byPersonOrdered = params.stream().map(ParamSpec::name).filter(byPerson::contains).toList();
         JsonNode tier = declaration.path("tier");
         only(tier, TIER_MEMBERS, "the tier");
         List<String> highAt = new ArrayList<>();
@@ -168,7 +172,7 @@ final class KindDeclarations {
                 text(declaration, "label"), text(declaration, "description"), text(declaration, "tool"),
                 List.copyOf(params), Collections.unmodifiableSet(new LinkedHashSet<>(ordered)),
                 new TierRule(Tier.valueOf(text(tier, "base").toUpperCase(Locale.ROOT)), List.copyOf(highAt)), budget,
-                headline);
+                headline, Collections.unmodifiableSet(new LinkedHashSet<>(byPersonOrdered)));
     }
 
     private static void only(JsonNode node, Set<String> allowed, String what) {

@@ -19,11 +19,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ActionCancelled.class, name = "ActionCancelled"),
         @JsonSubTypes.Type(value = ActionExpired.class, name = "ActionExpired"),
         @JsonSubTypes.Type(value = ActionUndone.class, name = "ActionUndone"),
-        @JsonSubTypes.Type(value = ActionNeedsReview.class, name = "ActionNeedsReview")
+        @JsonSubTypes.Type(value = ActionNeedsReview.class, name = "ActionNeedsReview"),
+        @JsonSubTypes.Type(value = ActionSuperseded.class, name = "ActionSuperseded")
 })
 public sealed interface ActionOutcome
         permits ActionStaged, ActionRejected, ActionExecuted, ActionFailed, ActionCancelled,
-        ActionExpired, ActionUndone, ActionNeedsReview {
+        ActionExpired, ActionUndone, ActionNeedsReview, ActionSuperseded {
 
     UUID eventId();
 

@@ -6,9 +6,13 @@ CREATE OR REPLACE FUNCTION ledger_transaction_create_write(p_action uuid, p_tena
 DECLARE
     v_written record;
 BEGIN
-    INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on, source_action_id)
+    -- A text an edit left as proposed keeps its writer (action_text_writer, R__action_edits.sql); NULL: the action's own.
+    INSERT INTO transactions (id, tenant_id, wallet_id, amount, category, description, occurred_on, source_action_id,
+                              category_action_id, description_action_id)
     SELECT gen_random_uuid(), w.tenant_id, w.id, (p_params ->> 'amount')::numeric, p_params ->> 'category',
-           p_params ->> 'description', (p_params ->> 'occurredOn')::date, p_action
+           p_params ->> 'description', (p_params ->> 'occurredOn')::date, p_action,
+           NULLIF(action_text_writer(p_action, 'category'), p_action),
+           NULLIF(action_text_writer(p_action, 'description'), p_action)
     FROM wallets w WHERE w.id = (p_params ->> 'walletId')::uuid AND current_tenant() = p_tenant
     RETURNING id, wallet_id, amount::text AS amount, version INTO v_written;
     IF NOT FOUND THEN

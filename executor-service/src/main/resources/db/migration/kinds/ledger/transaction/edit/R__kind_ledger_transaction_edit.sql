@@ -12,9 +12,10 @@ BEGIN
            category = coalesce(p_params ->> 'category', t.category),
            description = coalesce(p_params ->> 'description', t.description),
            occurred_on = coalesce((p_params ->> 'occurredOn')::date, t.occurred_on),
-           category_action_id = CASE WHEN p_params ->> 'category' IS NULL THEN t.category_action_id ELSE p_action END,
+           category_action_id = CASE WHEN p_params ->> 'category' IS NULL THEN t.category_action_id
+                                     ELSE action_text_writer(p_action, 'category') END,
            description_action_id = CASE WHEN p_params ->> 'description' IS NULL THEN t.description_action_id
-                                        ELSE p_action END,
+                                        ELSE action_text_writer(p_action, 'description') END,
            version = t.version + 1
     FROM (SELECT id, amount, category, description, occurred_on, category_action_id, description_action_id
           FROM transactions
