@@ -61,6 +61,8 @@ function statusText(line, stale) {
     case 'expired': return 'Expired: nobody decided in time, nothing was written.';
     case 'undone': return 'Undone.';
     case 'needs_review': return 'Outcome unknown: an administrator must check the vendor and resolve it.';
+    case 'superseded': return 'Edited before approval: a person changed it on the decision page, and their edit'
+      + ' waits there for its own decision. This one will not run.';
     case 'rejected': return `Rejected by the executor, nothing was staged or written. ${line.summary || ''}`.trim();
     default: return line.status;
   }

@@ -48,6 +48,11 @@ function showFocused(id) {
   $('focused').hidden = false;
   $('focused-card').replaceChildren(actionCard(focusedId, {
     focus: true,
+    // An edit replaced it: the page now names the new action (a reload shows it, and the old one links to it).
+    onEdited: (editedId) => {
+      window.history.replaceState(null, '', `?action=${encodeURIComponent(editedId)}`);
+      showFocused(editedId);
+    },
     onView: (view) => {
       // Back to the conversation the action came from, when it is the signed-in person's own.
       const session = currentSession();

@@ -95,6 +95,8 @@ function statusText(view, approvals) {
       + ' within its window, and nothing was written. Ask the agent again if you still want it.';
     case 'undone': return `Undone by ${view.undoneBy}${view.undoneAt ? ' at ' + formatTime(view.undoneAt) : ''}.`;
     case 'needs_review': return 'Outcome unknown: an administrator must check the vendor and resolve it.';
+    case 'superseded': return 'Superseded: a person edited it before anyone approved it; it will not run. The edit'
+      + ' below is a new action that needs its own decision.';
     default: return view.status;
   }
 }
@@ -104,7 +106,7 @@ function statusText(view, approvals) {
  * shows, never one from the link or a list. {@code hint} ({kind, summary}) fills the headline until the view arrives.
  * {@code onView} is told each view the card shows.
  */
-export function actionCard(id, { hint = {}, focus = false, onView = () => {} } = {}) {
+export function actionCard(id, { hint = {}, focus = false, onView = () => {}, onEdited = null } = {}) {
   const titleId = uniqueId('card-title');
   let view = null;
   let approvals = null;
@@ -154,6 +156,12 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     onclick: () => decide('cancel') }, 'Cancel');
   const undoButton = h('button', { type: 'button', class: 'undo', 'aria-describedby': titleId, hidden: true,
     onclick: undo }, 'Undo');
+  const editButton = h('button', { type: 'button', class: 'edit', 'aria-describedby': titleId, hidden: true,
+    'aria-expanded': 'false', onclick: toggleEdit }, 'Edit');
+  const editForm = h('form', { class: 'edit-form', hidden: true });
+  // The edit relation (from the executor's view): what this action replaced, or what replaced it, as links.
+  const edited = h('div', { class: 'edited', hidden: true });
+  let editedKey = null;
   const historyButton = h('button', { type: 'button', class: 'history-toggle', 'aria-expanded': 'false',
     'aria-describedby': titleId, onclick: toggleHistory }, 'Show history');
   const history = h('div', { class: 'history', hidden: true });
@@ -161,10 +169,10 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
   const card = h('article', { class: 'card', 'aria-labelledby': titleId, 'data-action-id': id,
     'data-status': 'loading' },
   h('header', { class: 'card-head' }, title, h('span', { class: 'labels' }, kind, tier)),
-  status, held, expiry, told, details, error, mayNot, approvedHint,
+  status, held, expiry, told, edited, details, error, mayNot, approvedHint,
   h('div', { class: 'buttons', role: 'group', 'aria-label': 'Decision' },
-    confirmButton, cancelButton, undoButton, historyButton),
-  resolveForm, history);
+    confirmButton, cancelButton, editButton, undoButton, historyButton),
+  editForm, resolveForm, history);
 
   function setError(message) {
     // The same error again (every poll) is left alone, so the alert is not announced again.
@@ -238,6 +246,13 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     resolveForm.querySelectorAll('input, textarea, button').forEach((control) => { control.disabled = busy; });
     renderExpiry();
     renderTold();
+    renderEdited();
+    const editable = view && kinds.has(view.kind) ? kinds.get(view.kind).personEditable || [] : [];
+    editButton.hidden = !(open && allows('cancel') && editable.length > 0);
+    editButton.disabled = busy || !windowLeft;
+    if (editButton.hidden && !editForm.hidden) {
+      closeEdit();
+    }
     if (lastStatus !== state && lastStatus !== null && lastStatus !== 'loading') {
       announce(`${title.textContent}: ${statusNow}`);
     }
@@ -272,6 +287,138 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {} } =
     if (left <= 60 && left > 0 && !warnedMinute) {
       warnedMinute = true;
       announce(`Less than a minute left to decide: ${headlineOf(view)}`);
+    }
+  }
+
+  /** A link to another action's card on this page. */
+  function actionLink(otherId, text) {
+    return h('a', { href: `?action=${encodeURIComponent(otherId)}` }, text);
+  }
+
+  /**
+   * The edit relation: a superseded action links to its edit; an edit says who changed what, against the action it
+   * replaced (both read from the executor; the changes are its parameters side by side).
+   */
+  async function renderEdited() {
+    const key = view ? `${view.supersedes}|${view.supersededBy}` : null;
+    if (key === editedKey) {
+      return;
+    }
+    editedKey = key;
+    if (view && view.supersededBy) {
+      edited.hidden = false;
+      edited.replaceChildren(h('p', {}, actionLink(view.supersededBy, 'Open the edit that replaced it')));
+      return;
+    }
+    if (!(view && view.supersedes)) {
+      edited.hidden = true;
+      edited.replaceChildren();
+      return;
+    }
+    const editor = view.requestedBy;
+    const mine = view;
+    let before = null;
+    try {
+      before = await get(`/api/actions/${encodeURIComponent(view.supersedes)}`);
+    } catch (problem) {
+      // Not readable (or gone): the relation is still shown, without the values.
+    }
+    if (mine !== view) {
+      return;
+    }
+    const editable = kinds.has(view.kind) ? (kinds.get(view.kind).personEditable || []).map((p) => p.name) : [];
+    const changes = before ? editable.filter((field) => JSON.stringify(before.params[field])
+      !== JSON.stringify(view.params[field])) : [];
+    edited.hidden = false;
+    edited.replaceChildren(
+      h('p', {}, `Edited by ${editor} before approval, replacing `, actionLink(view.supersedes, 'the proposal'), '.'),
+      changes.length === 0 ? null : h('table', { class: 'diff edit-diff' },
+        h('caption', {}, `What ${editor} changed`),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Field'), h('th', { scope: 'col' }, 'Proposed'),
+          h('th', { scope: 'col' }, 'Edited'))),
+        h('tbody', {}, changes.map((field) => h('tr', {},
+          h('th', { scope: 'row' }, field),
+          h('td', { class: 'before' }, h('del', {}, valueText(before.params[field]))),
+          h('td', { class: 'after' }, h('ins', {}, valueText(view.params[field]))))))));
+  }
+
+  function closeEdit() {
+    editForm.hidden = true;
+    editForm.replaceChildren();
+    editButton.setAttribute('aria-expanded', 'false');
+  }
+
+  /** The parameters its kind lets a person change, each prefilled; saving stages a new action that replaces it. */
+  function toggleEdit() {
+    if (!editForm.hidden) {
+      closeEdit();
+      editButton.focus();
+      return;
+    }
+    const editable = kinds.has(view.kind) ? kinds.get(view.kind).personEditable || [] : [];
+    const shownHash = view.paramsHash;
+    const shownParams = view.params || {};
+    const inputs = editable.map((param) => {
+      const inputId = uniqueId(`edit-${param.name}`);
+      const value = shownParams[param.name] === undefined || shownParams[param.name] === null
+        ? '' : String(shownParams[param.name]);
+      const input = h('input', { id: inputId, name: param.name, value,
+        type: param.type === 'date' ? 'date' : 'text',
+        inputmode: param.type === 'money' ? 'decimal' : null,
+        maxlength: param.maxLength > 0 ? String(param.maxLength) : null });
+      return { param, input, label: h('label', { for: inputId }, param.name), original: value };
+    });
+    editForm.replaceChildren(h('fieldset', {},
+      h('legend', {}, 'Edit before approving: a new action replaces this one and needs its own decision'),
+      ...inputs.flatMap(({ label, input }) => [label, input])),
+    h('button', { type: 'submit' }, 'Save the edit'),
+    h('button', { type: 'button', onclick: () => { closeEdit(); editButton.focus(); } }, 'Keep it as it is'));
+    editForm.onsubmit = async (event) => {
+      event.preventDefault();
+      if (busy) {
+        return;
+      }
+      const changes = {};
+      inputs.forEach(({ param, input, original }) => {
+        if (input.value !== original) {
+          changes[param.name] = input.value === '' ? null : input.value;
+        }
+      });
+      busy = true;
+      setError(null);
+      render();
+      try {
+        const answer = await post(`/api/actions/${encodeURIComponent(id)}/edit`,
+          { paramsHash: shownHash, params: changes });
+        announce(`Edited: a new action replaces it and waits for a decision (${tierText(answer.body.tier)}).`);
+        closeEdit();
+        if (onEdited) {
+          onEdited(answer.body.id);
+        } else {
+          card.replaceWith(actionCard(answer.body.id, { focus: true }));
+        }
+      } catch (problem) {
+        if (isSessionEnded(problem)) {
+          stop();
+          return;
+        }
+        if (problem.action) {
+          view = adopt(problem.action);
+        }
+        setError(explain(problem));
+        announce(`Could not edit: ${explain(problem)}`);
+      } finally {
+        busy = false;
+        if (!signal.aborted) {
+          render();
+          schedule();
+        }
+      }
+    };
+    editForm.hidden = false;
+    editButton.setAttribute('aria-expanded', 'true');
+    if (inputs.length > 0) {
+      inputs[0].input.focus();
     }
   }
 

@@ -25,6 +25,7 @@ public final class ContractFixtures {
     public static final String ACTION_DECIDED = "action-decided.json";
     public static final String ACTION_UNDONE = "action-undone.json";
     public static final String ACTION_NEEDS_REVIEW = "action-needs-review.json";
+    public static final String ACTION_SUPERSEDED = "action-superseded.json";
     public static final String PLAN_STATEMENT_DRAFTED = "plan-statement-drafted.json";
     public static final String PLAN_REFUSED = "plan-refused.json";
     public static final String PLAN_FELL_SHORT = "plan-fell-short.json";

@@ -44,7 +44,8 @@ class EventFixturesTest {
     @ParameterizedTest
     @ValueSource(strings = {ContractFixtures.ACTION_STAGED, ContractFixtures.ACTION_REJECTED,
             ContractFixtures.ACTION_EXECUTED, ContractFixtures.ACTION_FAILED, ContractFixtures.ACTION_CANCELLED,
-            ContractFixtures.ACTION_EXPIRED, ContractFixtures.ACTION_UNDONE, ContractFixtures.ACTION_NEEDS_REVIEW})
+            ContractFixtures.ACTION_EXPIRED, ContractFixtures.ACTION_UNDONE, ContractFixtures.ACTION_NEEDS_REVIEW,
+            ContractFixtures.ACTION_SUPERSEDED})
     void outcomesRoundTripThroughTheirCommonType(String fixture) {
         var event = Json.read(ContractFixtures.text(fixture), ActionOutcome.class);
 
@@ -81,6 +82,10 @@ class EventFixturesTest {
                 .isInstanceOf(dev.countersign.contracts.events.ActionUndone.class);
         assertThat(Json.read(ContractFixtures.text(ContractFixtures.ACTION_NEEDS_REVIEW), ActionOutcome.class))
                 .isInstanceOf(dev.countersign.contracts.events.ActionNeedsReview.class);
+        var superseded = Json.read(ContractFixtures.text(ContractFixtures.ACTION_SUPERSEDED), ActionOutcome.class);
+        assertThat(superseded).isInstanceOf(dev.countersign.contracts.events.ActionSuperseded.class);
+        assertThat(superseded.describe()).contains("edited by bob before anyone approved it (changed: amount)")
+                .contains("8a9b0c1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d");
     }
 
     @Test

@@ -302,6 +302,55 @@ class WebUiIT {
         pages.remove(dave);
     }
 
+    /**
+     * Edit before approve (docs/approvals.md): bob, an approver, edits alice's HIGH expense down to a LOW amount on the
+     * decision page; the page shows the new action, his, which still waits for a person (he may not confirm his own
+     * edit of her row), with what he changed; alice, whose wallet it is, confirms it, and only the edit is written.
+     */
+    @Test
+    void anApproverEditsAProposalDownToLowAndTheEditStillWaitsForItsOwnDecision() throws Exception {
+        signInToChat("acme", "alice");
+        Locator chatCard = ask("add a 900 taxi expense to Checking");
+        String actionId = chatCard.getAttribute("data-action-id");
+        assertThat(chatCard).hasAttribute("data-status", "proposed");
+        String link = chatCard.getByRole(AriaRole.LINK).getAttribute("href");
+
+        Page bob = newPage();
+        bob.navigate(link);
+        signInAtKeycloak(bob, "bob");
+        Locator card = decisionCard(bob, actionId);
+        assertThat(card).hasAttribute("data-status", "proposed");
+        assertThat(card.locator(".tier")).hasText("HIGH impact");
+        card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Edit")).click();
+        card.getByLabel("amount").fill("12.50");
+        card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save the edit")).click();
+
+        Locator edited = bob.locator("#focused-card article.card");
+        assertThat(edited).not().hasAttribute("data-action-id", actionId);
+        assertThat(edited).hasAttribute("data-status", "proposed");
+        assertThat(edited.locator(".tier")).hasText("LOW impact");
+        assertThat(edited.locator(".edited")).containsText("Edited by bob before approval");
+        assertThat(edited.locator(".edit-diff")).containsText("900.00");
+        assertThat(edited.locator(".edit-diff")).containsText("12.50");
+        // bob asked for the edit: the rule does not let him confirm it (the wallet is alice's).
+        assertThat(confirmButton(edited)).isHidden();
+        screenshot(bob, "edited-card");
+        String editedId = edited.getAttribute("data-action-id");
+        assertThat(actionStatus(actionId)).isEqualTo("superseded");
+        assertThat(actionStatus(editedId)).isEqualTo("proposed");
+
+        page.navigate(stack.executorUrl() + "/decide/?action=" + actionId);
+        assertThat(page.locator("#who")).containsText("Signed in as alice ");
+        Locator old = decisionCard(page, actionId);
+        assertThat(old).hasAttribute("data-status", "superseded");
+        old.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Open the edit that replaced it")).click();
+        Locator aliceCard = decisionCard(page, editedId);
+        confirmButton(aliceCard).click();
+        assertThat(aliceCard).hasAttribute("data-status", "executed");
+        assertThat(ledgerRows(editedId)).isEqualTo(1);
+        assertThat(ledgerRows(actionId)).isZero();
+    }
+
     @Test
     void theInboxActivityAndPolicyScreensWorkOnTheDecisionPage() {
         signInToChat("acme", "alice");
