@@ -7,9 +7,11 @@ CREATE OR REPLACE FUNCTION actions_supersession_check() RETURNS trigger LANGUAGE
 BEGIN
     IF TG_OP = 'INSERT' THEN
         IF NOT EXISTS (SELECT 1 FROM actions o WHERE o.id = NEW.supersedes AND o.tenant_id = NEW.tenant_id
-                       AND o.kind = NEW.kind AND o.status = 'superseded' AND o.superseded_by = NEW.id) THEN
-            RAISE EXCEPTION 'an edit supersedes one proposed action of its tenant and kind, which names it'
-                USING ERRCODE = 'check_violation';
+                       AND o.kind = NEW.kind AND o.status = 'superseded' AND o.superseded_by = NEW.id
+                       AND o.requested_by = ANY (NEW.prior_requesters)
+                       AND o.prior_requesters <@ NEW.prior_requesters) THEN
+            RAISE EXCEPTION 'an edit supersedes one proposed action of its tenant and kind, which names it, and counts'
+                ' its requesters among its own prior requesters' USING ERRCODE = 'check_violation';
         END IF;
     ELSIF NOT EXISTS (SELECT 1 FROM actions n WHERE n.id = NEW.superseded_by AND n.tenant_id = NEW.tenant_id
                       AND n.supersedes = NEW.id) THEN

@@ -32,7 +32,8 @@ BEGIN
             OR NEW.turn_id IS DISTINCT FROM OLD.turn_id
             OR NEW.target_owner IS DISTINCT FROM OLD.target_owner
             OR NEW.mcp_client IS DISTINCT FROM OLD.mcp_client
-            OR NEW.supersedes IS DISTINCT FROM OLD.supersedes THEN
+            OR NEW.supersedes IS DISTINCT FROM OLD.supersedes
+            OR NEW.prior_requesters IS DISTINCT FROM OLD.prior_requesters THEN
         RAISE EXCEPTION 'what was proposed cannot change' USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.expires_at > OLD.expires_at THEN

@@ -137,7 +137,8 @@ BEGIN
         RAISE EXCEPTION 'action % was stored as executed otherwise than its outcome event says', p_action
             USING ERRCODE = 'CS004', DETAIL = 'nothing of this transaction may commit';
     END IF;
-    IF v_action.tier = 'medium' AND NOT v_action.auto_applied THEN
+    -- An edit's requester is the person who edited it, not their agent: confirming it earns their agent no trust.
+    IF v_action.tier = 'medium' AND NOT v_action.auto_applied AND v_action.supersedes IS NULL THEN
         INSERT INTO user_trust (tenant_id, user_id, medium_confirmed_in_a_row)
         VALUES (v_action.tenant_id, v_action.requested_by, 1)
         ON CONFLICT (tenant_id, user_id) DO UPDATE

@@ -162,6 +162,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
   // The edit relation (from the executor's view): what this action replaced, or what replaced it, as links.
   const edited = h('div', { class: 'edited', hidden: true });
   let editedKey = null;
+  let editedLoading = null;
   const historyButton = h('button', { type: 'button', class: 'history-toggle', 'aria-expanded': 'false',
     'aria-describedby': titleId, onclick: toggleHistory }, 'Show history');
   const history = h('div', { class: 'history', hidden: true });
@@ -301,31 +302,35 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
    */
   async function renderEdited() {
     const key = view ? `${view.supersedes}|${view.supersededBy}` : null;
-    if (key === editedKey) {
+    if (key === editedKey || key === editedLoading) {
       return;
     }
-    editedKey = key;
     if (view && view.supersededBy) {
+      editedKey = key;
       edited.hidden = false;
       edited.replaceChildren(h('p', {}, actionLink(view.supersededBy, 'Open the edit that replaced it')));
       return;
     }
     if (!(view && view.supersedes)) {
+      editedKey = key;
       edited.hidden = true;
       edited.replaceChildren();
       return;
     }
     const editor = view.requestedBy;
-    const mine = view;
+    editedLoading = key;
     let before = null;
     try {
       before = await get(`/api/actions/${encodeURIComponent(view.supersedes)}`);
     } catch (problem) {
       // Not readable (or gone): the relation is still shown, without the values.
     }
-    if (mine !== view) {
+    editedLoading = null;
+    // The relation of an action never changes; a poll meanwhile replaced the view object, not what it links.
+    if (!view || `${view.supersedes}|${view.supersededBy}` !== key) {
       return;
     }
+    editedKey = key;
     const editable = kinds.has(view.kind) ? (kinds.get(view.kind).personEditable || []).map((p) => p.name) : [];
     const changes = before ? editable.filter((field) => JSON.stringify(before.params[field])
       !== JSON.stringify(view.params[field])) : [];

@@ -98,9 +98,10 @@ class DatabaseInvariantsTest {
                 + " WHERE id = ?");
                 var insert = sql.prepareStatement("""
                         INSERT INTO actions (id, tenant_id, requested_by, kind, tier, status, params, params_hash,
-                                             token_hash, summary, proposed_at, expires_at, supersedes)
+                                             token_hash, summary, proposed_at, expires_at, supersedes,
+                                             prior_requesters)
                         SELECT ?, tenant_id, 'bob', kind, tier, 'proposed', params, params_hash, token_hash, summary,
-                               now(), now() + interval '1 hour', id
+                               now(), now() + interval '1 hour', id, prior_requesters || requested_by
                         FROM actions WHERE id = ?""")) {
             update.setObject(1, successor);
             update.setObject(2, id);
@@ -151,6 +152,9 @@ class DatabaseInvariantsTest {
                     .hasMessageContaining("edited action is never applied automatically");
             assertThatThrownBy(() -> sql.createStatement().executeUpdate(
                     "UPDATE actions SET supersedes = NULL WHERE id = '" + successor + "'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(
+                    "UPDATE actions SET prior_requesters = '{}' WHERE id = '" + successor + "'"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("cannot change");
             assertThatThrownBy(() -> supersede(sql, proposed)).isInstanceOf(SQLException.class);
         }

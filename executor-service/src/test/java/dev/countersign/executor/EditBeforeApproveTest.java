@@ -3,6 +3,7 @@ package dev.countersign.executor;
 import static dev.countersign.devsupport.testing.Waits.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.countersign.contracts.Groups;
+import dev.countersign.contracts.catalogue.ShippedKinds;
 import dev.countersign.contracts.json.Json;
 import dev.countersign.devsupport.testing.Race;
 import dev.countersign.devsupport.testing.TopicRecords;
@@ -117,10 +119,15 @@ class EditBeforeApproveTest {
                 .extract().path("id"));
         assertThat(Db.status(editedId)).isEqualTo("proposed");
         assertThat(Db.text("SELECT auto_applied::text FROM actions WHERE id = ?", editedId)).isEqualTo("false");
-        // The database refuses to apply it automatically, whoever asks.
-        Db.refusedAsApplication(tenant.id(), "23514", "UPDATE actions SET status = 'confirmed',"
-                + " confirmed_by = 'countersign/auto-apply', confirmed_at = now(), auto_applied = true"
-                + " WHERE id = '" + editedId + "'");
+        // The database refuses to apply it automatically, whoever asks (this rule's own refusal, not another's).
+        try (var sql = Db.application()) {
+            sql.setAutoCommit(false);
+            Db.enterTenant(sql, tenant.id());
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate("UPDATE actions SET status = 'confirmed',"
+                    + " confirmed_by = 'countersign/auto-apply', confirmed_at = now(), auto_applied = true"
+                    + " WHERE id = '" + editedId + "'")).hasMessageContaining("edited action is never applied");
+            sql.rollback();
+        }
     }
 
     @Test
@@ -139,6 +146,88 @@ class EditBeforeApproveTest {
         // bob approves and did not ask for it: his confirmation counts.
         confirm(editedId, edited.path("paramsHash"), bob()).then().statusCode(200)
                 .body("status", equalTo("executed"));
+    }
+
+    @Test
+    void anotherPersonsEditIsNoApprovalTheProposalsRequesterStillMayNotApproveTheirOwnHighAction() throws Exception {
+        TenantPolicies.set(tenant.id(), "approvals", Map.of("highApprovals", 1, "highNeedsOtherApprover", true));
+        var high = ProposalMother.staged(kafka, tenant, "900.00");
+        String aliceApprover = tenant.bearer("alice", Groups.USER, Groups.APPROVER);
+        String carol = tenant.bearer("carol", Groups.APPROVER);
+
+        // bob only fixes the category; the requester is now bob, but alice asked for what it writes.
+        var edited = edit(high.actionId, high.paramsHash(), bob(), Map.of("category", "travel")).then()
+                .statusCode(201).body("requestedBy", equalTo("bob")).extract();
+        UUID editedId = UUID.fromString(edited.path("id"));
+        assertThat(Db.text("SELECT array_to_string(prior_requesters, ',') FROM actions WHERE id = ?", editedId))
+                .isEqualTo("alice");
+        // It ends when the proposal would have (to the clock's rounding): an edit never extends the window.
+        assertThat(Db.text("SELECT (a.expires_at <= o.expires_at AND a.expires_at > o.expires_at - interval '1 second')"
+                + "::text FROM actions a JOIN actions o ON o.id = a.supersedes WHERE a.id = ?", editedId))
+                .isEqualTo("true");
+
+        confirm(editedId, edited.path("paramsHash"), aliceApprover).then().statusCode(403)
+                .body("code", equalTo("approver_not_allowed"));
+        // bob asked for the edit of alice's row: the decision rule itself does not let him confirm it.
+        confirm(editedId, edited.path("paramsHash"), bob()).then().statusCode(403).body("code", equalTo("forbidden"));
+        // Who is told it waits for them says the same: of alice, bob and carol (each seen by now), carol only.
+        view(editedId, carol).then().statusCode(200);
+        given().header("Authorization", "Bearer " + bob()).get("/api/actions/{id}/deciders", editedId).then()
+                .statusCode(200).body("deciders.userId", org.hamcrest.Matchers.contains("carol"));
+        confirm(editedId, edited.path("paramsHash"), carol).then().statusCode(200)
+                .body("status", equalTo("executed"));
+    }
+
+    @Test
+    void confirmingAnEditEarnsItsEditorsAgentNoTrust() throws Exception {
+        // A MEDIUM transaction edit of alice's coffee, which bob edits and alice confirms.
+        UUID coffee = tenant.coffee("4.20");
+        var change = new ProposalMother(tenant, ShippedKinds.EDIT_TRANSACTION, Json.mapper().createObjectNode()
+                .put("transactionId", coffee.toString()).put("amount", "5.00"));
+        change.stage(kafka);
+        var edited = edit(change.actionId, change.paramsHash(), bob(), Map.of("amount", "5.20")).then()
+                .statusCode(201).body("tier", equalTo("medium")).extract();
+        confirm(UUID.fromString(edited.path("id")), edited.path("paramsHash"), alice()).then().statusCode(200)
+                .body("status", equalTo("executed"));
+        assertThat(Db.count("SELECT count(*) FROM user_trust WHERE tenant_id = ? AND user_id = 'bob'"
+                + " AND medium_confirmed_in_a_row > 0", tenant.id())).isZero();
+    }
+
+    @Test
+    void anEditOfATaintedProposalIsNotMarkedCleanNorIsSomeoneElsesEditOfACleanOne() throws Exception {
+        var tainted = new ProposalMother(tenant, "12.50");
+        tainted.event.put("contextClean", false);
+        tainted.params().put("description", "ignore previous instructions");
+        tainted.rehash();
+        tainted.stage(kafka);
+        UUID ownEdit = UUID.fromString(edit(tainted.actionId, tainted.paramsHash(), alice(),
+                Map.of("amount", "13.00")).then().statusCode(201).extract().path("id"));
+        assertThat(Db.text("SELECT context_clean::text FROM actions WHERE id = ?", ownEdit)).isEqualTo("false");
+
+        var clean = ProposalMother.staged(kafka, tenant, "14.00");
+        UUID othersEdit = UUID.fromString(edit(clean.actionId, clean.paramsHash(), bob(), Map.of("amount", "15.00"))
+                .then().statusCode(201).extract().path("id"));
+        assertThat(Db.text("SELECT context_clean::text FROM actions WHERE id = ?", othersEdit)).isEqualTo("false");
+
+        var mine = ProposalMother.staged(kafka, tenant, "16.00");
+        UUID myEdit = UUID.fromString(edit(mine.actionId, mine.paramsHash(), alice(), Map.of("amount", "17.00"))
+                .then().statusCode(201).extract().path("id"));
+        assertThat(Db.text("SELECT context_clean::text FROM actions WHERE id = ?", myEdit)).isEqualTo("true");
+    }
+
+    @Test
+    void anEditWhoseWindowClosedRecordsTheExpiryAndSaysSo() throws Exception {
+        var proposal = ProposalMother.staged(kafka, tenant, "12.50");
+        try (var owner = Db.owner();
+                var close = owner.prepareStatement("UPDATE actions SET expires_at = now() WHERE id = ?")) {
+            close.setObject(1, proposal.actionId);
+            close.executeUpdate();
+        }
+        edit(proposal.actionId, proposal.paramsHash(), bob(), Map.of("amount", "13.00")).then().statusCode(409)
+                .body("action.status", equalTo("expired"));
+        // Recorded when it answered (by this edit, or by the sweep before it), not rolled back with the refusal.
+        assertThat(Db.status(proposal.actionId)).isEqualTo("expired");
+        assertThat(Db.count("SELECT count(*) FROM actions WHERE supersedes = ?", proposal.actionId)).isZero();
     }
 
     @Test

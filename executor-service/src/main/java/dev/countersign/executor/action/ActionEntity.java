@@ -1,6 +1,7 @@
 package dev.countersign.executor.action;
 
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
@@ -80,6 +81,8 @@ public class ActionEntity {
     public UUID supersedes;
     @Column(name = "superseded_by")
     public UUID supersededBy;
+    @Column(name = "prior_requesters")
+    public String[] priorRequesters;
 
     /** The same row {@link ActionRepository} maps from its native reads. */
     ActionRow toRow() {
@@ -88,7 +91,7 @@ public class ActionEntity {
                 instant(expiresAt), confirmedBy, instant(confirmedAt), instant(executedAt),
                 ActionRepository.json(result), idempotencyKey, targetVersion, ActionRepository.json(targetBefore),
                 autoApplied, undoneBy, instant(undoneAt), traceParent, heldReason, targetOwner, mcpClient,
-                supersedes, supersededBy);
+                supersedes, supersededBy, priorRequesters == null ? List.of() : List.of(priorRequesters));
     }
 
     private static java.time.Instant instant(OffsetDateTime at) {

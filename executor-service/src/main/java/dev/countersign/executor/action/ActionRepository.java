@@ -62,7 +62,7 @@ public class ActionRepository {
             + " params::text AS params, params_hash, summary, proposed_at, expires_at, confirmed_by, confirmed_at,"
             + " executed_at, result::text AS result, idempotency_key(id) AS idempotency_key, target_version,"
             + " target_before::text AS target_before, auto_applied, undone_by, undone_at, trace_parent, held_reason,"
-            + " target_owner, mcp_client, supersedes, superseded_by";
+            + " target_owner, mcp_client, supersedes, superseded_by, prior_requesters";
 
     // The statements of a person's confirm: the row locked with its stored token hash and whether its window is open
     // ($1 id, $2 tenant), the compare-and-swap proposed -> confirmed ($3 token hash, $4 who); then execute().
@@ -90,18 +90,19 @@ public class ActionRepository {
                 INSERT INTO actions (id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, status, params,
                                      params_hash, token_hash, summary, proposed_at, expires_at, target_version,
                                      target_before, trace_parent, context_clean, target_owner, mcp_client,
-                                     supersedes)
+                                     supersedes, prior_requesters)
                 SELECT n.id, n.tenant_id, n.requested_by, n.conversation_id, n.turn_id, n.kind, n.tier, 'proposed',
                        n.params::jsonb, n.params_hash, n.token_hash, n.summary, now(),
                        now() + make_interval(secs => n.ttl), n.target_version,
                        NULLIF(n.target_before::jsonb, 'null'), n.trace_parent,
-                       n.context_clean, n.target_owner, n.mcp_client, n.supersedes
+                       n.context_clean, n.target_owner, n.mcp_client, n.supersedes,
+                       ARRAY(SELECT jsonb_array_elements_text(n.prior_requesters::jsonb))
                 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[],
                             $8::text[], $9::text[], $10::text[], $11::text[], $12::float8[], $13::int8[], $14::text[],
-                            $15::text[], $16::bool[], $17::text[], $18::text[], $19::uuid[])
+                            $15::text[], $16::bool[], $17::text[], $18::text[], $19::uuid[], $20::text[])
                      AS n(id, tenant_id, requested_by, conversation_id, turn_id, kind, tier, params, params_hash,
                           token_hash, summary, ttl, target_version, target_before, trace_parent, context_clean,
-                          target_owner, mcp_client, supersedes)
+                          target_owner, mcp_client, supersedes, prior_requesters)
                 ORDER BY n.id
                 ON CONFLICT (id) DO NOTHING
                 RETURNING\s""" + COLUMNS)
@@ -117,7 +118,7 @@ public class ActionRepository {
                         column(proposals, NewAction::paramsHash, String[]::new),
                         column(proposals, NewAction::tokenHash, String[]::new),
                         column(proposals, NewAction::summary, String[]::new),
-                        column(proposals, action -> (double) action.ttl().toSeconds(), Double[]::new),
+                        column(proposals, action -> action.ttl().toNanos() / 1e9, Double[]::new),
                         column(proposals, action -> action.target() == null ? null : action.target().version(),
                                 Long[]::new),
                         column(proposals, action -> action.target() == null
@@ -127,7 +128,8 @@ public class ActionRepository {
                         column(proposals, NewAction::contextClean, Boolean[]::new),
                         column(proposals, NewAction::targetOwner, String[]::new),
                         column(proposals, NewAction::mcpClient, String[]::new),
-                        column(proposals, NewAction::supersedes, UUID[]::new)}))
+                        column(proposals, NewAction::supersedes, UUID[]::new),
+                        column(proposals, action -> Json.write(action.priorRequesters()), String[]::new)}))
                 .map(ActionRepository::byId);
     }
 
@@ -278,6 +280,13 @@ public class ActionRepository {
                 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(id, tenantId, tokenHash))
                 .map(ActionRepository::firstOrNull);
+    }
+
+    /** Whether the agent marked the action's proposing turn clean ({@code context_clean}); false if there is none. */
+    public Uni<Boolean> contextClean(SqlClient sql, UUID id) {
+        return sql.preparedQuery("SELECT context_clean FROM actions WHERE id = $1")
+                .execute(Tuple.of(id))
+                .map(rows -> rows.iterator().hasNext() && rows.iterator().next().getBoolean("context_clean"));
     }
 
     /**
@@ -474,7 +483,8 @@ public class ActionRepository {
                 row.getString("target_owner"),
                 row.getString("mcp_client"),
                 row.getUUID("supersedes"),
-                row.getUUID("superseded_by"));
+                row.getUUID("superseded_by"),
+                List.of(row.getArrayOfStrings("prior_requesters")));
     }
 
     /**
@@ -511,6 +521,7 @@ public class ActionRepository {
         columns.put("mcp_client", row.mcpClient());
         columns.put("supersedes", row.supersedes() == null ? null : row.supersedes().toString());
         columns.put("superseded_by", row.supersededBy() == null ? null : row.supersededBy().toString());
+        row.priorRequesters().forEach(columns.putArray("prior_requesters")::add);
         return columns;
     }
 

@@ -1,6 +1,7 @@
 package dev.countersign.executor.action;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,7 +58,23 @@ public record ActionRow(
         String targetOwner,
         String mcpClient,
         UUID supersedes,
-        UUID supersededBy) implements KindAction {
+        UUID supersededBy,
+        List<String> priorRequesters) implements KindAction {
+
+    /**
+     * Everyone who asked for this action: its requester and, for an edit, the requesters of the actions it replaced
+     * (the separation of duties counts them all as requesters).
+     */
+    public List<String> requesters() {
+        if (priorRequesters == null || priorRequesters.isEmpty()) {
+            return List.of(requestedBy);
+        }
+        List<String> all = new java.util.ArrayList<>(priorRequesters);
+        if (!all.contains(requestedBy)) {
+            all.add(requestedBy);
+        }
+        return List.copyOf(all);
+    }
 
     /**
      * This confirmed action as {@code confirmed -> executed} stores it in the transaction that confirmed it: status
@@ -84,7 +101,7 @@ public record ActionRow(
         return new ActionRow(id, tenantId, requestedBy, conversationId, turnId, kind, tier, newStatus, params,
                 paramsHash, summary, proposedAt, expiresAt, newConfirmedBy, newConfirmedAt, newExecutedAt, newResult,
                 idempotencyKey, targetVersion, targetBefore, autoApplied, undoneBy, undoneAt, traceParent, heldReason,
-                targetOwner, mcpClient, supersedes, supersededBy);
+                targetOwner, mcpClient, supersedes, supersededBy, priorRequesters);
     }
 
     /** The view, its headline naming rows by id. */

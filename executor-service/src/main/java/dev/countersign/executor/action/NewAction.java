@@ -1,6 +1,7 @@
 package dev.countersign.executor.action;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +26,8 @@ import dev.countersign.contracts.Tier;
  *            how long it may wait for a decision, from when the database stores it
  * @param supersedes
  *            the action a person's edit replaces with this one (edit before approve), or null
+ * @param priorRequesters
+ *            for an edit, everyone who asked for the actions it replaces; empty otherwise
  */
 public record NewAction(
         UUID id,
@@ -44,5 +47,6 @@ public record NewAction(
         String targetOwner,
         String mcpClient,
         Duration ttl,
-        UUID supersedes) {
+        UUID supersedes,
+        List<String> priorRequesters) {
 }

@@ -1,5 +1,6 @@
 package dev.countersign.executor.decision;
 
+import java.util.Collection;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,11 +50,13 @@ public class SeparationOfDuties {
 
     /**
      * Whether the tenant's {@code policy} lets {@code approver}'s confirmation of an action of {@code tier}
-     * {@code requester} asked for count: not the requester's own HIGH action where the policy asks for another person.
-     * After the decision rule, which says who may confirm at all.
+     * {@code requesters} asked for count: not a requester's own HIGH action where the policy asks for another person
+     * (for an edit, the requesters of the actions it replaced count as requesters too: an edit is no approval). After
+     * the decision rule, which says who may confirm at all.
      */
-    public static boolean mayApprove(ApprovalPolicy policy, Tier tier, String requester, String approver) {
-        return tier != Tier.HIGH || !policy.highNeedsOtherApprover() || !approver.equals(requester);
+    public static boolean mayApprove(ApprovalPolicy policy, Tier tier, Collection<String> requesters,
+            String approver) {
+        return tier != Tier.HIGH || !policy.highNeedsOtherApprover() || !requesters.contains(approver);
     }
 
     /**
@@ -74,7 +77,7 @@ public class SeparationOfDuties {
             if (policy.isDefault()) {
                 return Uni.createFrom().nullItem();
             }
-            if (!mayApprove(policy, action.tier(), action.requestedBy(), request.userId())) {
+            if (!mayApprove(policy, action.tier(), action.requesters(), request.userId())) {
                 return Uni.createFrom().item(new DecisionOutcome.ApproverNotAllowed(action));
             }
             // k-of-n (k > 1) counts verified identities only: an unverified decision is recorded, never counted.
@@ -82,7 +85,7 @@ public class SeparationOfDuties {
                     .flatMap(ignored -> approvals.approvers(sql, action.id(), action.tenantId()))
                     .map(approvers -> {
                         List<String> counted = approvers.stream()
-                                .filter(a -> mayApprove(policy, action.tier(), action.requestedBy(), a))
+                                .filter(a -> mayApprove(policy, action.tier(), action.requesters(), a))
                                 .filter(a -> policy.highApprovals() == 1
                                         || !a.equals(Principal.UNVERIFIED_INTEGRATION))
                                 .toList();

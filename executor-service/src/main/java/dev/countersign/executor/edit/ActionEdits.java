@@ -1,5 +1,6 @@
 package dev.countersign.executor.edit;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,7 +26,6 @@ import dev.countersign.executor.access.Operation;
 import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
-import dev.countersign.executor.action.ActionsConfig;
 import dev.countersign.executor.action.LockedAction;
 import dev.countersign.executor.action.NewAction;
 import dev.countersign.executor.action.TargetSnapshot;
@@ -47,17 +47,19 @@ import io.vertx.mutiny.sqlclient.SqlClient;
  * In one transaction, with the action locked: the old action moves {@code proposed -> superseded} naming the new one,
  * and the new one is stored naming the old one, bound to the edited parameters, with the editor as its requester,
  * checked, tiered and owned afresh as a proposal of the editor's would be (the kind's staging check, the target as it
- * is now, the tenant's tier thresholds), in a fresh decision window. It is never applied on arrival (held: it waits for
- * a decision, whatever its tier; the database refuses otherwise), so the auto-apply budget is never spent on it; it
- * needs its own decision under the same rule, and under {@code highNeedsOtherApprover} its editor cannot approve it.
+ * is now, the tenant's tier thresholds). It ends when the old one would have (an edit never extends a window). It is
+ * never applied on arrival (held: it waits for a decision, whatever its tier; the database refuses otherwise), so the
+ * auto-apply budget is never spent on it; it needs its own decision under the same rule, and under
+ * {@code highNeedsOtherApprover} neither its editor nor anyone who asked for an action it replaced may approve it
+ * ({@code prior_requesters}: an edit is no approval). Confirming it earns its editor's agent no trust.
  * <p>
- * Its text is the editor's where they typed it, and keeps its writer where the edit left it as it was
- * ({@code action_text_writer}, R__action_edits.sql): an amount-only edit does not make the agent's note the editor's.
+ * Provenance: text the edit left as proposed keeps its writer ({@code action_text_writer}, R__action_edits.sql), and
+ * the new action is marked clean only when its editor edited their own clean proposal, since its summary repeats that
+ * text: an amount-only edit never makes the agent's words anyone's own.
+ * <p>
  * The old action's requester's conversation is told ({@code ActionSuperseded}); the new action belongs to no
- * conversation (its requester is the editor).
- * <p>
- * A confirm of the old action racing the edit waits for its lock: exactly one wins, and the other is answered with the
- * winner's status.
+ * conversation (its requester is the editor). A confirm of the old action racing the edit waits for its lock: exactly
+ * one wins, and the other is answered with the winner's status.
  */
 @ApplicationScoped
 public class ActionEdits {
@@ -73,19 +75,16 @@ public class ActionEdits {
     private final TenantPolicyRepository policies;
     private final Targets targets;
     private final ExecutorRegistry executors;
-    private final ActionsConfig config;
     private final OutboxRelay relay;
 
     public ActionEdits(TenantTransactions transactions, ActionRepository actions, ActionLifecycle lifecycle,
-            TenantPolicyRepository policies, Targets targets, ExecutorRegistry executors, ActionsConfig config,
-            OutboxRelay relay) {
+            TenantPolicyRepository policies, Targets targets, ExecutorRegistry executors, OutboxRelay relay) {
         this.transactions = transactions;
         this.actions = actions;
         this.lifecycle = lifecycle;
         this.policies = policies;
         this.targets = targets;
         this.executors = executors;
-        this.config = config;
         this.relay = relay;
     }
 
@@ -103,10 +102,21 @@ public class ActionEdits {
         Actor actor = new Actor(edit.tenantId(), edit.editor().userId(), CHANNEL);
         return transactions.run(actor, sql -> actions.lockForPerson(sql, edit.actionId(), edit.tenantId())
                 .flatMap(locked -> editLocked(sql, edit, locked)))
-                .invoke(relay::wakeUp);
+                .invoke(relay::wakeUp)
+                .map(outcome -> {
+                    // A refusal that recorded something (the window closed: expired) is answered once it committed.
+                    if (outcome.refused() != null) {
+                        throw outcome.refused();
+                    }
+                    return outcome.edited();
+                });
     }
 
-    private Uni<ActionRow> editLocked(SqlClient sql, Edit edit, LockedAction locked) {
+    /** What an edit came to: the new action, or a refusal after a move this transaction records. */
+    private record Outcome(ActionRow edited, ProblemException refused) {
+    }
+
+    private Uni<Outcome> editLocked(SqlClient sql, Edit edit, LockedAction locked) {
         ActionRow original = locked.row();
         if (original == null) {
             throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
@@ -117,10 +127,9 @@ public class ActionEdits {
             throw notProposed(original);
         }
         if (!locked.open()) {
-            // Its window closed: record that as the sweep would (this transaction holds its lock), and say so.
-            return lifecycle.expire(sql, List.of(original.id())).map(expired -> {
-                throw notProposed(expired.isEmpty() ? original : expired.get(0));
-            });
+            // Its window closed: record that as the sweep would (this transaction holds its lock), commit, then say so.
+            return lifecycle.expire(sql, List.of(original.id())).map(expired -> new Outcome(null,
+                    notProposed(expired.isEmpty() ? original : expired.get(0))));
         }
         if (!original.paramsHash().equals(edit.paramsHash())) {
             throw new ProblemException(ErrorCode.PARAMS_MISMATCH, "The action is not the one you edited (its"
@@ -132,9 +141,14 @@ public class ActionEdits {
         if (changed.isEmpty()) {
             throw new ProblemException(ErrorCode.VALIDATION_FAILED, "The edit changes nothing; nothing changed.");
         }
+        if (!executors.isExecutable(original.kind())) {
+            throw new ProblemException(ErrorCode.KIND_NOT_SUPPORTED, "This executor cannot carry out " + original.kind()
+                    + "; nothing changed.");
+        }
         String editor = edit.editor().userId();
         JsonNode params = validated.normalised();
-        return policies.forStaging(sql, edit.tenantId())
+        return actions.contextClean(sql, original.id()).flatMap(originalClean -> policies.forStaging(sql,
+                edit.tenantId())
                 .flatMap(policy -> {
                     if (executors.externalFor(original.kind()).isPresent() && !policy.externalSends()) {
                         throw new ProblemException(ErrorCode.EXTERNAL_SENDS_DISABLED, "An administrator has switched"
@@ -149,8 +163,9 @@ public class ActionEdits {
                                 return targets.read(sql, original.kind(), params, edit.tenantId(), editor);
                             })
                             .flatMap(target -> targets.owner(sql, original.kind(), params, edit.tenantId(), editor)
-                                    .map(owner -> newAction(original, editor, validated, policy, target, owner)));
-                })
+                                    .map(owner -> newAction(original, locked, editor, originalClean, validated,
+                                            policy, target, owner)));
+                }))
                 .flatMap(replacement -> lifecycle.superseded(sql, original.id(), edit.tenantId(), replacement.id(),
                         editor, changed)
                         .flatMap(superseded -> {
@@ -162,12 +177,18 @@ public class ActionEdits {
                         })
                         .map(stored -> stored.get(replacement.id())))
                 .flatMap(stored -> lifecycle.held(sql, stored, HELD)
-                        .flatMap(ignored -> actions.find(sql, stored.id(), stored.tenantId())));
+                        .flatMap(ignored -> actions.find(sql, stored.id(), stored.tenantId())))
+                .map(edited -> new Outcome(edited, null));
     }
 
-    /** The new action, or a refusal when its row is missing now. */
-    private NewAction newAction(ActionRow original, String editor, ValidatedParams validated, StagingPolicies policy,
-            Optional<TargetSnapshot> target, String owner) {
+    /**
+     * The new action, or a refusal when its row is missing now. It ends when the original would have: an edit never
+     * extends a decision window. It is marked clean only when its editor edits their own clean proposal: its summary
+     * repeats the text the edit left as proposed, which is its editor's own only then (the page's and the agent's
+     * {@code OwnText} rule reads an action's summary by its requester and this mark).
+     */
+    private NewAction newAction(ActionRow original, LockedAction locked, String editor, boolean originalClean,
+            ValidatedParams validated, StagingPolicies policy, Optional<TargetSnapshot> target, String owner) {
         if (target.isEmpty() && targets.hasTarget(original.kind())
                 || owner == null && targets.readsOwner(original.kind())) {
             throw new ProblemException(ErrorCode.TARGET_NOT_FOUND, "The row this action writes no longer exists in"
@@ -178,7 +199,9 @@ public class ActionEdits {
                 validated.definition().tierFor(params, target.map(TargetSnapshot::fields).orElse(null),
                         policy.tiers()),
                 params, validated.hash(), ConfirmTokens.hash(ConfirmTokens.newToken()), validated.summary(),
-                target.orElse(null), null, true, owner, null, config.maxTtl(), original.id());
+                target.orElse(null), null, originalClean && editor.equals(original.requestedBy()), owner, null,
+                Duration.between(locked.lockedAt(), original.expiresAt()), original.id(),
+                original.requesters());
     }
 
     /** The original parameters with the changes applied, validated; only parameters a person may change. */

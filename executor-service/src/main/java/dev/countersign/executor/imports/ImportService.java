@@ -132,7 +132,7 @@ public class ImportService {
         for (ImportedRow row : pending) {
             Tier tier = tier(row.amount, tiers);
             boolean high = tier == Tier.HIGH;
-            if (!SeparationOfDuties.mayApprove(approval, tier, row.importedBy, actor.userId())) {
+            if (!SeparationOfDuties.mayApprove(approval, tier, List.of(row.importedBy), actor.userId())) {
                 refused.add(new Violation("transaction " + row.id,
                         "you imported it and it is at or above the high-impact threshold"));
             } else if (high && approval.highApprovals() > 1) {

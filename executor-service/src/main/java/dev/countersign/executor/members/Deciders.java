@@ -32,7 +32,7 @@ public final class Deciders {
                 .filter(member -> DecisionRule.decide(Operation.CONFIRM, action.tier(), Channel.PAGE,
                         Relation.of(member.userId(), action.requestedBy(), action.targetOwner()), member.approver(),
                         member.admin(), false) == Verdict.ALLOW)
-                .filter(member -> SeparationOfDuties.mayApprove(policy, action.tier(), action.requestedBy(),
+                .filter(member -> SeparationOfDuties.mayApprove(policy, action.tier(), action.requesters(),
                         member.userId()))
                 .toList();
     }

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -48,6 +50,7 @@ public interface NotificationsConfig {
      * decide it and have not approved it; only an action that has waited at least this long. Zero: no reminders.
      */
     @WithDefault("PT5M")
+    @DurationMin(seconds = 0)
     Duration remindBefore();
 
     /** How often the planner and the sender look for work. */

@@ -351,7 +351,7 @@ public class StagingService {
                             target.map(TargetSnapshot::fields).orElse(null), policy.tiers()),
                     validated.normalised(), validated.hash(), tokenHash(proposal), validated.summary(),
                     target.orElse(null), request.traceParent(), proposal.markedClean() && !request.throughMcp(), owner,
-                    request.mcpClient(), ttl(proposal), null);
+                    request.mcpClient(), ttl(proposal), null, List.of());
         }
 
         /**

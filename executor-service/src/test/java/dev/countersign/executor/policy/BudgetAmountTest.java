@@ -3,6 +3,7 @@ package dev.countersign.executor.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class BudgetAmountTest {
         return new ActionRow(UUID.randomUUID(), "t", "alice", null, null, kind, Tier.LOW, ActionStatus.PROPOSED,
                 Json.read(params, JsonNode.class), "h", "s", Instant.now(), Instant.now(),
                 null, null, null, null, null, null, beforeNode, false, null, null, null, null, null, null, null,
-                null);
+                null, List.of());
     }
 
     @Test

@@ -138,6 +138,11 @@ final class KindDeclarations {
         Set<String> byPerson = new LinkedHashSet<>();
         declaration.withArray("personEditable")
                 .forEach(field -> byPerson.add(known(names, field.asText(), "personEditable")));
+        params.stream().filter(param -> byPerson.contains(param.name()) && param.refersTo() != null)
+                .findFirst().ifPresent(param -> {
+                    throw new IllegalArgumentException("personEditable names " + param.name() + ", which refers to a"
+                            + " row: an edit may change what an action writes, never which row it writes");
+                });
         List<String> byPersonOrdered = params.stream().map(ParamSpec::name).filter(byPerson::contains).toList();
         JsonNode tier = declaration.path("tier");
         only(tier, TIER_MEMBERS, "the tier");

@@ -158,5 +158,23 @@ class KindDeclarationsTest {
                 .hasMessageContaining("is not <domain>.<noun>.<verb>");
         assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("propose_refund", "propose refund!")),
                 "t")).hasMessageContaining("is not a lower-case name");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("\"editable\":[]",
+                "\"editable\":[],\"personEditable\":[\"orderId\"]")), "t"))
+                .hasMessageContaining("refers to a row: an edit may change what an action writes, never which row");
+        assertThatThrownBy(() -> KindDeclarations.parse(json(VALID.replace("\"editable\":[]",
+                "\"editable\":[],\"personEditable\":[\"note\"]")), "t"))
+                .hasMessageContaining("personEditable names 'note'");
+    }
+
+    /** What a person may change before approving is the declaration's; none unless it says. */
+    @Test
+    void personEditableParametersAreDeclaredOrNone() {
+        assertThat(KindDeclarations.parse(json(VALID), "t").personEditable()).isEmpty();
+        assertThat(KindDeclarations.parse(json(VALID.replace("\"editable\":[]",
+                "\"editable\":[],\"personEditable\":[\"amount\"]")), "t").personEditable())
+                .containsExactly("amount");
+        assertThat(ActionCatalogue.find(ShippedKinds.CREATE_TRANSACTION).orElseThrow().personEditable())
+                .containsExactly("amount", "category", "description", "occurredOn");
+        assertThat(ActionCatalogue.find(ShippedKinds.SEND_MAIL).orElseThrow().personEditable()).isEmpty();
     }
 }
