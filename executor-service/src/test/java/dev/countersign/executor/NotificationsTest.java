@@ -207,6 +207,12 @@ class NotificationsTest {
         assertThat(Db.count("SELECT count(*) FROM notifications WHERE action_id = ? AND purpose = 'reminder'"
                 + " AND recipient = 'bob'", actionId)).isEqualTo(1);
         assertThat(Db.count("SELECT count(*) FROM notification_requests WHERE action_id = ?", actionId)).isZero();
+        // Asked again for the reminders now due, on any instance: this action's reminder state says it had its one.
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeQuery("SELECT notification_reminders_due(interval '5 minutes', 10000)")
+                    .close();
+        }
+        assertThat(Db.count("SELECT count(*) FROM notification_requests WHERE action_id = ?", actionId)).isZero();
 
         // The decision page's record: who was told, and when it was reminded; never an address.
         var deciders = given().header("Authorization", "Bearer " + tenant.bearer("bob", Groups.APPROVER))
