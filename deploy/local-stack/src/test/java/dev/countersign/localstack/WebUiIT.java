@@ -303,12 +303,15 @@ class WebUiIT {
     }
 
     /**
-     * Edit before approve (docs/approvals.md): bob, an approver, edits alice's HIGH expense down to a LOW amount on the
-     * decision page; the page shows the new action, his, which still waits for a person (he may not confirm his own
-     * edit of her row), with what he changed; alice, whose wallet it is, confirms it, and only the edit is written.
+     * Edit before approve (docs/approvals.md), in two browsers: bob, an approver, edits alice's HIGH expense down to a
+     * LOW amount; the page shows the new action, his, which still waits for a person (he may not confirm his own edit
+     * of her row), with what he changed. alice follows the link from the superseded card and edits it up again: HIGH.
+     * Where the tenant asks for another approver than the requester, neither she (who asked for the edit) nor bob (who
+     * asked for the one it replaced) may approve it. Nothing is written. (A confirm racing an edit:
+     * EditBeforeApproveTest.)
      */
     @Test
-    void anApproverEditsAProposalDownToLowAndTheEditStillWaitsForItsOwnDecision() throws Exception {
+    void editsBeforeApprovalWaitForTheirOwnDecisionWhateverTheirTier() throws Exception {
         signInToChat("acme", "alice");
         Locator chatCard = ask("add a 900 taxi expense to Checking");
         String actionId = chatCard.getAttribute("data-action-id");
@@ -321,12 +324,7 @@ class WebUiIT {
         Locator card = decisionCard(bob, actionId);
         assertThat(card).hasAttribute("data-status", "proposed");
         assertThat(card.locator(".tier")).hasText("HIGH impact");
-        card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Edit")).click();
-        card.getByLabel("amount").fill("12.50");
-        card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save the edit")).click();
-
-        Locator edited = bob.locator("#focused-card article.card");
-        assertThat(edited).not().hasAttribute("data-action-id", actionId);
+        Locator edited = editOnThePage(bob, card, actionId, "12.50");
         assertThat(edited).hasAttribute("data-status", "proposed");
         assertThat(edited.locator(".tier")).hasText("LOW impact");
         assertThat(edited.locator(".edited")).containsText("Edited by bob before approval");
@@ -339,16 +337,60 @@ class WebUiIT {
         assertThat(actionStatus(actionId)).isEqualTo("superseded");
         assertThat(actionStatus(editedId)).isEqualTo("proposed");
 
-        page.navigate(stack.executorUrl() + "/decide/?action=" + actionId);
-        assertThat(page.locator("#who")).containsText("Signed in as alice ");
-        Locator old = decisionCard(page, actionId);
-        assertThat(old).hasAttribute("data-status", "superseded");
-        old.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Open the edit that replaced it")).click();
-        Locator aliceCard = decisionCard(page, editedId);
-        confirmButton(aliceCard).click();
-        assertThat(aliceCard).hasAttribute("data-status", "executed");
-        assertThat(ledgerRows(editedId)).isEqualTo(1);
-        assertThat(ledgerRows(actionId)).isZero();
+        setHighNeedsOtherApprover(true);
+        try {
+            page.navigate(stack.executorUrl() + "/decide/?action=" + actionId);
+            assertThat(page.locator("#who")).containsText("Signed in as alice ");
+            Locator old = decisionCard(page, actionId);
+            assertThat(old).hasAttribute("data-status", "superseded");
+            old.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Open the edit that replaced it"))
+                    .click();
+            Locator raised = editOnThePage(page, decisionCard(page, editedId), editedId, "950.00");
+            assertThat(raised.locator(".tier")).hasText("HIGH impact");
+            assertThat(raised.locator(".edited")).containsText("Edited by alice before approval");
+            String raisedId = raised.getAttribute("data-action-id");
+            confirmButton(raised).click();
+            assertThat(raised.locator(".card-error")).containsText("another approver than the requester");
+            assertThat(raised).hasAttribute("data-status", "proposed");
+            // bob asked for the edit it replaced: his confirmation does not count either.
+            Map<?, ?> bobs = sessionPost(bob, raisedId, "confirm", csrfOf(bob),
+                    queryOne("SELECT params_hash FROM actions WHERE id = ?", UUID.fromString(raisedId)));
+            assertThat(statusOf(bobs)).isEqualTo(403);
+            assertThat(bobs.get("code")).isEqualTo("approver_not_allowed");
+            assertThat(actionStatus(raisedId)).isEqualTo("proposed");
+            for (String id : List.of(actionId, editedId, raisedId)) {
+                assertThat(ledgerRows(id)).isZero();
+            }
+        } finally {
+            setHighNeedsOtherApprover(false);
+        }
+    }
+
+    /** Edits {@code card}'s amount to {@code amount} and saves: the card of the action that replaces it. */
+    private static Locator editOnThePage(Page on, Locator card, String actionId, String amount) {
+        card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Edit").setExact(true)).click();
+        card.getByLabel("amount").fill(amount);
+        card.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Save the edit")).click();
+        Locator replacement = on.locator("#focused-card article.card");
+        assertThat(replacement).not().hasAttribute("data-action-id", actionId);
+        return replacement;
+    }
+
+    private static String csrfOf(Page on) {
+        return (String) on.evaluate("async () => (await (await fetch('/api/session')).json()).csrfToken");
+    }
+
+    /** acme's rule for HIGH actions, as its administrators would tighten it (one approval, by another person). */
+    private static void setHighNeedsOtherApprover(boolean needsOther) throws Exception {
+        try (Connection owner = stack.ownerConnection();
+                PreparedStatement set = owner.prepareStatement(
+                        "INSERT INTO tenant_policies (tenant_id, agent_writes, updated_by, high_approvals,"
+                                + " high_needs_other_approver) VALUES ('acme', 'staged_only', 'webuiit', 1, ?)"
+                                + " ON CONFLICT (tenant_id) DO UPDATE SET high_needs_other_approver = EXCLUDED"
+                                + ".high_needs_other_approver, updated_by = 'webuiit'")) {
+            set.setBoolean(1, needsOther);
+            set.executeUpdate();
+        }
     }
 
     @Test
