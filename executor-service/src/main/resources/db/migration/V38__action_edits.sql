@@ -21,7 +21,7 @@ ALTER TABLE actions ADD CONSTRAINT actions_superseded_names_its_successor
 ALTER TABLE actions VALIDATE CONSTRAINT actions_superseded_names_its_successor;
 ALTER TABLE actions ADD CONSTRAINT actions_never_supersede_themselves CHECK (supersedes <> id);
 CREATE UNIQUE INDEX actions_superseded_once ON actions (supersedes) WHERE supersedes IS NOT NULL;
-GRANT SELECT (supersedes, superseded_by, prior_requesters) ON actions TO ${readerRole};
+GRANT SELECT (supersedes, superseded_by) ON actions TO ${readerRole};
 
 -- A superseded action's idempotency key is retired, as a cancelled one's is (R__idempotency_keys_follow_actions.sql).
 ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_retired_because_check;

@@ -91,6 +91,11 @@ class DatabaseInvariantsTest {
      * naming it, in one transaction (the link is checked when it commits).
      */
     private static void supersede(Connection sql, UUID id) throws SQLException {
+        supersede(sql, id, "prior_requesters || requested_by");
+    }
+
+    /** As {@link #supersede(Connection, UUID)}, the successor's prior requesters as {@code priorRequesters} says. */
+    private static void supersede(Connection sql, UUID id, String priorRequesters) throws SQLException {
         UUID successor = UUID.randomUUID();
         boolean autoCommit = sql.getAutoCommit();
         sql.setAutoCommit(false);
@@ -101,8 +106,8 @@ class DatabaseInvariantsTest {
                                              token_hash, summary, proposed_at, expires_at, supersedes,
                                              prior_requesters)
                         SELECT ?, tenant_id, 'bob', kind, tier, 'proposed', params, params_hash, token_hash, summary,
-                               now(), now() + interval '1 hour', id, prior_requesters || requested_by
-                        FROM actions WHERE id = ?""")) {
+                               now(), now() + interval '1 hour', id, %s
+                        FROM actions WHERE id = ?""".formatted(priorRequesters))) {
             update.setObject(1, successor);
             update.setObject(2, id);
             update.executeUpdate();
@@ -142,6 +147,11 @@ class DatabaseInvariantsTest {
                     FROM actions WHERE id = '%s'""".formatted(proposed))).isInstanceOf(SQLException.class)
                     .hasMessageContaining("which names it");
             assertThat(Db.status(proposed)).isEqualTo("proposed");
+            // An edit that leaves out who asked for what it replaces is refused when it commits.
+            UUID forgetful = insertAction(sql, "t-" + UUID.randomUUID());
+            assertThatThrownBy(() -> supersede(sql, forgetful, "'{}'::text[]")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("counts its requesters");
+            assertThat(Db.status(forgetful)).isEqualTo("proposed");
 
             supersede(sql, proposed);
             UUID successor = UUID.fromString(Db.text(sql, "SELECT id::text FROM actions WHERE supersedes = ?",

@@ -179,6 +179,29 @@ class EditBeforeApproveTest {
     }
 
     @Test
+    void whoeverAskedForAWriteToAnotherPersonsRowMayNotConfirmItAfterSomeoneElsesEdit() throws Exception {
+        // dave, an approver, asks for an expense in alice's wallet: as its requester he may not confirm it.
+        var daves = new ProposalMother(tenant, "20.00").by("dave");
+        daves.stage(kafka);
+        String dave = tenant.bearer("dave", Groups.APPROVER);
+        var edited = edit(daves.actionId, daves.paramsHash(), bob(), Map.of("category", "travel")).then()
+                .statusCode(201).extract();
+        UUID editedId = UUID.fromString(edited.path("id"));
+        // bob's edit of it does not make dave a bystander approver of his own write.
+        view(editedId, dave).then().statusCode(200).body("youMay", org.hamcrest.Matchers.not(
+                org.hamcrest.Matchers.hasItem("confirm")));
+        confirm(editedId, edited.path("paramsHash"), dave).then().statusCode(403).body("code", equalTo("forbidden"));
+        // A second edit, by alice, still counts both who asked before it.
+        var again = edit(editedId, edited.path("paramsHash"), alice(), Map.of("amount", "21.00")).then()
+                .statusCode(201).extract();
+        assertThat(Db.text("SELECT array_to_string(prior_requesters, ',') FROM actions WHERE id = ?::uuid",
+                again.path("id").toString())).isEqualTo("dave,bob");
+        confirm(UUID.fromString(again.path("id")), again.path("paramsHash"), dave).then().statusCode(403);
+        confirm(UUID.fromString(again.path("id")), again.path("paramsHash"), alice()).then().statusCode(200)
+                .body("status", equalTo("executed"));
+    }
+
+    @Test
     void confirmingAnEditEarnsItsEditorsAgentNoTrust() throws Exception {
         // A MEDIUM transaction edit of alice's coffee, which bob edits and alice confirms.
         UUID coffee = tenant.coffee("4.20");

@@ -118,7 +118,8 @@ public class ActionRepository {
                         column(proposals, NewAction::paramsHash, String[]::new),
                         column(proposals, NewAction::tokenHash, String[]::new),
                         column(proposals, NewAction::summary, String[]::new),
-                        column(proposals, action -> action.ttl().toNanos() / 1e9, Double[]::new),
+                        column(proposals, action -> action.ttl().toSeconds() + action.ttl().toNanosPart() / 1e9,
+                                Double[]::new),
                         column(proposals, action -> action.target() == null ? null : action.target().version(),
                                 Long[]::new),
                         column(proposals, action -> action.target() == null

@@ -62,6 +62,15 @@ public record ActionRow(
         List<String> priorRequesters) implements KindAction {
 
     /**
+     * The requester the decision rule sees when {@code userId} acts on this action: {@code userId} itself if they asked
+     * for it or for an action it replaced (an edit), so an edit by someone else never turns a requester into a
+     * bystander who may confirm; otherwise its requester.
+     */
+    public String requesterFor(String userId) {
+        return requesters().contains(userId) ? userId : requestedBy;
+    }
+
+    /**
      * Everyone who asked for this action: its requester and, for an edit, the requesters of the actions it replaced
      * (the separation of duties counts them all as requesters).
      */

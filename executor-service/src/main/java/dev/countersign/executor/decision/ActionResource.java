@@ -118,7 +118,8 @@ public class ActionResource {
                     boolean more = rows.size() > limit;
                     List<ActionRow> page = more ? rows.subList(0, limit) : rows;
                     return new ActionPage(page.stream().map(row -> row.toView(names)
-                            .withYouMay(Caller.mayDo(who, via, row.tier(), row.requestedBy(), row.targetOwner())))
+                            .withYouMay(Caller.mayDo(who, via, row.tier(), row.requesterFor(who.userId()),
+                                    row.targetOwner())))
                             .toList(),
                             more ? PageCursor.after(page.get(page.size() - 1)).encode() : null);
                 })));
@@ -133,7 +134,8 @@ public class ActionResource {
         Channel via = caller.channel();
         return sessions.read(tenantId, () -> findReadable(actionId, tenantId, who, via)
                 .flatMap(row -> reads.pageNames(tenantId).map(names -> row.toView(names)
-                        .withYouMay(Caller.mayDo(who, via, row.tier(), row.requestedBy(), row.targetOwner())))));
+                        .withYouMay(Caller.mayDo(who, via, row.tier(), row.requesterFor(who.userId()),
+                                row.targetOwner())))));
     }
 
     /** Every state the action entered, with who and through which channel; 404 like {@link #get}. */
@@ -208,7 +210,8 @@ public class ActionResource {
     private Uni<ActionRow> findReadable(UUID actionId, String tenantId, Principal who, Channel via) {
         return reads.find(actionId, tenantId).map(row -> {
             if (row == null
-                    || DecisionRule.hidesFrom(who, row.tier(), row.requestedBy(), row.targetOwner(), via)) {
+                    || DecisionRule.hidesFrom(who, row.tier(), row.requesterFor(who.userId()), row.targetOwner(),
+                            via)) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
             }
             return row;

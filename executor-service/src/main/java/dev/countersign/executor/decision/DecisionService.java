@@ -132,8 +132,8 @@ public class DecisionService {
         if (request.decider() == null) {
             return action.targetOwner() == null || action.targetOwner().equals(action.requestedBy());
         }
-        return DecisionRule.decide(request.decider(), operation, action.tier(), action.requestedBy(),
-                action.targetOwner(), request.via()) == Verdict.ALLOW;
+        return DecisionRule.decide(request.decider(), operation, action.tier(),
+                action.requesterFor(request.decider().userId()), action.targetOwner(), request.via()) == Verdict.ALLOW;
     }
 
     /**
@@ -178,7 +178,8 @@ public class DecisionService {
                 .find(sql, actionId, tenantId)
                 .invoke(current -> {
                     if (current != null) {
-                        DecisionRule.require(who, Operation.REISSUE_TOKEN, current.tier(), current.requestedBy(),
+                        DecisionRule.require(who, Operation.REISSUE_TOKEN, current.tier(),
+                                current.requesterFor(who.userId()),
                                 current.targetOwner(), via, "get a new confirm token for this action");
                     }
                 })
@@ -308,7 +309,7 @@ public class DecisionService {
      */
     private static boolean hidden(DecisionRequest request, ActionRow action) {
         return request.decider() != null && action != null && DecisionRule.hidesFrom(request.decider(), action.tier(),
-                action.requestedBy(), action.targetOwner(), request.via());
+                action.requesterFor(request.decider().userId()), action.targetOwner(), request.via());
     }
 
     /** What a decision does with the action, once locked. */

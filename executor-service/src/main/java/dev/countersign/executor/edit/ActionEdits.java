@@ -121,7 +121,8 @@ public class ActionEdits {
         if (original == null) {
             throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
         }
-        DecisionRule.require(edit.editor(), Operation.CANCEL, original.tier(), original.requestedBy(),
+        DecisionRule.require(edit.editor(), Operation.CANCEL, original.tier(),
+                original.requesterFor(edit.editor().userId()),
                 original.targetOwner(), edit.via(), "edit this action");
         if (original.status() != ActionStatus.PROPOSED) {
             throw notProposed(original);

@@ -58,7 +58,7 @@ public class EditResource {
                 request.paramsHash(), request.params()))
                 .map(edited -> Response.created(URI.create("/api/actions/" + edited.id()))
                         .entity(edited.toView().withYouMay(Caller.mayDo(editor, caller.channel(), edited.tier(),
-                                edited.requestedBy(), edited.targetOwner())))
+                                edited.requesterFor(editor.userId()), edited.targetOwner())))
                         .build());
     }
 }

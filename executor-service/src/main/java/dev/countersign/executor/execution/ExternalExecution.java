@@ -196,7 +196,8 @@ public class ExternalExecution {
             if (action == null) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, "No such action in your tenant.");
             }
-            DecisionRule.require(who, Operation.RESOLVE, action.tier(), action.requestedBy(), action.targetOwner(), via,
+            DecisionRule.require(who, Operation.RESOLVE, action.tier(), action.requesterFor(who.userId()),
+                    action.targetOwner(), via,
                     "resolve this action");
             if (action.status() != ActionStatus.NEEDS_REVIEW) {
                 throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,

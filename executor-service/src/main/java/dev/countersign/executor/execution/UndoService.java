@@ -109,7 +109,8 @@ public class UndoService {
             throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, NOT_FOUND);
         }
         // A HIGH action may have needed other approvers: an administrator's to undo (the decision rule).
-        DecisionRule.require(who, Operation.UNDO, action.tier(), action.requestedBy(), action.targetOwner(), via,
+        DecisionRule.require(who, Operation.UNDO, action.tier(), action.requesterFor(who.userId()),
+                action.targetOwner(), via,
                 "undo this action");
         if (action.status() != ActionStatus.EXECUTED) {
             throw new ProblemException(ErrorCode.INVALID_STATE_TRANSITION,

@@ -30,7 +30,8 @@ public final class Deciders {
         return members.stream()
                 .filter(member -> member.tenantId().equals(action.tenantId()))
                 .filter(member -> DecisionRule.decide(Operation.CONFIRM, action.tier(), Channel.PAGE,
-                        Relation.of(member.userId(), action.requestedBy(), action.targetOwner()), member.approver(),
+                        Relation.of(member.userId(), action.requesterFor(member.userId()), action.targetOwner()),
+                        member.approver(),
                         member.admin(), false) == Verdict.ALLOW)
                 .filter(member -> SeparationOfDuties.mayApprove(policy, action.tier(), action.requesters(),
                         member.userId()))

@@ -54,7 +54,7 @@ public class DecidersResource {
         Principal who = caller.principal();
         var via = caller.channel();
         return transactions.read(tenantId, sql -> actions.find(sql, actionId, tenantId).flatMap(action -> {
-            if (action == null || DecisionRule.hidesFrom(who, action.tier(), action.requestedBy(),
+            if (action == null || DecisionRule.hidesFrom(who, action.tier(), action.requesterFor(who.userId()),
                     action.targetOwner(), via)) {
                 throw new ProblemException(ErrorCode.ACTION_NOT_FOUND, DecisionRule.NOT_FOUND);
             }

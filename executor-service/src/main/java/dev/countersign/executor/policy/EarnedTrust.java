@@ -40,21 +40,31 @@ public class EarnedTrust {
 
     /** After a person cancelled a proposal. */
     public Uni<Void> cancelled(SqlClient sql, ActionRow cancelled) {
-        return cancelled.tier() == Tier.MEDIUM
+        return cancelled.tier() == Tier.MEDIUM && agentProposed(cancelled)
                 ? trust.reset(sql, cancelled.tenantId(), cancelled.requestedBy(), "cancelled " + cancelled.id())
                 : Uni.createFrom().voidItem();
     }
 
     /** After a person edited a proposal before approving it: what was proposed was not taken as it was. */
     public Uni<Void> edited(SqlClient sql, ActionRow superseded) {
-        return superseded.tier() == Tier.MEDIUM
+        return superseded.tier() == Tier.MEDIUM && agentProposed(superseded)
                 ? trust.reset(sql, superseded.tenantId(), superseded.requestedBy(), "edited " + superseded.id())
                 : Uni.createFrom().voidItem();
     }
 
     /** After a person undid an executed action. */
     public Uni<Void> undone(SqlClient sql, ActionRow undone) {
-        return trust.reset(sql, undone.tenantId(), undone.requestedBy(), "undid " + undone.id());
+        return agentProposed(undone)
+                ? trust.reset(sql, undone.tenantId(), undone.requestedBy(), "undid " + undone.id())
+                : Uni.createFrom().voidItem();
+    }
+
+    /**
+     * Whether the action is its requester's agent's proposal: not a person's edit (edit before approve), whose
+     * requester is the editor. An edit neither earns trust (R__execute_action.sql) nor loses it.
+     */
+    private static boolean agentProposed(ActionRow action) {
+        return action.supersedes() == null;
     }
 
     /** What {@code userId} sees of their trust; MEDIUM applies on arrival only while agent writes are enabled. */

@@ -138,7 +138,8 @@ final class KindDeclarations {
         Set<String> byPerson = new LinkedHashSet<>();
         declaration.withArray("personEditable")
                 .forEach(field -> byPerson.add(known(names, field.asText(), "personEditable")));
-        params.stream().filter(param -> byPerson.contains(param.name()) && param.refersTo() != null)
+        params.stream().filter(param -> byPerson.contains(param.name())
+                && (param.refersTo() != null || param.type() == ParamType.UUID))
                 .findFirst().ifPresent(param -> {
                     throw new IllegalArgumentException("personEditable names " + param.name() + ", which refers to a"
                             + " row: an edit may change what an action writes, never which row it writes");
