@@ -307,8 +307,9 @@ class WebUiIT {
      * LOW amount; the page shows the new action, his, which still waits for a person (he may not confirm his own edit
      * of her row), with what he changed. alice follows the link from the superseded card and edits it up again: HIGH.
      * Where the tenant asks for another approver than the requester, neither she (who asked for the edit) nor bob (who
-     * asked for the one it replaced) may approve it. Nothing is written. (A confirm racing an edit:
-     * EditBeforeApproveTest.)
+     * asked for the one it replaced) may approve it. Nothing is written. The race: alice's card of the proposal still
+     * shows Confirm (its polls are answered with the view it had) when bob's edit wins; her Confirm then gets the
+     * winner's status, superseded, and the card says so (many rounds of the race itself: EditBeforeApproveTest).
      */
     @Test
     void editsBeforeApprovalWaitForTheirOwnDecisionWhateverTheirTier() throws Exception {
@@ -318,6 +319,19 @@ class WebUiIT {
         assertThat(chatCard).hasAttribute("data-status", "proposed");
         String link = chatCard.getByRole(AriaRole.LINK).getAttribute("href");
 
+        // alice has the proposal's card open; her page's reads of it keep answering what it was, so it still offers
+        // Confirm when bob's edit lands (as a card between two polls would).
+        page.navigate(stack.executorUrl() + "/decide/?action=" + actionId);
+        assertThat(page.locator("#who")).containsText("Signed in as alice ");
+        Locator stale = decisionCard(page, actionId);
+        assertThat(stale).hasAttribute("data-status", "proposed");
+        String asProposed = (String) page.evaluate("async (id) => await (await fetch('/api/actions/' + id)).text()",
+                actionId);
+        String viewPath = "/api/actions/" + actionId;
+        java.util.function.Predicate<String> theView = url -> url.endsWith(viewPath);
+        page.route(theView, route -> route.fulfill(new Route.FulfillOptions().setStatus(200)
+                .setContentType("application/json").setBody(asProposed)));
+
         Page bob = newPage();
         bob.navigate(link);
         signInAtKeycloak(bob, "bob");
@@ -325,6 +339,14 @@ class WebUiIT {
         assertThat(card).hasAttribute("data-status", "proposed");
         assertThat(card.locator(".tier")).hasText("HIGH impact");
         Locator edited = editOnThePage(bob, card, actionId, "12.50");
+
+        // alice's Confirm comes second: the executor answers with the winner's status, and her card shows it.
+        assertThat(stale).hasAttribute("data-status", "proposed");
+        confirmButton(stale).click();
+        assertThat(stale.locator(".card-error")).containsText("superseded");
+        assertThat(stale).hasAttribute("data-status", "superseded");
+        assertThat(stale.locator(".status")).containsText("Superseded: a person edited it before anyone approved it");
+        page.unroute(theView);
         assertThat(edited).hasAttribute("data-status", "proposed");
         assertThat(edited.locator(".tier")).hasText("LOW impact");
         assertThat(edited.locator(".edited")).containsText("Edited by bob before approval");
