@@ -197,6 +197,23 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
     return next;
   }
 
+  /**
+   * A decision, undo or edit the executor refused: the card takes the action as the answer shows it (the winner's
+   * status, when someone decided first) and says why. False when the session ended (the page said so; nothing more).
+   */
+  function refused(problem, what) {
+    if (isSessionEnded(problem)) {
+      stop();
+      return false;
+    }
+    if (problem.action) {
+      view = adopt(problem.action);
+    }
+    setError(explain(problem));
+    announce(`Could not ${what}: ${explain(problem)}`);
+    return true;
+  }
+
   /** After a decision: focus Undo when it appeared, else the card's status (unless the session ended meanwhile). */
   function focusAfterDecision() {
     if (signal.aborted || !card.isConnected) {
@@ -403,15 +420,9 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
           card.replaceWith(actionCard(answer.body.id, { focus: true }));
         }
       } catch (problem) {
-        if (isSessionEnded(problem)) {
-          stop();
+        if (!refused(problem, 'edit')) {
           return;
         }
-        if (problem.action) {
-          view = adopt(problem.action);
-        }
-        setError(explain(problem));
-        announce(`Could not edit: ${explain(problem)}`);
       } finally {
         busy = false;
         if (!signal.aborted) {
@@ -599,15 +610,9 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
       took(await post(`/api/actions/${encodeURIComponent(id)}/${what}`, body));
       announce(what === 'confirm' ? `Confirmed: ${statusText(view, approvals)}` : 'Cancelled: nothing was written.');
     } catch (problem) {
-      if (isSessionEnded(problem)) {
-        stop();
+      if (!refused(problem, what)) {
         return;
       }
-      if (problem.action) {
-        view = adopt(problem.action);
-      }
-      setError(explain(problem));
-      announce(`Could not ${what}: ${explain(problem)}`);
     } finally {
       busy = false;
       if (!signal.aborted) {
@@ -638,15 +643,9 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
       }
       took(answer);
     } catch (problem) {
-      if (isSessionEnded(problem)) {
-        stop();
+      if (!refused(problem, 'undo')) {
         return;
       }
-      if (problem.action) {
-        view = adopt(problem.action);
-      }
-      setError(explain(problem));
-      announce(`Could not undo: ${explain(problem)}`);
     } finally {
       busy = false;
       if (!signal.aborted) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +20,6 @@ import dev.countersign.executor.members.TenantDeciders;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -58,8 +56,7 @@ public class NotificationPlanner {
     private final TenantDeciders deciders;
     private final NotificationsConfig config;
     private final NotificationSender sender;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
+    private final SerialRuns runs = new SerialRuns("Planning notifications", this::runAndWake);
 
     public NotificationPlanner(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, TenantDeciders deciders, NotificationsConfig config,
@@ -75,34 +72,17 @@ public class NotificationPlanner {
 
     @Scheduled(identity = "notification-planner", every = "${countersign.notifications.poll-interval}", skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void poll() {
-        again.set(true);
-        if (running.compareAndSet(false, true)) {
-            Infrastructure.getDefaultExecutor().execute(this::drain);
-        }
+        runs.request();
     }
 
-    /** Runs again at once while a run found a whole batch for some tenant; never overlaps itself on this instance. */
-    private void drain() {
-        again.set(false);
-        runOnce().subscribe().with(run -> {
+    /** A run; again at once while it found a whole batch for some tenant. Wakes the sender when it planned any. */
+    private Uni<Boolean> runAndWake() {
+        return runOnce().map(run -> {
             if (run.planned() > 0) {
                 sender.wakeUp();
             }
-            if (run.fullBatch()) {
-                again.set(true);
-            }
-            finish();
-        }, failure -> {
-            LOG.warnf("Planning notifications failed, will retry: %s", failure.toString());
-            finish();
+            return run.fullBatch();
         });
-    }
-
-    private void finish() {
-        running.set(false);
-        if (again.get() && running.compareAndSet(false, true)) {
-            Infrastructure.getDefaultExecutor().execute(this::drain);
-        }
     }
 
     /** What one run did: notifications planned, and whether some tenant had at least a whole batch of requests. */

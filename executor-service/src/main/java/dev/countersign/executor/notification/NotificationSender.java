@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -36,7 +35,6 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -81,8 +79,7 @@ public class NotificationSender {
     private final TenantDeciders deciders;
     private final NotificationsConfig config;
     private final WebhookKeys keys;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
+    private final SerialRuns runs = new SerialRuns("Sending notifications", this::runAgain);
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, ApprovalRepository approvals, ExternalGate gate, TenantDeciders deciders,
@@ -115,30 +112,12 @@ public class NotificationSender {
 
     /** Asks for a run soon; runs never overlap within an instance, and a request during a run causes another. */
     public void wakeUp() {
-        again.set(true);
-        if (running.compareAndSet(false, true)) {
-            Infrastructure.getDefaultExecutor().execute(this::drain);
-        }
+        runs.request();
     }
 
-    private void drain() {
-        again.set(false);
-        runOnce().subscribe().with(due -> {
-            if (due >= config.batch()) {
-                again.set(true);
-            }
-            finish();
-        }, failure -> {
-            LOG.warnf("Sending notifications failed, will retry: %s", failure.toString());
-            finish();
-        });
-    }
-
-    private void finish() {
-        running.set(false);
-        if (again.get() && running.compareAndSet(false, true)) {
-            Infrastructure.getDefaultExecutor().execute(this::drain);
-        }
+    /** One run; again at once while it found a whole batch due. */
+    private Uni<Boolean> runAgain() {
+        return runOnce().map(due -> due >= config.batch());
     }
 
     /** One run over at most {@code batch} due notifications: how many were due. */
