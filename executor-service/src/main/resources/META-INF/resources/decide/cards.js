@@ -145,6 +145,8 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
   const expiry = h('p', { class: 'expiry', hidden: true });
   // Who was told of it, and its reminder: from the executor's record (GET /api/actions/{id}/deciders).
   const told = h('p', { class: 'told hint', hidden: true });
+  // The code a person's second device shows for this action, once anyone was asked there (OpenID CIBA).
+  const secondDevice = h('p', { class: 'second-device', hidden: true });
   let notices = null;
   let noticesAt = 0;
   let noticesStatus = null;
@@ -170,7 +172,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
   const card = h('article', { class: 'card', 'aria-labelledby': titleId, 'data-action-id': id,
     'data-status': 'loading' },
   h('header', { class: 'card-head' }, title, h('span', { class: 'labels' }, kind, tier)),
-  status, held, expiry, told, edited, details, error, mayNot, approvedHint,
+  status, held, expiry, told, secondDevice, edited, details, error, mayNot, approvedHint,
   h('div', { class: 'buttons', role: 'group', 'aria-label': 'Decision' },
     confirmButton, cancelButton, editButton, undoButton, historyButton),
   editForm, resolveForm, history);
@@ -442,9 +444,13 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
   function renderTold() {
     const shown = view && notices && (view.status === 'proposed' || view.status === 'expired');
     const sent = shown ? notices.told.filter((notice) => notice.state === 'sent') : [];
-    const channel = (name) => (name === 'email' ? 'e-mail' : name);
+    const channel = (name) => ({ email: 'e-mail', second_device: 'second device' }[name] || name);
+    // By username where the executor knows it (a user id need not be one).
+    const names = new Map(shown ? notices.deciders.filter((decider) => decider.username)
+      .map((decider) => [decider.userId, decider.username]) : []);
+    const person = (userId) => names.get(userId) || userId;
     const people = [...new Set(sent.filter((notice) => notice.purpose === 'waiting')
-      .map((notice) => `${notice.recipient} (${channel(notice.channel)})`))];
+      .map((notice) => `${person(notice.recipient)} (${channel(notice.channel)})`))];
     const parts = [];
     if (shown && people.length > 0) {
       parts.push(`Told: ${people.join(', ')}.`);
@@ -453,7 +459,7 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
     }
     if (shown && notices.remindedAt) {
       const reminded = [...new Set(sent.filter((notice) => notice.purpose === 'reminder')
-        .map((notice) => notice.recipient))];
+        .map((notice) => person(notice.recipient)))];
       parts.push(`Reminder at ${formatTime(notices.remindedAt)}${reminded.length ? ': ' + reminded.join(', ') : ''}.`);
     }
     const text = parts.join(' ');
@@ -461,6 +467,12 @@ export function actionCard(id, { hint = {}, focus = false, onView = () => {}, on
       told.textContent = text;
     }
     told.hidden = text === '';
+    const code = view && view.status === 'proposed' && notices ? notices.secondDeviceCode : null;
+    const codeText = code ? `Second-device code: ${code}. Approve on a device only if it shows this code.` : '';
+    if (secondDevice.textContent !== codeText) {
+      secondDevice.textContent = codeText;
+    }
+    secondDevice.hidden = !code;
   }
 
   /** Every second: only the countdown's text changes, unless the window just closed. */

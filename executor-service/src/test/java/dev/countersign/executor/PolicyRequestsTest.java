@@ -80,7 +80,7 @@ class PolicyRequestsTest {
             }
         }
         assertThat(open).containsExactlyInAnyOrder("agentWrites", "approvals", "tiers", "externalSends",
-                "autoApplyBudget", "mcpAutoApply", "webhookOrigins");
+                "autoApplyBudget", "mcpAutoApply", "webhookOrigins", "secondDevice");
     }
 
     @Test

@@ -63,6 +63,16 @@ final class KeycloakAdmin {
                 .PUT(HttpRequest.BodyPublishers.ofString(Json.write(client))), 204);
     }
 
+    /** Sets one attribute of the realm (its CIBA policy's, for instance), keeping the others. */
+    synchronized void setRealmAttribute(String name, String value) {
+        String token = adminToken();
+        String realm = baseUrl + "/admin/realms/" + LocalKeycloak.REALM;
+        ObjectNode representation = (ObjectNode) send(request(realm, token).GET(), 200);
+        representation.with("attributes").put(name, value);
+        send(request(realm, token).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(Json.write(representation))), 204);
+    }
+
     /**
      * Opens anonymous dynamic client registration (RFC 7591, Keycloak's OpenID Connect endpoint; the others are off in
      * the build, {@link KeycloakCache#BUILD_OPTIONS}) to MCP clients on this machine, and puts it back as it should be

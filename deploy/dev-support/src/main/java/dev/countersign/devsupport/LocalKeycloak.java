@@ -29,7 +29,7 @@ import dev.countersign.contracts.json.Json;
  * Dev and test only: one node ({@code --cache=local}), H2 ({@code --db=dev-file}), plain HTTP on 127.0.0.1, public
  * passwords and client secrets, a bootstrap administrator {@code admin}/{@code admin-dev-only} and a password-grant
  * test client. The realm ({@code keycloak/countersign-realm.json} beside this class) has these users, each with the
- * password {@code <name>-dev-only} ({@link #password}) and {@code sub} equal to the name:
+ * password {@code <name>-dev-only} ({@link #password}) and, but for erin, {@code sub} equal to the name:
  * <table>
  * <caption>Users</caption>
  * <tr>
@@ -52,6 +52,11 @@ import dev.countersign.contracts.json.Json;
  * <td>acme</td>
  * <td>user</td>
  * </tr>
+ * <tr>
+ * <td>erin ({@code sub} {@value #ERIN_SUB}, not her username)</td>
+ * <td>acme</td>
+ * <td>user, approver</td>
+ * </tr>
  * </table>
  * Clients: {@value #DECISION_PAGE_CLIENT} and {@value #CHAT_CLIENT} (confidential, standard flow only, PKCE S256
  * required, access tokens for their own audience; no redirect URI until {@link #allowRedirectUri} adds one) and
@@ -60,6 +65,12 @@ import dev.countersign.contracts.json.Json;
  * client that signs anyone in has an API audience as its id: an ID token's audience is its client, so no ID token
  * passes as a bearer token. The API audiences are held by bearer-only clients of those names, so that nobody registers
  * one.
+ * <p>
+ * Second-device approvals (OpenID CIBA, docs/approvals.md): the realm's CIBA policy polls, with requests that live 120
+ * s unless the client asks for less and a poll interval of 1 s; {@value #SECOND_DEVICE_CLIENT} is the executor's CIBA
+ * client, whose tokens are for {@value #SECOND_DEVICE_AUDIENCE}, an audience no endpoint accepts; Keycloak posts each
+ * request to the authentication channel {@link #start(int, Path, URI)} names (the approval device), where a person
+ * signs in through {@value #APPROVAL_DEVICE_CLIENT}.
  * <p>
  * At every start it opens anonymous dynamic client registration to MCP clients on this machine (loopback redirect URIs,
  * the client scope {@value #MCP_SCOPE}, consent and PKCE required; {@link KeycloakAdmin#openMcpRegistration},
@@ -109,6 +120,16 @@ public final class LocalKeycloak implements AutoCloseable {
      * and the only ones a registered redirect URI may name.
      */
     static final List<String> REGISTRATION_HOSTS = List.of("127.0.0.1", "localhost");
+    /** The executor's OpenID CIBA client (second-device approvals): backchannel requests and the CIBA grant only. */
+    public static final String SECOND_DEVICE_CLIENT = "countersign-second-device";
+    public static final String SECOND_DEVICE_CLIENT_SECRET = "countersign-second-device-dev-only-secret";
+    /** The audience of a CIBA approval's access token, which no endpoint accepts as a bearer token. */
+    public static final String SECOND_DEVICE_AUDIENCE = "countersign-second-device-approval";
+    /** The approval device's sign-in client (deploy/approval-device); its access tokens are for the executor. */
+    public static final String APPROVAL_DEVICE_CLIENT = "countersign-approval-device";
+    public static final String APPROVAL_DEVICE_CLIENT_SECRET = "countersign-approval-device-dev-only-secret";
+    /** erin's {@code sub}: not her username, as at most identity providers. */
+    public static final String ERIN_SUB = "9b2f6d0e-4a45-4c1b-8e45-5ec0dde71ce5";
     /** Public, password grant only: must never exist in production. */
     public static final String TEST_CLIENT = "countersign-test-cli";
     /** Like {@value #TEST_CLIENT}, for the MCP server's audience. */
@@ -164,6 +185,14 @@ public final class LocalKeycloak implements AutoCloseable {
      *            (sessions, redirect URIs allowed at run time) survives a restart until the realm file changes
      */
     public static LocalKeycloak start(int port, Path dataDirectory) {
+        return start(port, dataDirectory, null);
+    }
+
+    /**
+     * Starts Keycloak as {@link #start(int, Path)} does, posting the backchannel authentication requests of CIBA to
+     * {@code authenticationChannel} (Keycloak's HTTP authentication channel; none: such a request fails with 503).
+     */
+    public static LocalKeycloak start(int port, Path dataDirectory, URI authenticationChannel) {
         long started = System.nanoTime();
         KeycloakCache cache = KeycloakCache.inUserCache();
         Path snapshot = cache.snapshotFor(realmJson());
@@ -176,7 +205,7 @@ public final class LocalKeycloak implements AutoCloseable {
             cache.seed(directory, snapshot);
             int httpPort = port > 0 ? port : FreePorts.one();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-            Process process = launch(directory, httpPort, false);
+            Process process = launch(directory, httpPort, false, authenticationChannel);
             try {
                 awaitReady(process, http, httpPort, directory.resolve("keycloak.log"));
             } catch (RuntimeException e) {
@@ -230,6 +259,8 @@ public final class LocalKeycloak implements AutoCloseable {
             case DECISION_PAGE_CLIENT -> DECISION_PAGE_CLIENT_SECRET;
             case CHAT_CLIENT -> CHAT_CLIENT_SECRET;
             case MCP_SERVER_CLIENT -> MCP_SERVER_CLIENT_SECRET;
+            case SECOND_DEVICE_CLIENT -> SECOND_DEVICE_CLIENT_SECRET;
+            case APPROVAL_DEVICE_CLIENT -> APPROVAL_DEVICE_CLIENT_SECRET;
             default -> throw new IllegalArgumentException(clientId + " has no secret (a public client or none)");
         };
     }
@@ -240,6 +271,15 @@ public final class LocalKeycloak implements AutoCloseable {
      */
     public void allowRedirectUri(String clientId, String redirectUri) {
         admin.allow(clientId, Set.of(redirectUri), Set.of());
+    }
+
+    /**
+     * How long a CIBA request lives (the realm's policy, 120 s in the realm file). Keycloak 26.5 keeps each request for
+     * this long whatever {@code requested_expiry} the client asked for (BackchannelAuthenticationEndpoint stores the
+     * realm's value), so a test of an expiry shortens it here.
+     */
+    public void cibaExpiresIn(Duration lifetime) {
+        admin.setRealmAttribute("cibaExpiresIn", Long.toString(lifetime.toSeconds()));
     }
 
     /** Lets RP-initiated logout of a web client end on {@code uri} ({@code post_logout_redirect_uri}). */
@@ -336,7 +376,7 @@ public final class LocalKeycloak implements AutoCloseable {
     static void runOnceWithImport(Path instance) throws IOException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         int port = FreePorts.one();
-        Process process = launch(instance, port, true);
+        Process process = launch(instance, port, true, null);
         try {
             awaitReady(process, http, port, instance.resolve("keycloak.log"));
         } finally {
@@ -345,7 +385,8 @@ public final class LocalKeycloak implements AutoCloseable {
         }
     }
 
-    private static Process launch(Path instance, int port, boolean importRealm) throws IOException {
+    private static Process launch(Path instance, int port, boolean importRealm, URI authenticationChannel)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(instance.resolve("bin/kc.sh").toString(), "start",
                 "--optimized", "--http-enabled=true", "--http-host=127.0.0.1", "--http-port=" + port,
                 // Always set: the default management port 9000 clashes between instances.
@@ -356,6 +397,10 @@ public final class LocalKeycloak implements AutoCloseable {
                 "--cache=local"));
         if (importRealm) {
             command.add("--import-realm");
+        }
+        if (authenticationChannel != null) {
+            command.add("--spi-ciba-auth-channel--ciba-http-auth-channel--http-authentication-channel-uri="
+                    + authenticationChannel);
         }
         ProcessBuilder builder = new ProcessBuilder(command).directory(instance.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(instance.resolve("keycloak.log").toFile()))

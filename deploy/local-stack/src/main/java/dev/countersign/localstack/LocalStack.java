@@ -2,6 +2,7 @@ package dev.countersign.localstack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -100,8 +101,10 @@ public final class LocalStack implements AutoCloseable {
         if (settings.identityProvider()) {
             say("Keycloak (sign-in for the chat, the decision page and the API; first start unpacks it, about a"
                     + " minute)");
+            // Keycloak posts second-device requests (CIBA) to the approval device, started once the executor is.
             keycloakStarted = inBackground("keycloak-start", () -> keycloak = LocalKeycloak.start(
-                    settings.keycloakPort(), settings.dataDirectory().resolve("keycloak")));
+                    settings.keycloakPort(), settings.dataDirectory().resolve("keycloak"),
+                    URI.create("http://127.0.0.1:" + settings.devicePort() + ApprovalDevice.CHANNEL_PATH)));
             CompletableFuture<Void> starting = keycloakStarted;
             started.push(() -> {
                 awaitQuietly(starting);
@@ -189,11 +192,17 @@ public final class LocalStack implements AutoCloseable {
             executor.put("NOTIFY_WEBHOOK_PRIVATE_ADDRESSES", "true");
             executor.put("DECISION_PAGE_URL", "http://localhost:" + port);
             executor.putAll(decisionPage(port));
+            executor.putAll(secondDevice());
             executor.putAll(settings.executorTuning());
             executorEnvironments.put(instance, executor);
             if (!settings.infraOnly()) {
                 startExecutor(instance);
             }
+        }
+
+        if (keycloak != null && !settings.infraOnly()) {
+            say("approval device (second-device approvals)");
+            startDevice();
         }
 
         if (settings.infraOnly()) {
@@ -366,6 +375,41 @@ public final class LocalStack implements AutoCloseable {
         page.put("DECISION_PAGE_ENABLED", "true");
         page.put("DECISION_PAGE_CHAT_URL", agentUrl());
         return page;
+    }
+
+    /**
+     * Second-device approvals (OpenID CIBA, docs/approvals.md), with Keycloak only: the executor's CIBA client and its
+     * dev-only secret; people who chose it are asked on the approval device.
+     */
+    private Map<String, String> secondDevice() {
+        if (keycloak == null) {
+            return Map.of();
+        }
+        return Map.of("SECOND_DEVICE", "true", "SECOND_DEVICE_CLIENT_SECRET",
+                LocalKeycloak.SECOND_DEVICE_CLIENT_SECRET);
+    }
+
+    /**
+     * The approval device, which Keycloak's CIBA channel posts to and where people sign in through Keycloak (its
+     * callback registered there), reading what waits for them from the first executor.
+     */
+    private void startDevice() {
+        allowSignIn(LocalKeycloak.APPROVAL_DEVICE_CLIENT, settings.devicePort(), "/callback");
+        Map<String, String> environment = new HashMap<>();
+        environment.put("DEVICE_PORT", String.valueOf(settings.devicePort()));
+        environment.put("DEVICE_MANAGEMENT_PORT", String.valueOf(settings.deviceManagementPort()));
+        environment.put("OIDC_AUTH_SERVER_URL", keycloak.issuer());
+        environment.put("DEVICE_OIDC_CLIENT_SECRET", LocalKeycloak.APPROVAL_DEVICE_CLIENT_SECRET);
+        environment.put("DEVICE_SESSION_SECRET", "local-stack-device-session-secret-dev-only-0123456789");
+        environment.put("DEVICE_EXECUTOR_URL", executorUrl());
+        ServiceProcess device = ServiceProcess.start(ApprovalDevice.NAME, jar(ApprovalDevice.MODULE), environment,
+                settings.logDirectory().resolve(ApprovalDevice.NAME + ".log"), settings.deviceManagementPort());
+        started.push(device);
+    }
+
+    /** The approval device's page (second-device approvals), with Keycloak only. */
+    public String deviceUrl() {
+        return "http://localhost:" + settings.devicePort();
     }
 
     /**

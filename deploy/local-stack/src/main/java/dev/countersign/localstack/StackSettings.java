@@ -30,6 +30,9 @@ import java.util.Map;
  * @param keycloakPort
  *            the local Keycloak (the identity provider people sign in with on the decision page); 0: no Keycloak, and
  *            the decision page is off (an API-only stack: bearer tokens from the dev token endpoint still work)
+ * @param devicePort
+ *            the approval device (second-device approvals, docs/approvals.md), with Keycloak only; its management
+ *            interface (readiness) listens on {@code deviceManagementPort}
  * @param faultProxies
  *            test tooling ({@code FAULT_PROXIES=true}): the services reach Kafka and PostgreSQL through a TCP proxy the
  *            fault suite can freeze or cut ({@link FaultProxy}); only with the stack's own broker and database
@@ -63,6 +66,8 @@ public record StackSettings(
         Map<String, String> agentTuning,
         Map<String, String> telemetry,
         int keycloakPort,
+        int devicePort,
+        int deviceManagementPort,
         boolean faultProxies,
         boolean infraOnly) {
 
@@ -73,7 +78,7 @@ public record StackSettings(
     static final List<String> EXECUTOR_TUNING = List.of("ACTIONS_AGENT_WRITES_DEFAULT", "ACTIONS_MAX_TTL",
             "ACTIONS_TRUST_AFTER",
             "ACTIONS_UNDO_WINDOW", "MAIL_TIMEOUT", "TICKET_TIMEOUT", "TICKET_ATTEMPTS", "EXTERNAL_STALE_AFTER",
-            "EXTERNAL_RECOVERY_INTERVAL", "NOTIFY_DELAY", "NOTIFY_LEASE");
+            "EXTERNAL_RECOVERY_INTERVAL", "NOTIFY_DELAY", "NOTIFY_LEASE", "SECOND_DEVICE_REQUEST_EXPIRY");
 
     /** Agent settings the stack passes on when they are set (how long a proposal waits for the broker, the guards). */
     static final List<String> AGENT_TUNING = List.of("PROPOSAL_PUBLISH_TIMEOUT", "PROPOSAL_DELIVERY_DEADLINE",
@@ -117,6 +122,8 @@ public record StackSettings(
                 setOnes(env, AGENT_TUNING),
                 setOnes(env, TELEMETRY),
                 port(env, "KEYCLOAK_PORT", 8180),
+                port(env, "APPROVAL_DEVICE_PORT", 8083),
+                port(env, "APPROVAL_DEVICE_MANAGEMENT_PORT", 9003),
                 Boolean.parseBoolean(env.getOrDefault("FAULT_PROXIES", "false").strip()),
                 Boolean.parseBoolean(env.getOrDefault("COUNTERSIGN_INFRA_ONLY", "false").strip()));
     }

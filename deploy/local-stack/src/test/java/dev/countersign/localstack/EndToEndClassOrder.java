@@ -26,7 +26,8 @@ public final class EndToEndClassOrder implements ClassOrderer {
     static final List<String> FRONT = List.of("WebUiIT", "TwoAgentsIT", "SoakIT", "HostileModelIT",
             "TwoExecutorsLoadIT", "TwoExecutorsIT");
     /** Run first to last by the other thread (placed at the end of the order, reversed). */
-    static final List<String> BACK = List.of("FaultsIT", "LocalStackIT", "TracingIT", "McpIT", "NotificationsCrashIT",
+    static final List<String> BACK = List.of("FaultsIT", "LocalStackIT", "TracingIT", "McpIT", "SecondDeviceIT",
+            "NotificationsCrashIT",
             "ExternalWritesCrashIT", "ExternalInfrastructureIT", "ShippedArtifactsIT", "ConfigValidationIT");
     /** Run by another test engine (jqwik), after the Jupiter classes and alone: this order does not apply to them. */
     static final List<String> OTHER_ENGINES = List.of("ActionLifecyclePropertyIT");

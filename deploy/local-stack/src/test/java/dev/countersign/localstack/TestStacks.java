@@ -38,7 +38,8 @@ final class TestStacks {
         env.put("EXECUTOR_MANAGEMENT_PORT", String.valueOf(freePortPair()));
         env.put("AGENT_MANAGEMENT_PORT", String.valueOf(freePortPair()));
         for (String port : new String[]{"KAFKA_PORT", "POSTGRES_PORT", "DEMO_MODEL_PORT",
-                "DEV_TOKEN_PORT", "SMTP_PORT", "TICKET_PORT"}) {
+                "DEV_TOKEN_PORT", "SMTP_PORT", "TICKET_PORT", "APPROVAL_DEVICE_PORT",
+                "APPROVAL_DEVICE_MANAGEMENT_PORT"}) {
             env.put(port, String.valueOf(freePort()));
         }
         // The ITs follow the confirmation flow, so actions wait for a person unless a test enables agent writes for its

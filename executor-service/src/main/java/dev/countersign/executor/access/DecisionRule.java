@@ -54,7 +54,8 @@ public final class DecisionRule {
      * {@code owner}, over HTTP or the page: then a request about it is answered as for an action that does not exist.
      */
     public static boolean hidesFrom(Principal who, Tier tier, String requester, String owner, Channel channel) {
-        return channel != Channel.TOPIC && decide(who, Operation.READ, tier, requester, owner, channel) == Verdict.DENY;
+        return channel.answersCaller()
+                && decide(who, Operation.READ, tier, requester, owner, channel) == Verdict.DENY;
     }
 
     /** What a refused principal is told: who may do it instead. */
@@ -101,8 +102,8 @@ public final class DecisionRule {
         if (service) {
             return Verdict.DENY; // a service principal is never a person, nor an approver
         }
-        if (channel == Channel.TOPIC && operation != Operation.CONFIRM && operation != Operation.CANCEL) {
-            return Verdict.DENY; // the topic carries confirms and cancels only
+        if (!channel.answersCaller() && operation != Operation.CONFIRM && operation != Operation.CANCEL) {
+            return Verdict.DENY; // the topic and a second device carry confirms and cancels only
         }
         boolean owns = relation == Relation.REQUESTER_AND_OWNER || relation == Relation.OWNER;
         boolean allowed = switch (operation) {

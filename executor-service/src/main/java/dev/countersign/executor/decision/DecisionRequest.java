@@ -42,6 +42,21 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
                 dev.countersign.executor.db.TenantTransactions.HTTP, null, null, null, decider, via, null);
     }
 
+    /** A second-device answer, as the history records its channel. */
+    public static final String SECOND_DEVICE = "ciba";
+
+    /**
+     * A person's answer on their second device (OpenID CIBA) to the request {@code requestId} the executor started for
+     * this action and parameters hash: {@code decider} as the approval's token names them (for a denial, which carries
+     * no token, as the executor last saw them), {@code token} the approval token it spends (none for a denial). The
+     * request's id is the decision's event id, so a request decides once, even if its answer is taken twice.
+     */
+    public static DecisionRequest bySecondDevice(UUID actionId, String tenantId, Principal decider, UUID requestId,
+            String paramsHash, ApproverToken token) {
+        return new DecisionRequest(actionId, tenantId, decider.userId(), new DecisionAuthority.Person(),
+                SECOND_DEVICE, requestId, null, paramsHash, decider, Channel.CIBA, token);
+    }
+
     /** Whether {@code userId} is verified: a person this service authenticated, not an integration's assertion. */
     public boolean verifiedUser() {
         return decider != null;

@@ -17,7 +17,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 public class MemberRepository {
 
     private static final String COLUMNS = "tenant_id, user_id, username, email, approver, admin, seen_at, notify_email,"
-            + " notify_webhook, webhook_url, webhook_format";
+            + " notify_webhook, webhook_url, webhook_format, notify_second_device";
 
     /**
      * Records a sighting from a token issued at {@code issuedAt}: the person's groups, username and address as it says;
@@ -49,9 +49,10 @@ public class MemberRepository {
     /** Sets a member's choice of channels; false if the person is no member (never seen). */
     public Uni<Boolean> choose(SqlClient sql, String tenantId, String userId, NotificationChoice choice) {
         return sql.preparedQuery("UPDATE tenant_members SET notify_email = $3, notify_webhook = $4,"
-                + " webhook_url = $5, webhook_format = $6 WHERE tenant_id = $1 AND user_id = $2")
+                + " webhook_url = $5, webhook_format = $6, notify_second_device = $7 WHERE tenant_id = $1"
+                + " AND user_id = $2")
                 .execute(Tuple.from(new Object[]{tenantId, userId, choice.email(), choice.webhook(),
-                        choice.webhookUrl(), choice.webhookFormatOrDefault()}))
+                        choice.webhookUrl(), choice.webhookFormatOrDefault(), choice.secondDeviceOrDefault()}))
                 .map(rows -> rows.rowCount() == 1);
     }
 
@@ -66,6 +67,7 @@ public class MemberRepository {
         return new Member(row.getString("tenant_id"), row.getString("user_id"), row.getString("username"),
                 row.getString("email"), row.getBoolean("approver"), row.getBoolean("admin"),
                 row.getOffsetDateTime("seen_at").toInstant(), row.getBoolean("notify_email"),
-                row.getBoolean("notify_webhook"), row.getString("webhook_url"), row.getString("webhook_format"));
+                row.getBoolean("notify_webhook"), row.getString("webhook_url"), row.getString("webhook_format"),
+                row.getBoolean("notify_second_device"));
     }
 }

@@ -11,9 +11,11 @@ import jakarta.validation.constraints.Size;
  * (Countersign's JSON, the default) or {@code slack} (a Slack-compatible {@code {"text": ...}}); a message is sent
  * there only while the URL's origin is on the tenant's allow-list ({@code webhookAllowed}, read only), signed with
  * {@code webhookSecret} (read only: a Standard Webhooks key for this person and this URL, which their receiver verifies
- * with; nobody else reads it). A PUT replaces the whole choice: a URL left out is removed.
+ * with; nobody else reads it). {@code secondDevice}: whether they are asked on their second device (OpenID CIBA,
+ * through the identity provider, by their username there) to approve HIGH actions they may decide, where the executor
+ * has second-device approvals on; off when left out. A PUT replaces the whole choice: a URL left out is removed.
  */
-public record NotificationChoice(@NotNull Boolean email, @NotNull Boolean webhook, String address,
+public record NotificationChoice(@NotNull Boolean email, @NotNull Boolean webhook, Boolean secondDevice, String address,
         @Size(max = 2048, message = "at most 2048 characters") @Pattern(regexp = WEBHOOK_URL, message = "must be an http or https URL without user information, spaces or a fragment, such as https://hooks.example.com/T1/B2") String webhookUrl,
         @Pattern(regexp = "standard|slack", message = "must be standard or slack") String webhookFormat,
         Boolean webhookAllowed, String webhookSecret) {
@@ -29,5 +31,9 @@ public record NotificationChoice(@NotNull Boolean email, @NotNull Boolean webhoo
 
     public String webhookFormatOrDefault() {
         return webhookFormat == null ? STANDARD : webhookFormat;
+    }
+
+    public boolean secondDeviceOrDefault() {
+        return Boolean.TRUE.equals(secondDevice);
     }
 }

@@ -61,7 +61,7 @@ public class NotificationChoiceResource {
         return transactions.run(new Actor(me.tenantId(), me.userId(), MemberSightings.CHANNEL),
                 sql -> members.find(sql, me.tenantId(), me.userId())
                         .flatMap(member -> member == null
-                                ? Uni.createFrom().item(new NotificationChoice(true, true, me.email(), null,
+                                ? Uni.createFrom().item(new NotificationChoice(true, true, false, me.email(), null,
                                         NotificationChoice.STANDARD, false, null))
                                 : answer(sql, member)));
     }
@@ -84,7 +84,8 @@ public class NotificationChoiceResource {
                 : keys.of(sql, member.tenantId(), member.userId(), member.webhookUrl());
         return policies.webhookOrigins(sql, member.tenantId())
                 .flatMap(origins -> key.map(secret -> new NotificationChoice(
-                        member.notifyEmail(), member.notifyWebhook(), member.email(), member.webhookUrl(),
+                        member.notifyEmail(), member.notifyWebhook(), member.notifySecondDevice(), member.email(),
+                        member.webhookUrl(),
                         member.webhookFormat(),
                         member.webhookUrl() != null && Origins.allows(origins, URI.create(member.webhookUrl())),
                         secret)));

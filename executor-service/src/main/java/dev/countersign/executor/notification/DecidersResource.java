@@ -15,6 +15,7 @@ import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.members.TenantDeciders;
+import dev.countersign.executor.seconddevice.BindingCodes;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
@@ -62,7 +63,11 @@ public class DecidersResource {
                     .flatMap(told -> notifications.remindedAt(sql, tenantId, actionId)
                             .map(remindedAt -> new ActionDeciders(actionId, known.of(action).stream()
                                     .map(member -> new ActionDeciders.Decider(member.userId(), member.username()))
-                                    .toList(), known.seenSince(), told, remindedAt))));
+                                    .toList(), known.seenSince(), told, remindedAt,
+                                    told.stream()
+                                            .anyMatch(one -> Notification.SECOND_DEVICE.equals(one.channel()))
+                                                    ? BindingCodes.of(actionId)
+                                                    : null))));
         }));
     }
 }

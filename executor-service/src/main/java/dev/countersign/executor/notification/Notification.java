@@ -12,6 +12,8 @@ public record Notification(UUID id, String tenantId, UUID actionId, String recip
 
     public static final String EMAIL = "email";
     public static final String WEBHOOK = "webhook";
+    /** A request on the person's second device (OpenID CIBA); its address is their login hint. */
+    public static final String SECOND_DEVICE = "second_device";
     public static final String WAITING = "waiting";
     public static final String REMINDER = "reminder";
 }

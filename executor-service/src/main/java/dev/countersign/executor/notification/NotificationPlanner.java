@@ -11,12 +11,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import dev.countersign.contracts.ActionStatus;
+import dev.countersign.contracts.Tier;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.background.SerialRuns;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.members.Member;
 import dev.countersign.executor.members.TenantDeciders;
+import dev.countersign.executor.policy.TenantPolicyRepository;
+import dev.countersign.executor.seconddevice.SecondDeviceStarter;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -28,10 +32,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Works out who to tell of each action that waits for a person: the requests the database wrote with every action
  * stored as proposed (R__notifications.sql) become one notification per person who may decide it
  * ({@link TenantDeciders}) and channel that person chose, in one transaction of the action's tenant that also deletes
- * the requests (an e-mail to a verified address, a webhook message to the URL the person named). Requests are locked
- * with SKIP LOCKED there, so each is planned once, whichever instance takes it; a notification already planned for the
- * same person, action, channel and purpose is not planned again. An action no longer proposed (applied on arrival,
- * decided, expired) tells nobody. With every channel off, requests are only deleted.
+ * the requests (an e-mail to a verified address, a webhook message to the URL the person named, a request on their
+ * second device for a HIGH action or one of a kind the tenant's policy names, by their username at the identity
+ * provider). Requests are locked with SKIP LOCKED there, so each is planned once, whichever instance takes it; a
+ * notification already planned for the same person, action, channel and purpose is not planned again. An action no
+ * longer proposed (applied on arrival, decided, expired) tells nobody. With every channel off, requests are only
+ * deleted.
  * <p>
  * Reminders: once per action, {@link NotificationsConfig#remindBefore()} before its window closes, a reminder request
  * is written the same way (its people worked out again then, so one who approved meanwhile, or lost the right, is not
@@ -56,11 +62,15 @@ public class NotificationPlanner {
     private final TenantDeciders deciders;
     private final NotificationsConfig config;
     private final NotificationSender sender;
+    private final SecondDeviceStarter secondDevice;
+    private final TenantPolicyRepository policies;
     private final SerialRuns runs = new SerialRuns("Planning notifications", this::runAndWake);
 
     public NotificationPlanner(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, TenantDeciders deciders, NotificationsConfig config,
-            NotificationSender sender) {
+            NotificationSender sender, SecondDeviceStarter secondDevice, TenantPolicyRepository policies) {
+        this.policies = policies;
+        this.secondDevice = secondDevice;
         this.pool = pool;
         this.transactions = transactions;
         this.notifications = notifications;
@@ -132,12 +142,14 @@ public class NotificationPlanner {
             if (requests.isEmpty()) {
                 return Uni.createFrom().item(new Run(0, false));
             }
-            if (!config.email() && !config.webhook()) {
+            if (!config.email() && !config.webhook() && !secondDevice.enabled()) {
                 return notifications.done(sql, tenantId, requests).map(ignored -> new Run(0, full));
             }
             List<UUID> ids = requests.stream().map(NotificationRepository.Request::actionId).distinct().toList();
             return deciders.read(sql, tenantId)
-                    .flatMap(known -> actions.find(sql, ids, tenantId).map(found -> planned(requests, found, known)))
+                    .flatMap(known -> policies.secondDeviceKinds(sql, tenantId)
+                            .flatMap(kinds -> actions.find(sql, ids, tenantId)
+                                    .map(found -> planned(requests, found, known, kinds))))
                     .call(planned -> notifications.plan(sql, planned, config.delay()))
                     .call(planned -> notifications.done(sql, tenantId, requests))
                     .map(planned -> new Run(planned.size(), full));
@@ -145,18 +157,21 @@ public class NotificationPlanner {
     }
 
     private List<Notification> planned(List<NotificationRepository.Request> requests, Map<UUID, ActionRow> found,
-            TenantDeciders.Known known) {
+            TenantDeciders.Known known, List<String> secondDeviceKinds) {
         return requests.stream()
-                .flatMap(request -> planned(found.get(request.actionId()), request.purpose(), known).stream())
+                .flatMap(request -> planned(found.get(request.actionId()), request.purpose(), known,
+                        secondDeviceKinds).stream())
                 .collect(Collectors.toList());
     }
 
     /**
      * For each person who may decide {@code action}: an e-mail if they have a verified address and want e-mail, a
-     * webhook message if they named a webhook and want those (each only while its channel is on); none for an action no
-     * longer waiting.
+     * webhook message if they named a webhook and want those, a second-device request for a HIGH action or one of a
+     * kind the tenant's policy names if they want those (once, never a reminder); each only while its channel is on;
+     * none for an action no longer waiting.
      */
-    private List<Notification> planned(ActionRow action, String purpose, TenantDeciders.Known known) {
+    private List<Notification> planned(ActionRow action, String purpose, TenantDeciders.Known known,
+            List<String> secondDeviceKinds) {
         if (action == null || action.status() != ActionStatus.PROPOSED) {
             return List.of();
         }
@@ -169,6 +184,12 @@ public class NotificationPlanner {
             if (config.webhook() && member.webhookUrl() != null && member.notifyWebhook()) {
                 planned.add(new Notification(UUID.randomUUID(), action.tenantId(), action.id(), member.userId(),
                         Notification.WEBHOOK, purpose, member.webhookUrl(), 0));
+            }
+            if (secondDevice.enabled() && member.notifySecondDevice() && member.username() != null
+                    && (action.tier() == Tier.HIGH || secondDeviceKinds.contains(action.kind()))
+                    && Notification.WAITING.equals(purpose)) {
+                planned.add(new Notification(UUID.randomUUID(), action.tenantId(), action.id(), member.userId(),
+                        Notification.SECOND_DEVICE, purpose, member.username(), 0));
             }
         }
         return planned;

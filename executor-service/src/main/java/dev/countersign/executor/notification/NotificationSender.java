@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -21,6 +22,7 @@ import org.jboss.logging.Logger;
 import dev.countersign.contracts.ActionStatus;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.action.ActionRow;
+import dev.countersign.executor.background.SerialRuns;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.db.TenantTransactions.Actor;
 import dev.countersign.executor.external.egress.ExternalGate;
@@ -31,6 +33,7 @@ import dev.countersign.executor.members.Member;
 import dev.countersign.executor.members.TenantDeciders;
 import dev.countersign.executor.members.WebhookKeys;
 import dev.countersign.executor.policy.ApprovalRepository;
+import dev.countersign.executor.seconddevice.SecondDeviceStarter;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
@@ -60,9 +63,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * the members and the approval policy as read at the start of the tenant's run), has not approved it already, and still
  * wants that channel's messages at that address, and the channel is on; otherwise it is {@code dropped}. A webhook goes
  * out only through the egress gate, which reads the tenant's allow-list when it is sent: to an origin not on it, the
- * notification is {@code refused} and not tried again. Nothing here runs in a decision's transaction or holds a lock
- * while a message is sent: a slow or unreachable mail server or webhook delays notifications only (those after it on
- * this instance, by at most its timeout), never a decision.
+ * notification is {@code refused} and not tried again. A second-device request is sent by starting it at the identity
+ * provider ({@link SecondDeviceStarter}), after the same checks: one the provider refuses for good is {@code refused}.
+ * Nothing here runs in a decision's transaction or holds a lock while a message is sent: a slow or unreachable mail
+ * server or webhook delays notifications only (those after it on this instance, by at most its timeout), never a
+ * decision.
  */
 @ApplicationScoped
 public class NotificationSender {
@@ -79,11 +84,13 @@ public class NotificationSender {
     private final TenantDeciders deciders;
     private final NotificationsConfig config;
     private final WebhookKeys keys;
+    private final SecondDeviceStarter secondDevice;
     private final SerialRuns runs = new SerialRuns("Sending notifications", this::runAgain);
 
     public NotificationSender(Pool pool, TenantTransactions transactions, NotificationRepository notifications,
             ActionRepository actions, ApprovalRepository approvals, ExternalGate gate, TenantDeciders deciders,
-            NotificationsConfig config, WebhookKeys keys) {
+            NotificationsConfig config, WebhookKeys keys, SecondDeviceStarter secondDevice) {
+        this.secondDevice = secondDevice;
         this.keys = keys;
         this.pool = pool;
         this.transactions = transactions;
@@ -122,8 +129,8 @@ public class NotificationSender {
 
     /** One run over at most {@code batch} due notifications: how many were due. */
     private Uni<Integer> runOnce() {
-        if (!config.email() && !config.webhook()) {
-            // Both off: what is pending waits (and is dropped if, once on again, it is no longer wanted). With one channel
+        if (!config.email() && !config.webhook() && !secondDevice.enabled()) {
+            // All off: what is pending waits (and is dropped if, once on again, it is no longer wanted). With one channel
             // off, its pending notifications are dropped when due (see claimed): off means not sent, not sent later.
             return Uni.createFrom().item(0);
         }
@@ -186,9 +193,12 @@ public class NotificationSender {
                     if (claimed.dropReason() != null) {
                         return record(actor, claimed.notification(), "dropped", claimed.dropReason());
                     }
-                    return Notification.WEBHOOK.equals(claimed.notification().channel())
-                            ? postWebhook(actor, claimed)
-                            : deliver(actor, claimed.notification(), () -> sendEmail(claimed), Throwable::toString);
+                    return switch (claimed.notification().channel()) {
+                        case Notification.WEBHOOK -> postWebhook(actor, claimed);
+                        case Notification.SECOND_DEVICE -> startOnSecondDevice(actor, claimed);
+                        default -> deliver(actor, claimed.notification(), () -> sendEmail(claimed),
+                                Throwable::toString, failure -> false);
+                    };
                 });
     }
 
@@ -211,18 +221,52 @@ public class NotificationSender {
         if (approved.contains(notification.recipient())) {
             return Claimed.dropped(notification, action, "the person approved it already");
         }
-        boolean email = Notification.EMAIL.equals(notification.channel());
-        if (!(email ? config.email() : config.webhook())) {
+        if (!channelOn(notification.channel())) {
             return Claimed.dropped(notification, action, notification.channel() + " notifications are off");
         }
         return rules.of(action).stream()
-                .filter(member -> member.userId().equals(notification.recipient()) && (email
-                        ? member.notifyEmail() && notification.address().equals(member.email())
-                        : member.notifyWebhook() && notification.address().equals(member.webhookUrl())))
+                .filter(member -> member.userId().equals(notification.recipient())
+                        && stillChosen(member, notification))
                 .findFirst()
                 .map(member -> new Claimed(notification, action, member, null, null))
                 .orElseGet(() -> Claimed.dropped(notification, action, "the person no longer may decide it, or"
                         + " wants no " + notification.channel() + " message at this address"));
+    }
+
+    private boolean channelOn(String channel) {
+        return switch (channel) {
+            case Notification.EMAIL -> config.email();
+            case Notification.WEBHOOK -> config.webhook();
+            case Notification.SECOND_DEVICE -> secondDevice.enabled();
+            default -> false;
+        };
+    }
+
+    /** Whether {@code member} still wants this notification's channel, at its address. */
+    private static boolean stillChosen(Member member, Notification notification) {
+        return switch (notification.channel()) {
+            case Notification.EMAIL -> member.notifyEmail() && notification.address().equals(member.email());
+            case Notification.WEBHOOK -> member.notifyWebhook()
+                    && notification.address().equals(member.webhookUrl());
+            case Notification.SECOND_DEVICE -> member.notifySecondDevice()
+                    && notification.address().equals(member.username());
+            default -> false;
+        };
+    }
+
+    /**
+     * Starts the request at the identity provider and records it. One the provider refuses for good (an unknown person)
+     * is recorded ({@code refused}) and never tried again; a failure is tried again after the lease, as a send is.
+     */
+    private Uni<Integer> startOnSecondDevice(Actor actor, Claimed claimed) {
+        Notification notification = claimed.notification();
+        return deliver(actor, notification,
+                () -> secondDevice.start(actor, notification.id(), claimed.action(), notification.recipient(),
+                        notification.address()),
+                failure -> failure instanceof SecondDeviceStarter.Refused
+                        ? failure.getMessage()
+                        : failure.getClass().getSimpleName() + ": " + failure.getMessage(),
+                SecondDeviceStarter.Refused.class::isInstance);
     }
 
     private Uni<Void> sendEmail(Claimed claimed) {
@@ -250,7 +294,7 @@ public class NotificationSender {
         Duration timeout = min(config.webhookTimeout(), sendTimeout());
         return gate.openForWebhook(notification.actionId(), notification.tenantId(), url)
                 .flatMap(scope -> deliver(actor, notification, () -> post(scope, claimed, timeout),
-                        WebhookFailure::describe))
+                        WebhookFailure::describe, failure -> false))
                 // Only the gate fails with it: deliver records its own failures.
                 .onFailure(RefusedDestination.class)
                 .recoverWithUni(refused -> record(actor, notification, "refused", refused.getMessage()));
@@ -278,18 +322,22 @@ public class NotificationSender {
 
     /**
      * Sends through {@code send} and records the outcome for this claim, a failure as {@code describe} tells it (in the
-     * log and the row); 1 if its send was recorded.
+     * log and the row), one that is {@code refusedForGood} as {@code refused}, never tried again; 1 if its send was
+     * recorded.
      */
     private Uni<Integer> deliver(Actor actor, Notification notification, Supplier<Uni<?>> send,
-            Function<Throwable, String> describe) {
+            Function<Throwable, String> describe, Predicate<Throwable> refusedForGood) {
         return Uni.createFrom().deferred(send)
                 .map(ignored -> true)
                 .onFailure().recoverWithUni(failure -> {
+                    boolean refused = refusedForGood.test(failure);
                     boolean last = notification.attempts() >= config.attempts();
                     LOG.warnf("Notification %s of action %s (tenant %s) not sent, attempt %d%s: %s",
                             notification.id(), notification.actionId(), notification.tenantId(),
-                            notification.attempts(), last ? ", given up" : "", describe.apply(failure));
-                    return record(actor, notification, last ? "failed" : null, describe.apply(failure))
+                            notification.attempts(), refused ? ", refused" : last ? ", given up" : "",
+                            describe.apply(failure));
+                    return record(actor, notification, refused ? "refused" : last ? "failed" : null,
+                            describe.apply(failure))
                             .map(ignored -> false);
                 })
                 .flatMap(sent -> !sent

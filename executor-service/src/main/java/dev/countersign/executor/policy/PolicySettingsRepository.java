@@ -9,6 +9,7 @@ import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.api.McpAutoApplyPolicy;
+import dev.countersign.contracts.api.SecondDevicePolicy;
 import dev.countersign.contracts.api.WebhookOriginsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
@@ -70,6 +71,19 @@ public class PolicySettingsRepository implements PanacheRepositoryBase<TenantPol
     public Uni<McpAutoApplyPolicy> setMcpAutoApply(String tenantId, McpAutoApplyPolicy policy, String userId) {
         McpAutoApplyPolicy stored = policy.normalised();
         return upsert(tenantId, userId, Parameters.with("mcpAutoApplyKinds", stored.kinds().toArray(String[]::new)))
+                .replaceWith(stored);
+    }
+
+    /** The kinds below HIGH whose proposals go to second devices too; none where none was set. */
+    public Uni<SecondDevicePolicy> secondDevice(String tenantId) {
+        return findById(tenantId).map(policy -> new SecondDevicePolicy(
+                policy == null || policy.secondDeviceKinds == null ? List.of() : List.of(policy.secondDeviceKinds)));
+    }
+
+    /** Stores the kinds sorted and without repeats, so a change compares by what it means. */
+    public Uni<SecondDevicePolicy> setSecondDevice(String tenantId, SecondDevicePolicy policy, String userId) {
+        SecondDevicePolicy stored = policy.normalised();
+        return upsert(tenantId, userId, Parameters.with("secondDeviceKinds", stored.kinds().toArray(String[]::new)))
                 .replaceWith(stored);
     }
 

@@ -51,4 +51,6 @@ public class TenantPolicy {
     public String[] mcpAutoApplyKinds;
     @Column(name = "webhook_origins")
     public String[] webhookOrigins;
+    @Column(name = "second_device_kinds")
+    public String[] secondDeviceKinds;
 }

@@ -49,6 +49,16 @@ public class TenantPolicyRepository {
                 .map(rows -> externalSends(rows.size() == 0 ? null : rows.iterator().next().getString(0)));
     }
 
+    /** The kinds below HIGH whose proposals go to second devices too; none where none was set. */
+    public Uni<List<String>> secondDeviceKinds(SqlClient sql, String tenantId) {
+        return sql.preparedQuery("SELECT second_device_kinds FROM tenant_policies WHERE tenant_id = $1")
+                .execute(Tuple.of(tenantId))
+                .map(rows -> {
+                    String[] kinds = rows.size() == 0 ? null : rows.iterator().next().getArrayOfStrings(0);
+                    return kinds == null ? List.of() : List.of(kinds);
+                });
+    }
+
     /** The origins the tenant's webhook notifications may go to (lower case); none where none was set. */
     public Uni<List<String>> webhookOrigins(SqlClient sql, String tenantId) {
         return sql.preparedQuery("SELECT webhook_origins FROM tenant_policies WHERE tenant_id = $1")

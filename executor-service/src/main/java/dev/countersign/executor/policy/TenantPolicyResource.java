@@ -21,6 +21,7 @@ import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.api.McpAutoApplyPolicy;
 import dev.countersign.contracts.api.PolicyChangeView;
+import dev.countersign.contracts.api.SecondDevicePolicy;
 import dev.countersign.contracts.api.WebhookOriginsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.db.TenantSessions;
@@ -170,6 +171,24 @@ public class TenantPolicyResource {
     @PolicyAdministrators.Only
     public Uni<Response> setWebhookOrigins(@NotNull(message = REQUIRED) @Valid WebhookOriginsPolicy policy) {
         return change(PolicySettings.WEBHOOK_ORIGINS, policy);
+    }
+
+    /**
+     * The kinds below HIGH whose proposals are also asked on second devices (docs/approvals.md); none unless
+     * administrators named some. Every HIGH action is.
+     */
+    @GET
+    @Path("/second-device")
+    public Uni<SecondDevicePolicy> secondDevice() {
+        return sessions.read(user.tenantId(), () -> policies.secondDevice(user.tenantId()));
+    }
+
+    @PUT
+    @Path("/second-device")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @PolicyAdministrators.Only
+    public Uni<Response> setSecondDevice(@NotNull(message = REQUIRED) @Valid SecondDevicePolicy policy) {
+        return change(PolicySettings.SECOND_DEVICE, policy);
     }
 
     /**

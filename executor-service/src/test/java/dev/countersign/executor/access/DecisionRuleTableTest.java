@@ -112,7 +112,7 @@ class DecisionRuleTableTest {
 
     @Test
     void theTableNamesEveryValueItUsesAndCoversEveryCell() {
-        assertThat(expected.size()).isEqualTo(Operation.values().length * 3 * 3 * 4 * 2 * 2 * 2);
+        assertThat(expected.size()).isEqualTo(Operation.values().length * 3 * Channel.values().length * 4 * 2 * 2 * 2);
         Set<String> known = new java.util.HashSet<>(Set.of("any", "yes", "no", "allow", "deny"));
         Arrays.stream(Operation.values()).forEach(o -> known.add(o.tableName()));
         TIERS.forEach(t -> known.add(t.wireName()));

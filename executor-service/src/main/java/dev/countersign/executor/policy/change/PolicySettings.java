@@ -10,6 +10,7 @@ import dev.countersign.contracts.api.ApprovalPolicy;
 import dev.countersign.contracts.api.AutoApplyBudget;
 import dev.countersign.contracts.api.ExternalSendsPolicy;
 import dev.countersign.contracts.api.McpAutoApplyPolicy;
+import dev.countersign.contracts.api.SecondDevicePolicy;
 import dev.countersign.contracts.api.WebhookOriginsPolicy;
 import dev.countersign.contracts.catalogue.TierPolicy;
 import dev.countersign.executor.policy.PolicySettingsRepository;
@@ -75,8 +76,17 @@ public final class PolicySettings {
             (current, proposed) -> !current.normalised().origins().containsAll(proposed.normalised().origins()),
             WebhookOriginsPolicy::normalised);
 
+    /**
+     * Never loosens: asking more people, or fewer, on a second device changes who is asked, not what counts (the rule
+     * and the approval policy decide that). Stored and compared sorted, without repeats.
+     */
+    public static final PolicySetting<SecondDevicePolicy> SECOND_DEVICE = new PolicySetting<>("second-device",
+            SecondDevicePolicy.class, PolicySettingsRepository::secondDevice,
+            (policies, tenant, value, by) -> policies.setSecondDevice(tenant, value, by),
+            (current, proposed) -> false, SecondDevicePolicy::normalised);
+
     public static final List<PolicySetting<?>> ALL = List.of(AGENT_WRITES, APPROVALS, TIERS, EXTERNAL_SENDS,
-            AUTO_APPLY_BUDGET, MCP_AUTO_APPLY, WEBHOOK_ORIGINS);
+            AUTO_APPLY_BUDGET, MCP_AUTO_APPLY, WEBHOOK_ORIGINS, SECOND_DEVICE);
 
     private PolicySettings() {
     }

@@ -1,4 +1,4 @@
-package dev.countersign.executor.notification;
+package dev.countersign.executor.background;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -11,9 +11,10 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 /**
  * One background worker's runs on this instance: never two at once; a request during a run causes one more run after
  * it, and a run that answers {@code true} (it found a whole batch) runs again at once. A failed run is logged and the
- * next request tries again. The planner's and the sender's loop (OutboxRelay keeps a loop of its own).
+ * next request tries again. The notification planner's and sender's loop, and the second-device poller's (OutboxRelay
+ * keeps a loop of its own).
  */
-final class SerialRuns {
+public final class SerialRuns {
 
     private static final Logger LOG = Logger.getLogger(SerialRuns.class);
 
@@ -23,13 +24,13 @@ final class SerialRuns {
     private final AtomicBoolean again = new AtomicBoolean();
 
     /** {@code what} names the work in the log ("Sending notifications"); {@code run} answers whether to run again. */
-    SerialRuns(String what, Supplier<Uni<Boolean>> run) {
+    public SerialRuns(String what, Supplier<Uni<Boolean>> run) {
         this.what = what;
         this.run = run;
     }
 
     /** Asks for a run soon. */
-    void request() {
+    public void request() {
         again.set(true);
         if (running.compareAndSet(false, true)) {
             Infrastructure.getDefaultExecutor().execute(this::drain);
