@@ -14,13 +14,14 @@ ALTER TABLE tenant_policy_history ADD COLUMN second_device_kinds text[];
 
 -- A second-device request is planned and claimed like any notification (NotificationPlanner, NotificationSender): its
 -- address is the person's login hint (their username at the identity provider).
--- A username may be shorter than an address or a URL.
+-- A username may be shorter than an address or a URL: only a second-device notification's address may be.
 ALTER TABLE notifications DROP CONSTRAINT notifications_channel_check;
 ALTER TABLE notifications ADD CONSTRAINT notifications_channel_check
     CHECK (channel IN ('email', 'webhook', 'second_device'));
 ALTER TABLE notifications DROP CONSTRAINT notifications_address_check;
 ALTER TABLE notifications ADD CONSTRAINT notifications_address_check
-    CHECK (char_length(address) BETWEEN 1 AND 2048 AND address !~ '[[:cntrl:]]');
+    CHECK (char_length(address) BETWEEN CASE WHEN channel = 'second_device' THEN 1 ELSE 3 END AND 2048
+           AND address !~ '[[:cntrl:]]');
 
 -- second_device_requests: one backchannel authentication request the identity provider accepted, bound here (never in
 -- what the device or the token says) to the action, the parameters hash it was asked about and the person it was sent
@@ -49,6 +50,8 @@ CREATE TABLE second_device_requests (
     created_at      timestamptz NOT NULL DEFAULT statement_timestamp(),
     CHECK ((state = 'pending') = (answered_at IS NULL))
 );
+-- One row per provider request: a request's answer can be acted on for one action only.
+CREATE UNIQUE INDEX second_device_requests_auth_req ON second_device_requests (md5(auth_req_id));
 CREATE INDEX second_device_requests_due ON second_device_requests (next_poll_at) WHERE state = 'pending';
 CREATE INDEX second_device_requests_person ON second_device_requests (tenant_id, user_id) WHERE state = 'pending';
 CREATE INDEX second_device_requests_action ON second_device_requests (action_id);

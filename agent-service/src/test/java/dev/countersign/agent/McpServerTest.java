@@ -110,6 +110,24 @@ class McpServerTest {
         }
     }
 
+    /**
+     * A second-device approval's token (docs/approvals.md, audience countersign-second-device-approval) opens neither
+     * door, nor does one that also names the chat's audience (an exclusive audience here too).
+     */
+    @Test
+    void aSecondDeviceApprovalsTokenOpensNeitherTheChatNorTheMcpServer() {
+        String approval = token(SECOND_DEVICE_AUDIENCE);
+        post(approval, null, initialize()).then().statusCode(401);
+        String withChat = TestProperties.tokens().mint(TENANT, "mia", List.of(Audiences.AGENT, SECOND_DEVICE_AUDIENCE),
+                List.of(Groups.USER), Duration.ofMinutes(5));
+        for (String token : List.of(approval, withChat)) {
+            given().header("Authorization", "Bearer " + token).contentType("application/json")
+                    .body("{\"text\": \"hello\"}").post("/api/conversations/c1/messages").then().statusCode(401);
+        }
+    }
+
+    private static final String SECOND_DEVICE_AUDIENCE = "countersign-second-device-approval";
+
     /** An expired token gets the challenge, so the client knows to sign in again (MCP authorization, RFC 6750). */
     @Test
     void anExpiredTokenGetsTheBearerChallenge() {

@@ -66,12 +66,14 @@ function card(request) {
       ? [h('p', { class: 'headline', text: action.headline || action.kind }),
         h('p', { text: `Tier ${String(action.tier).toLowerCase()}, asked by ${action.requestedBy}` }),
         changes(action)]
-      : h('p', { class: 'unknown', text: 'The executor knows no action waiting for you with this code. Deny it.' }),
+      : h('p', { class: 'unknown', text: 'The executor knows no action waiting for you with this code: it was not'
+        + ' meant for you, or it is over. Dismiss it.' }),
     h('p', { class: 'hint', text: `Answer before ${new Date(request.expiresAt).toLocaleTimeString()}.` }),
     h('div', { class: 'answers' },
       action ? h('button', { type: 'button', class: 'approve', onclick: () => answer(request, 'approve') },
         'Approve') : null,
-      h('button', { type: 'button', class: 'deny', onclick: () => answer(request, 'deny') }, 'Deny')));
+      action ? h('button', { type: 'button', class: 'deny', onclick: () => answer(request, 'deny') }, 'Deny')
+        : h('button', { type: 'button', onclick: () => answer(request, 'dismiss') }, 'Dismiss')));
   return item;
 }
 
@@ -82,10 +84,10 @@ async function answer(request, what) {
     const response = await fetch(`/api/requests/${encodeURIComponent(request.id)}/${what}`,
       { method: 'POST', headers: CSRF, credentials: 'same-origin' });
     if (response.status === 204) {
-      status.textContent = what === 'approve' ? `Approved ${request.code}` : `Denied ${request.code}`;
+      status.textContent = { approve: 'Approved', deny: 'Denied', dismiss: 'Dismissed' }[what] + ` ${request.code}`;
       showError('');
     } else if (response.status === 409) {
-      showError('The executor no longer vouches for this request: it can only be denied.');
+      showError('The executor no longer vouches for this request: it can only be dismissed.');
     } else {
       showError(`The answer was not delivered (HTTP ${response.status}); try again.`);
     }

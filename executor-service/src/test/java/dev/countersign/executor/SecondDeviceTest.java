@@ -115,7 +115,7 @@ class SecondDeviceTest {
     }
 
     @Test
-    void anApprovalsTokenIsNoBearerTokenOfEitherApi() throws Exception {
+    void anApprovalsTokenIsNoBearerTokenOfTheExecutorsApi() throws Exception {
         var proposal = ProposalMother.staged(kafka, tenant, "900.00");
         String token = erinsApproval();
 
@@ -163,6 +163,18 @@ class SecondDeviceTest {
         assertThat(check(approvalToken(tenant.id(), "erin", "countersign-decision-page", CIBA_AUDIENCE,
                 Groups.APPROVER), request))
                 .isEqualTo(new ApprovalTokens.Refused("the token was issued to another client"));
+        // Nor one without a tenant, nor one also valid for the executor's API (an exclusive audience).
+        Map<String, Object> noTenant = new HashMap<>(Map.of("iss", DevTokens.ISSUER, "sub", "erin", "aud",
+                List.of(CIBA_AUDIENCE), "iat", Instant.now().getEpochSecond(), "exp",
+                Instant.now().plusSeconds(300).getEpochSecond(), "jti", UUID.randomUUID().toString(), "azp",
+                CIBA_CLIENT));
+        assertThat(check(TestProperties.tokens().sign(noTenant), request))
+                .isEqualTo(new ApprovalTokens.Refused("the token names another tenant"));
+        Map<String, Object> twoAudiences = new HashMap<>(noTenant);
+        twoAudiences.put("tenant", tenant.id());
+        twoAudiences.put("aud", List.of(CIBA_AUDIENCE, Audiences.EXECUTOR));
+        assertThat(check(TestProperties.tokens().sign(twoAudiences), request))
+                .isEqualTo(new ApprovalTokens.Refused("the token is also valid for another use"));
         // A person's executor token is no approval: it does not verify for the approvals' audience.
         assertThat(check(tenant.bearer("erin", Groups.APPROVER), request))
                 .isEqualTo(new ApprovalTokens.Refused("the token did not verify"));
@@ -242,7 +254,15 @@ class SecondDeviceTest {
         dev.countersign.devsupport.testing.Waits.await().atMost(Duration.ofSeconds(15))
                 .until(() -> Db.text(planned, named.actionId) != null);
         assertThat(Db.text(planned, named.actionId)).isEqualTo("erin:erin");
-        // The deciders tell the code both screens show, once someone was asked.
+        // The deciders tell the code both screens show once a request was sent (here nothing answers the executor's
+        // request: its send is recorded around the application, as a provider's acceptance would).
+        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
+                .get("/api/actions/{id}/deciders", high.actionId).then().statusCode(200)
+                .body("secondDeviceCode", org.hamcrest.Matchers.nullValue());
+        try (var owner = Db.owner()) {
+            owner.createStatement().executeUpdate("UPDATE notifications SET state = 'sent', sent_at = now() WHERE"
+                    + " channel = 'second_device' AND action_id = '" + high.actionId + "'");
+        }
         given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
                 .get("/api/actions/{id}/deciders", high.actionId).then().statusCode(200)
                 .body("secondDeviceCode", org.hamcrest.Matchers.equalTo(BindingCodes.of(high.actionId)));
@@ -269,6 +289,21 @@ class SecondDeviceTest {
                     "UPDATE second_device_requests SET params_hash = 'x'")).hasMessageContaining("permission denied");
             sql.rollback();
         }
+        // One row per provider request, and none for an action no longer waiting.
+        var second = ProposalMother.staged(kafka, tenant, "901.00");
+        try (var sql = Db.application()) {
+            sql.setAutoCommit(false);
+            Db.enterTenant(sql, tenant.id());
+            sql.createStatement().executeUpdate(insert.formatted(tenant.id(), proposal.actionId,
+                    proposal.paramsHash()));
+            assertThatThrownBy(() -> sql.createStatement().executeUpdate(insert.formatted(tenant.id(),
+                    second.actionId, second.paramsHash()))).hasMessageContaining("second_device_requests_auth_req");
+            sql.rollback();
+        }
+        var cancelled = ProposalMother.staged(kafka, tenant, "902.00");
+        cancelled.decide("cancel", tenant.bearer("alice", Groups.USER)).then().statusCode(200);
+        Db.refusedAsApplication(tenant.id(), "23514",
+                insert.formatted(tenant.id(), cancelled.actionId, cancelled.paramsHash()));
         // The agent's reader role sees no request (auth_req_id fetches an approval's token with the client's secret).
         Db.refusedAsReader(tenant.id(), "42501", "SELECT * FROM second_device_requests");
     }

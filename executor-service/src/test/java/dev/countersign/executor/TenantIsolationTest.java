@@ -31,7 +31,7 @@ class TenantIsolationTest {
             "import_history", "import_approvals", "provenance_incidents", "approver_token_uses", "policy_changes",
             "undo_approvals", "wallet_transfers", "wallet_transfer_legs", "tenant_members",
             "notification_requests", "notifications", "tenant_webhook_secrets",
-            "action_reminders");
+            "action_reminders", "second_device_requests");
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final TopicRecords kafka = TopicRecords.fromTestProperties();
@@ -128,6 +128,11 @@ class TenantIsolationTest {
                         + " channel) VALUES ('%s', '%s', 'carol', 'http')".formatted(approval.get(1), approval.get(0)));
                 owner.createStatement().executeUpdate("INSERT INTO auto_apply_spends (action_id, tenant_id, user_id,"
                         + " amount) VALUES ('%s', '%s', 'alice', 1.00)".formatted(approval.get(1), approval.get(0)));
+                owner.createStatement().executeUpdate("INSERT INTO second_device_requests (notification_id, tenant_id,"
+                        + " action_id, user_id, params_hash, binding_code, auth_req_id, poll_interval, next_poll_at,"
+                        + " expires_at) SELECT gen_random_uuid(), tenant_id, id, 'alice', params_hash, 'AAAA-AAAA',"
+                        + " gen_random_uuid()::text, 1, now() + interval '1 hour', now() + interval '1 hour' FROM actions"
+                        + " WHERE id = '%s'".formatted(approval.get(1)));
             }
         }
     }

@@ -9,7 +9,7 @@ import java.util.UUID;
  * {@code code} (the CIBA binding message). {@code callbackToken} is the bearer token Keycloak gave for the answer; it
  * stays in this process, never reaches a browser and is never logged.
  */
-record ChannelRequest(UUID id, String subject, String loginHint, String code, String callbackToken,
+record ChannelRequest(UUID id, String subject, String loginHint, String code, String callbackToken, String tokenId,
         Instant receivedAt, Instant expiresAt) {
 
     boolean expired(Instant now) {

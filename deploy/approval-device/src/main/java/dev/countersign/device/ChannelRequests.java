@@ -22,10 +22,14 @@ class ChannelRequests {
 
     private final Map<UUID, ChannelRequest> pending = new ConcurrentHashMap<>();
 
-    /** Keeps {@code request}; false if the device holds {@value #MAX} already. */
-    boolean add(ChannelRequest request) {
+    /**
+     * Keeps {@code request}; false if the device holds {@value #MAX} already, or a request with the same token id (a
+     * token posted again is one request).
+     */
+    synchronized boolean add(ChannelRequest request) {
         dropExpired();
-        if (pending.size() >= MAX) {
+        if (pending.size() >= MAX
+                || pending.values().stream().anyMatch(held -> held.tokenId().equals(request.tokenId()))) {
             return false;
         }
         pending.put(request.id(), request);

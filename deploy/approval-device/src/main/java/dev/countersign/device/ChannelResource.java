@@ -10,6 +10,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 
@@ -25,8 +26,9 @@ import io.smallrye.mutiny.Uni;
  * --spi-ciba-auth-channel--ciba-http-auth-channel--http-authentication-channel-uri}): Keycloak posts each backchannel
  * authentication request here, with a bearer token it signed (issued by the realm, for the realm as its audience, its
  * subject the person) which is also the credential of the answer. The token is verified here (the OIDC tenant
- * {@code channel}), so that nobody but Keycloak can put a prompt on a person's screen; a request is kept for its
- * subject, and answered 201 as Keycloak expects.
+ * {@code channel}), so that nobody but Keycloak can put a prompt on a person's screen, and must have been issued for
+ * the executor's CIBA client ({@code azp}); a request is kept once (by the token's id) for its subject, and answered
+ * 201 as Keycloak expects.
  * <p>
  * What Keycloak sends is only the login hint, the binding message, the scope and the ACR: what the request is about is
  * read from the executor when the person looks ({@link RequestsResource}).
@@ -44,10 +46,13 @@ public class ChannelResource {
 
     private final TenantIdentityProvider keycloak;
     private final ChannelRequests requests;
+    private final String cibaClient;
 
-    public ChannelResource(@Tenant("channel") TenantIdentityProvider keycloak, ChannelRequests requests) {
+    public ChannelResource(@Tenant("channel") TenantIdentityProvider keycloak, ChannelRequests requests,
+            @ConfigProperty(name = "device.ciba-client-id") String cibaClient) {
         this.keycloak = keycloak;
         this.requests = requests;
+        this.cibaClient = cibaClient;
     }
 
     @POST
@@ -61,12 +66,17 @@ public class ChannelResource {
         return keycloak.authenticate(new AccessTokenCredential(token))
                 .map(identity -> {
                     JsonWebToken jwt = (JsonWebToken) identity.getPrincipal();
+                    // Only the executor's CIBA client's requests: another client of the realm could otherwise ask a
+                    // person, under an action's code, for an approval that would be that client's token.
+                    if (!cibaClient.equals(jwt.getClaim("azp")) || jwt.getTokenID() == null) {
+                        return Response.status(Response.Status.FORBIDDEN).build();
+                    }
                     ChannelRequest request = new ChannelRequest(UUID.randomUUID(), jwt.getSubject(),
-                            incoming.loginHint(), incoming.bindingMessage(), token, Instant.now(),
+                            incoming.loginHint(), incoming.bindingMessage(), token, jwt.getTokenID(), Instant.now(),
                             Instant.ofEpochSecond(jwt.getExpirationTime()));
                     if (!requests.add(request)) {
-                        LOG.warnf("Refused %s: %d requests pending", request, ChannelRequests.MAX);
-                        return Response.status(Response.Status.SERVICE_UNAVAILABLE).build();
+                        LOG.warnf("Refused %s: held already, or %d requests pending", request, ChannelRequests.MAX);
+                        return Response.status(Response.Status.CONFLICT).build();
                     }
                     LOG.infof("Received %s", request);
                     return Response.status(Response.Status.CREATED).build();

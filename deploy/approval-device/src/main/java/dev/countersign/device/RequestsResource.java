@@ -33,7 +33,8 @@ import io.smallrye.mutiny.Uni;
  * What the signed-in person sees and answers: the requests Keycloak posted for them (by their {@code sub}, never by a
  * name the request carried), each with what the executor says is waiting for them under the same code; and their
  * answer, which the device passes to Keycloak. A request the executor does not vouch for (no pending request of theirs
- * with that code) can only be denied.
+ * with that code) is never answered: it can only be dismissed here, so that neither an approval nor a denial reaches
+ * Keycloak for a prompt that came to the wrong person (a {@code login_hint} Keycloak resolved to someone else).
  * <p>
  * A change needs the header {@value #CSRF_HEADER}, which a page of another site cannot send without a CORS preflight
  * this device never answers; the session cookie is also SameSite=Lax, so another site's form post carries none.
@@ -94,6 +95,18 @@ public class RequestsResource {
         return answer(id, csrf, KeycloakCallback.DENIED);
     }
 
+    /** Forgets a request here without answering it (one the executor does not vouch for); it expires at Keycloak. */
+    @POST
+    @Path("/{id}/dismiss")
+    public Response dismiss(@PathParam("id") UUID id, @HeaderParam(CSRF_HEADER) String csrf) {
+        if (csrf == null || csrf.isBlank()) {
+            return Response.status(Response.Status.FORBIDDEN).build();
+        }
+        return requests.take(id, idToken.getSubject()).isPresent()
+                ? Response.noContent().build()
+                : Response.status(Response.Status.NOT_FOUND).build();
+    }
+
     private Uni<Response> answer(UUID id, String csrf, String status) {
         if (csrf == null || csrf.isBlank()) {
             return Uni.createFrom().item(Response.status(Response.Status.FORBIDDEN).build());
@@ -103,9 +116,7 @@ public class RequestsResource {
         if (mine.isEmpty()) {
             return Uni.createFrom().item(Response.status(Response.Status.NOT_FOUND).build());
         }
-        Uni<Boolean> allowed = KeycloakCallback.APPROVED.equals(status)
-                ? vouched().map(vouched -> vouchedFor(vouched, mine.get().code()).isPresent())
-                : Uni.createFrom().item(true);
+        Uni<Boolean> allowed = vouched().map(vouched -> vouchedFor(vouched, mine.get().code()).isPresent());
         return allowed.flatMap(ok -> {
             if (!ok) {
                 return Uni.createFrom().item(Response.status(Response.Status.CONFLICT).build());
@@ -133,10 +144,7 @@ public class RequestsResource {
         });
     }
 
-    /**
-     * What the executor says waits for the signed-in person. Unreachable: 503, and nothing can be approved (a denial
-     * still can: it needs nobody's word).
-     */
+    /** What the executor says waits for the signed-in person. Unreachable: 503, and nothing can be answered. */
     private Uni<JsonNode> vouched() {
         return executor.pending("Bearer " + accessToken.getToken()).onFailure().transform(failure -> {
             LOG.warnf("The executor did not answer: %s", failure.getClass().getSimpleName());

@@ -18,6 +18,7 @@ final class Banner {
                   sign-in           %s
                   chat              %s/   (agent-service: ask, see the cards)
                   decision page     %s/decide/   (executor-service: confirm, cancel, undo, imports, plans%s)
+                  approval device   %s
                   executor API      %s
                   model             %s
                   SMTP server       localhost:%d   (e-mails the executor sends are printed here)
@@ -25,7 +26,7 @@ final class Banner {
                   data directory    %s   (PostgreSQL, Kafka, dev keys, logs/)
 
                 Bearer tokens for the API (dev only; valid %s), one per service. Demo users: acme/alice,
-                acme/bob, acme/dave, globex/carol:
+                acme/bob, acme/dave, acme/erin (with Keycloak), globex/carol:
                   curl -s -X POST %s -d '{"tenant":"acme","user":"alice"}'
                 Tokens for acme/alice:
                   export AGENT_TOKEN=%s
@@ -33,10 +34,13 @@ final class Banner {
 
                 Walkthrough: see README.md ("Try it"). Ctrl-C stops everything; data survives a restart.
                 """.formatted(keycloak
-                ? "Keycloak " + stack.keycloak().issuer() + ": alice, bob, dave (acme), carol (globex);"
+                ? "Keycloak " + stack.keycloak().issuer() + ": alice, bob, dave, erin (acme), carol (globex);"
                         + " DEV-ONLY password <user>-dev-only"
                 : "no identity provider (KEYCLOAK_PORT=0): the chat's DEV-ONLY demo sign-in, no password",
                 stack.agentUrl(), stack.executorUrl(), keycloak ? "" : "; off without Keycloak",
+                settings.secondDevices()
+                        ? stack.deviceUrl() + "/   (second-device approvals: sign in as the approver, e.g. erin)"
+                        : "off (needs Keycloak and APPROVAL_DEVICE=true)",
                 String.join(" ", stack.executorUrls()),
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",
                 stack.smtp().port(), stack.tickets().url(),
@@ -64,7 +68,7 @@ final class Banner {
                 The demo data is written once the executor has migrated the database. See docs/development.md.
                 Ctrl-C stops the infrastructure; data survives a restart.
                 """.formatted(keycloak
-                ? "Keycloak " + stack.keycloak().issuer() + ": alice, bob, dave (acme), carol (globex);"
+                ? "Keycloak " + stack.keycloak().issuer() + ": alice, bob, dave, erin (acme), carol (globex);"
                         + " DEV-ONLY password <user>-dev-only"
                 : "no identity provider (KEYCLOAK_PORT=0): bearer tokens from the dev token endpoint",
                 stack.model() == null ? settings.openAiBaseUrl() : stack.model().baseUrl() + " (offline demo model)",

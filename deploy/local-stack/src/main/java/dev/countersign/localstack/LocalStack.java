@@ -102,9 +102,11 @@ public final class LocalStack implements AutoCloseable {
             say("Keycloak (sign-in for the chat, the decision page and the API; first start unpacks it, about a"
                     + " minute)");
             // Keycloak posts second-device requests (CIBA) to the approval device, started once the executor is.
+            URI channel = settings.secondDevices()
+                    ? URI.create("http://127.0.0.1:" + settings.devicePort() + ApprovalDevice.CHANNEL_PATH)
+                    : null;
             keycloakStarted = inBackground("keycloak-start", () -> keycloak = LocalKeycloak.start(
-                    settings.keycloakPort(), settings.dataDirectory().resolve("keycloak"),
-                    URI.create("http://127.0.0.1:" + settings.devicePort() + ApprovalDevice.CHANNEL_PATH)));
+                    settings.keycloakPort(), settings.dataDirectory().resolve("keycloak"), channel));
             CompletableFuture<Void> starting = keycloakStarted;
             started.push(() -> {
                 awaitQuietly(starting);
@@ -200,7 +202,7 @@ public final class LocalStack implements AutoCloseable {
             }
         }
 
-        if (keycloak != null && !settings.infraOnly()) {
+        if (settings.secondDevices() && !settings.infraOnly()) {
             say("approval device (second-device approvals)");
             startDevice();
         }
@@ -382,7 +384,7 @@ public final class LocalStack implements AutoCloseable {
      * dev-only secret; people who chose it are asked on the approval device.
      */
     private Map<String, String> secondDevice() {
-        if (keycloak == null) {
+        if (keycloak == null || !settings.secondDevices()) {
             return Map.of();
         }
         return Map.of("SECOND_DEVICE", "true", "SECOND_DEVICE_CLIENT_SECRET",

@@ -30,9 +30,11 @@ import java.util.Map;
  * @param keycloakPort
  *            the local Keycloak (the identity provider people sign in with on the decision page); 0: no Keycloak, and
  *            the decision page is off (an API-only stack: bearer tokens from the dev token endpoint still work)
+ * @param approvalDevice
+ *            whether the stack runs the approval device and turns second-device approvals on (docs/approvals.md), with
+ *            Keycloak only ({@code APPROVAL_DEVICE}, default true; the end-to-end tests turn it on where they need it)
  * @param devicePort
- *            the approval device (second-device approvals, docs/approvals.md), with Keycloak only; its management
- *            interface (readiness) listens on {@code deviceManagementPort}
+ *            the approval device's port; its management interface (readiness) listens on {@code deviceManagementPort}
  * @param faultProxies
  *            test tooling ({@code FAULT_PROXIES=true}): the services reach Kafka and PostgreSQL through a TCP proxy the
  *            fault suite can freeze or cut ({@link FaultProxy}); only with the stack's own broker and database
@@ -66,6 +68,7 @@ public record StackSettings(
         Map<String, String> agentTuning,
         Map<String, String> telemetry,
         int keycloakPort,
+        boolean approvalDevice,
         int devicePort,
         int deviceManagementPort,
         boolean faultProxies,
@@ -122,6 +125,7 @@ public record StackSettings(
                 setOnes(env, AGENT_TUNING),
                 setOnes(env, TELEMETRY),
                 port(env, "KEYCLOAK_PORT", 8180),
+                Boolean.parseBoolean(env.getOrDefault("APPROVAL_DEVICE", "true").strip()),
                 port(env, "APPROVAL_DEVICE_PORT", 8083),
                 port(env, "APPROVAL_DEVICE_MANAGEMENT_PORT", 9003),
                 Boolean.parseBoolean(env.getOrDefault("FAULT_PROXIES", "false").strip()),
@@ -131,6 +135,11 @@ public record StackSettings(
     /** Whether the stack runs Keycloak and with it the executor's decision page. */
     public boolean identityProvider() {
         return keycloakPort > 0;
+    }
+
+    /** Whether the stack runs the approval device (with Keycloak only) and turns second-device approvals on. */
+    public boolean secondDevices() {
+        return identityProvider() && approvalDevice;
     }
 
     /** Whether the services send traces (to {@code OTEL_EXPORTER_OTLP_ENDPOINT}). */

@@ -77,6 +77,10 @@ class SecondDeviceIT {
     static void startTheStackTheDeviceAndErinsSession() throws Exception {
         stack = LocalStack.start(TestStacks.withExecutors(1, Map.of(
                 "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()),
+                "APPROVAL_DEVICE", "true",
+                // No chat here: proposals are sent as the agent sends them (agent-service's tests show an approval's
+                // token opens neither its chat nor its MCP server).
+                "AGENT_INSTANCES", "0",
                 // At once: these tests ask nobody in the chat first.
                 "NOTIFY_DELAY", "PT0S",
                 "SECOND_DEVICE_REQUEST_EXPIRY", REQUEST_EXPIRY.toString())));
@@ -126,6 +130,30 @@ class SecondDeviceIT {
         assertThat(count("SELECT count(*) FROM notifications WHERE tenant_id = ? AND action_id = '" + proposal.id()
                 + "' AND recipient = 'dave'")).isZero();
 
+        // Only erin's device session sees it: dave, signed in at the device, is shown nothing of hers.
+        BrowserContext daves = browser.newContext();
+        try {
+            Page device = daves.newPage();
+            device.navigate(stack.deviceUrl() + "/");
+            signInAtKeycloak(device, "dave");
+            assertThat(device.locator("#who")).hasText("Signed in as dave");
+            APIResponse seen = daves.request().get(stack.deviceUrl() + "/api/requests");
+            assertThat(seen.status()).isEqualTo(200);
+            assertThat(seen.text()).isEqualTo("[]");
+            assertThat(daves.request().post(stack.deviceUrl() + "/api/requests/" + request.path("id").asText()
+                    + "/approve", RequestOptions.create().setHeader("X-Requested-With", "countersign-approval-device"))
+                    .status()).isEqualTo(404);
+        } finally {
+            daves.close();
+        }
+        // An answer without the device's own header (another site's form could send one without it) is refused.
+        assertThat(erinsDevice.request().post(stack.deviceUrl() + "/api/requests/" + request.path("id").asText()
+                + "/approve").status()).isEqualTo(403);
+        // Only Keycloak puts a request on the device: a channel post without its signed token is refused.
+        Http.Answer forged = Http.post(stack.deviceUrl() + "/channel", "not-a-keycloak-token",
+                Map.of("login_hint", "erin", "binding_message", code, "scope", "openid"));
+        assertThat(forged.status()).isEqualTo(401);
+
         assertThat(answer(request, "approve").status()).isEqualTo(204);
 
         awaitStatus(proposal, "executed");
@@ -172,13 +200,12 @@ class SecondDeviceIT {
         assertThat(answer(stolenRequest, "approve").status()).isEqualTo(204);
         String token = pollAsTheExecutorsClient(authReqIdOf(stolen));
         // The token Keycloak issued for that approval is for an audience no endpoint takes as a bearer token: not on
-        // the action it approved, not on another one, not at the chat's API.
+        // the action it approved, nor on another one.
         for (ExpenseProposal target : new ExpenseProposal[]{stolen, stage("922.00")}) {
             assertThat(Http.post(stack.executorUrl() + "/api/actions/" + target.id() + "/confirm", token,
                     Map.of("paramsHash", target.paramsHash())).status()).isEqualTo(401);
         }
         assertThat(Http.get(stack.executorUrl() + "/api/actions", token).status()).isEqualTo(401);
-        assertThat(Http.get(stack.agentUrl() + "/api/conversations/c-stolen/actions", token).status()).isEqualTo(401);
         // Keycloak issues an approval's token once: the executor's own poll now gets invalid_grant, the request ends
         // and the action waits for a person.
         execute("UPDATE second_device_requests SET next_poll_at = now() WHERE tenant_id = ? AND action_id = '"

@@ -52,6 +52,8 @@ final class TestStacks {
         env.put("MCP_CALLS_PER_CLIENT", "100000");
         // API-only unless a test asks for the decision page (WebUiIT): Keycloak costs 10 s and 290 MB a stack.
         env.put("KEYCLOAK_PORT", "0");
+        // Nor the approval device, unless a test asks for it (SecondDeviceIT).
+        env.put("APPROVAL_DEVICE", "false");
         env.putAll(overrides);
         return StackSettings.fromEnvironment(repositoryRoot(), env);
     }

@@ -59,7 +59,7 @@ public class DecisionConsumer {
     /** Channels the executor writes into the history itself; an integration cannot claim them. */
     private static final Set<String> RESERVED_CHANNELS = Set.of(TenantTransactions.AGENT, TenantTransactions.HTTP,
             TenantTransactions.AUTO_APPLY, "sql", ExpirySweeper.CHANNEL, ExpirySweeper.ACTOR, ExternalExecution.CHANNEL,
-            ExternalRecovery.CHANNEL);
+            ExternalRecovery.CHANNEL, DecisionRequest.SECOND_DEVICE);
 
     private final DecisionService decisions;
     private final DecisionDeadLetters deadLetters;

@@ -43,7 +43,7 @@ public record DecisionRequest(UUID actionId, String tenantId, String userId, Dec
     }
 
     /** A second-device answer, as the history records its channel. */
-    public static final String SECOND_DEVICE = "ciba";
+    public static final String SECOND_DEVICE = Channel.CIBA.tableName();
 
     /**
      * A person's answer on their second device (OpenID CIBA) to the request {@code requestId} the executor started for

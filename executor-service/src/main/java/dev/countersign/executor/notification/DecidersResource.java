@@ -65,9 +65,10 @@ public class DecidersResource {
                                     .map(member -> new ActionDeciders.Decider(member.userId(), member.username()))
                                     .toList(), known.seenSince(), told, remindedAt,
                                     told.stream()
-                                            .anyMatch(one -> Notification.SECOND_DEVICE.equals(one.channel()))
-                                                    ? BindingCodes.of(actionId)
-                                                    : null))));
+                                            .anyMatch(one -> Notification.SECOND_DEVICE.equals(one.channel())
+                                                    && "sent".equals(one.state()))
+                                                            ? BindingCodes.of(actionId)
+                                                            : null))));
         }));
     }
 }

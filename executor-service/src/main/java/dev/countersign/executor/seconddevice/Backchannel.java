@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
@@ -18,7 +18,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.countersign.contracts.json.Json;
-import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import dev.countersign.executor.external.egress.IdentityProviderHttp;
+import dev.countersign.executor.external.egress.Origins;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -30,8 +31,9 @@ import io.smallrye.mutiny.Uni;
  * {@code authorization_pending}, {@code slow_down}, {@code access_denied} and {@code expired_token} only inside an
  * exception's message, and has no backchannel authentication request; the poller needs each answer by its code.
  * <p>
- * Limit: the provider is trusted as the signing-in provider is (it is the same one); these calls do not go through the
- * egress gate, which guards what actions send.
+ * Limit: the provider is trusted as the signing-in provider is (it is the same one); these calls go through
+ * {@link IdentityProviderHttp} (the provider's origin only), not through a gate scope, which guards what actions and
+ * notifications send. Both endpoints must be on one origin.
  */
 @ApplicationScoped
 public class Backchannel {
@@ -44,18 +46,24 @@ public class Backchannel {
     private final URI token;
     private final CibaEndpoint endpoint;
 
-    public Backchannel(SecondDeviceConfig config,
+    public Backchannel(SecondDeviceConfig config, IdentityProviderHttp http,
             @ConfigProperty(name = "quarkus.oidc.auth-server-url") java.util.Optional<String> issuer) {
         this.config = config;
         String base = issuer.map(url -> url.endsWith("/") ? url.substring(0, url.length() - 1) : url).orElse("");
         this.backchannel = config.backchannelEndpoint()
                 .orElse(URI.create(base + "/protocol/openid-connect/ext/ciba/auth"));
         this.token = config.tokenEndpoint().orElse(URI.create(base + "/protocol/openid-connect/token"));
-        Duration timeout = config.timeout();
-        this.endpoint = QuarkusRestClientBuilder.newBuilder().baseUri(backchannel)
-                .connectTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).followRedirects(false)
-                .disableDefaultMapper(true).build(CibaEndpoint.class);
+        this.endpoint = http.client(CibaEndpoint.class, backchannel, config.timeout());
+    }
+
+    /**
+     * Whether both endpoints are absolute http(s) URLs of one origin, the provider's (checked at start when second
+     * devices are on).
+     */
+    boolean endpointsUsable() {
+        return Stream.of(backchannel, token).allMatch(url -> url.isAbsolute() && url.getHost() != null
+                && ("https".equals(url.getScheme()) || "http".equals(url.getScheme())))
+                && Origins.same(backchannel, token);
     }
 
     /** What the provider answered a backchannel authentication request with. */

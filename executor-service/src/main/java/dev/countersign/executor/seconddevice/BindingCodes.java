@@ -12,7 +12,7 @@ import java.util.UUID;
  * {@code ^[a-zA-Z0-9-._+/!?#]{1,50}$}.
  * <p>
  * A code is no secret and proves nothing: it lets a person compare two screens. 40 bits make two of one person's
- * waiting actions with the same code unlikely (about one in 10^11 for two), and nothing depends on codes differing: the
+ * waiting actions with the same code unlikely (about one in 10^12 for two), and nothing depends on codes differing: the
  * executor binds each request to its action by its own records, never by the code.
  */
 public final class BindingCodes {

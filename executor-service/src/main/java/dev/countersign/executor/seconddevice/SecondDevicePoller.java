@@ -1,5 +1,7 @@
 package dev.countersign.executor.seconddevice;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -48,6 +50,10 @@ public class SecondDevicePoller {
 
     private static final Logger LOG = Logger.getLogger(SecondDevicePoller.class);
     private static final int MAX_INTERVAL = 60;
+    /** How long past its expiry a request the provider still calls pending (or never answers) is polled. */
+    private static final Duration EXPIRY_GRACE = Duration.ofMinutes(1);
+    /** How long an answer being acted on keeps other pollers off its request. */
+    private static final Duration ANSWERING = Duration.ofMinutes(10);
 
     private final Pool pool;
     private final TenantTransactions transactions;
@@ -108,6 +114,11 @@ public class SecondDevicePoller {
                         return end(actor, claimed.request(), SecondDeviceRequest.ENDED,
                                 "the action no longer waits for a person");
                     }
+                    if (claimed.request().expiresAt().plus(EXPIRY_GRACE).isBefore(Instant.now())) {
+                        return end(actor, claimed.request(), SecondDeviceRequest.EXPIRED,
+                                "the identity provider answered nothing by the request's expiry; the action is left as"
+                                        + " it was");
+                    }
                     return backchannel.poll(claimed.request().authReqId())
                             .flatMap(polled -> answer(actor, claimed.request(), polled))
                             .onFailure().recoverWithUni(failure -> {
@@ -130,7 +141,9 @@ public class SecondDevicePoller {
 
     private Uni<Void> answer(Actor actor, SecondDeviceRequest request, Backchannel.Polled polled) {
         if (polled instanceof Backchannel.Approved approved) {
-            return approve(actor, request, approved.accessToken());
+            // The provider issued its token once: no other poller may ask again while this one acts on it.
+            return transactions.run(actor, sql -> requests.hold(sql, request, ANSWERING))
+                    .flatMap(held -> approve(actor, request, approved.accessToken()));
         }
         String error = ((Backchannel.Answered) polled).error();
         return switch (error) {
@@ -138,7 +151,8 @@ public class SecondDevicePoller {
                     sql -> requests.later(sql, request, request.pollInterval()));
             case Backchannel.Answered.SLOW_DOWN -> transactions.run(actor,
                     sql -> requests.later(sql, request, Math.min(MAX_INTERVAL, request.pollInterval() + 5)));
-            case Backchannel.Answered.DENIED -> deny(actor, request);
+            case Backchannel.Answered.DENIED -> transactions.run(actor,
+                    sql -> requests.hold(sql, request, ANSWERING)).flatMap(held -> deny(actor, request));
             case Backchannel.Answered.EXPIRED -> end(actor, request, SecondDeviceRequest.EXPIRED,
                     "the request expired unanswered; the action is left as it was");
             default -> end(actor, request, SecondDeviceRequest.ENDED, "the identity provider answered " + error);
@@ -158,7 +172,11 @@ public class SecondDevicePoller {
         });
     }
 
-    /** The person said no: the action is cancelled in their name, as the executor last saw them. */
+    /**
+     * The person said no: the action is cancelled in their name, as the executor last saw them (a denial carries no
+     * token, so the rule judges their groups as {@code tenant_members} holds them). The approval device sends a denial
+     * only for a request the executor vouched for to the person signed in there, so the person is the one asked.
+     */
     private Uni<Void> deny(Actor actor, SecondDeviceRequest request) {
         return transactions.run(actor, sql -> members.find(sql, request.tenantId(), request.userId()))
                 .flatMap(member -> {

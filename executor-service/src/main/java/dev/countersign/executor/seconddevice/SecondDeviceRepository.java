@@ -49,6 +49,24 @@ public class SecondDeviceRepository {
                 .map(SecondDeviceRepository::first);
     }
 
+    /** Whether the notification {@code notificationId} recorded its request already (a resend starts none). */
+    public Uni<Boolean> recorded(SqlClient sql, String tenantId, UUID notificationId) {
+        return sql.preparedQuery("SELECT 1 FROM second_device_requests WHERE tenant_id = $1 AND notification_id = $2")
+                .execute(Tuple.of(tenantId, notificationId))
+                .map(rows -> rows.size() > 0);
+    }
+
+    /**
+     * Keeps every poller off a pending request for {@code duration}: its answer came and is being acted on, which may
+     * take longer than a poll's lease.
+     */
+    public Uni<Void> hold(SqlClient sql, SecondDeviceRequest request, Duration duration) {
+        return sql.preparedQuery("UPDATE second_device_requests SET next_poll_at = now() + $3 * interval"
+                + " '1 millisecond' WHERE tenant_id = $1 AND notification_id = $2 AND state = 'pending'")
+                .execute(Tuple.of(request.tenantId(), request.notificationId(), duration.toMillis()))
+                .replaceWithVoid();
+    }
+
     /** Polls again after {@code interval} seconds (the provider's, or a slower one it asked for). */
     public Uni<Void> later(SqlClient sql, SecondDeviceRequest request, int interval) {
         return sql.preparedQuery(

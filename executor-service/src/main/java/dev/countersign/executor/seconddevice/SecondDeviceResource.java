@@ -79,6 +79,7 @@ public class SecondDeviceResource {
                                 .map(action -> new Found(request, action)))
                         .collect().asList()))
                 .map(found -> found.stream().filter(one -> one.action() != null
+                        && one.request().expiresAt().isAfter(Instant.now())
                         && one.action().status() == ActionStatus.PROPOSED
                         && !DecisionRule.hidesFrom(who, one.action().tier(),
                                 one.action().requesterFor(who.userId()), one.action().targetOwner(), via))

@@ -24,7 +24,7 @@ import io.smallrye.mutiny.Uni;
  * <p>
  * Limit: a sender that dies after the provider accepted and before the record leaves the notification to be sent again
  * after its lease: the person's device then shows a second prompt with the same code, of which only the recorded one is
- * polled (an answer to the other decides nothing).
+ * polled (an answer to the other decides nothing). One that dies after the record starts nothing more.
  */
 @ApplicationScoped
 public class SecondDeviceStarter {
@@ -42,11 +42,22 @@ public class SecondDeviceStarter {
         this.config = config;
     }
 
-    /** Refuses to start with second-device approvals on and no client secret: every request would be refused. */
+    /**
+     * Refuses to start with second-device approvals on and no client secret, or no provider to ask: every request would
+     * fail.
+     */
     void onStart(@Observes StartupEvent started) {
-        if (config.enabled() && config.clientSecret().filter(secret -> !secret.isBlank()).isEmpty()) {
+        if (!config.enabled()) {
+            return;
+        }
+        if (config.clientSecret().filter(secret -> !secret.isBlank()).isEmpty()) {
             throw new IllegalStateException("SECOND_DEVICE=true needs SECOND_DEVICE_CLIENT_SECRET, the secret of the"
                     + " executor's CIBA client (countersign.second-device.client-secret)");
+        }
+        if (!backchannel.endpointsUsable()) {
+            throw new IllegalStateException("SECOND_DEVICE=true needs the identity provider's endpoints: set"
+                    + " OIDC_AUTH_SERVER_URL (Keycloak's paths under it), or SECOND_DEVICE_BACKCHANNEL_ENDPOINT and"
+                    + " SECOND_DEVICE_TOKEN_ENDPOINT, absolute http(s) URLs of one origin");
         }
     }
 
@@ -64,10 +75,19 @@ public class SecondDeviceStarter {
     }
 
     /**
-     * Starts the request of notification {@code notificationId} for {@code action} and records it. Fails with
-     * {@link Refused} when the provider refuses it for good; with another exception when it may accept it later.
+     * Starts the request of notification {@code notificationId} for {@code action} and records it, unless it was
+     * recorded already. Fails with {@link Refused} when the provider refuses it for good; with another exception when
+     * it may accept it later.
      */
     public Uni<Void> start(Actor actor, UUID notificationId, ActionRow action, String userId, String loginHint) {
+        // A resend of a request that was recorded (its notification's own record then failed) starts none.
+        return transactions.run(actor, sql -> requests.recorded(sql, action.tenantId(), notificationId))
+                .flatMap(recorded -> recorded
+                        ? Uni.createFrom().voidItem()
+                        : startNew(actor, notificationId, action, userId, loginHint));
+    }
+
+    private Uni<Void> startNew(Actor actor, UUID notificationId, ActionRow action, String userId, String loginHint) {
         String code = BindingCodes.of(action.id());
         Duration expiry = expiry(action);
         return backchannel.start(loginHint, code, expiry).flatMap(started -> {

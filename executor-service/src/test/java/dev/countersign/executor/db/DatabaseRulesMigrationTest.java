@@ -74,7 +74,8 @@ class DatabaseRulesMigrationTest {
             "R__retention.sql", "R__execute_action.sql", "R__first_delivery.sql", "R__action_history.sql",
             "R__idempotency_keys_follow_actions.sql", "R__actions_target_guard.sql", "R__actions_trace_parent.sql",
             "V34__tenant_members.sql", "V35__notifications.sql", "V36__webhook_notifications.sql",
-            "V37__action_reminders.sql", "R__notifications.sql", "V38__action_edits.sql", "R__action_edits.sql");
+            "V37__action_reminders.sql", "R__notifications.sql", "V38__action_edits.sql", "R__action_edits.sql",
+            "V39__second_device_requests.sql", "R__second_device_requests.sql", "R__tenant_policy_history.sql");
     /** The embedded server's superuser (zonky's default), used only to create the databases compared here. */
     private static final String SUPERUSER = "postgres";
     private static final Map<String, String> PLACEHOLDERS = MigratedDatabase.PLACEHOLDERS;

@@ -15,7 +15,7 @@ public final class Origins {
     }
 
     /** Scheme, host and port equal (a port left out is the scheme's default); a URI without a host matches nothing. */
-    static boolean same(URI allowed, URI requested) {
+    public static boolean same(URI allowed, URI requested) {
         return allowed.getScheme() != null && allowed.getHost() != null && requested.getHost() != null
                 && allowed.getScheme().equalsIgnoreCase(requested.getScheme())
                 && allowed.getHost().equalsIgnoreCase(requested.getHost()) && port(allowed) == port(requested);
