@@ -93,8 +93,9 @@ class SecondDeviceTest {
 
     /** The request the executor would have recorded for {@code user} and this proposal (the poller's input). */
     private SecondDeviceRequest requestFor(ProposalMother proposal, String user) {
-        return new SecondDeviceRequest(UUID.randomUUID(), tenant.id(), proposal.actionId, user,
-                proposal.paramsHash(), BindingCodes.of(proposal.actionId), "auth-req-" + UUID.randomUUID(),
+        UUID id = UUID.randomUUID();
+        return new SecondDeviceRequest(id, tenant.id(), proposal.actionId, user,
+                proposal.paramsHash(), BindingCodes.of(id), "auth-req-" + UUID.randomUUID(),
                 SecondDeviceRequest.PENDING, 1, Instant.now().plusSeconds(120), Instant.now(), null);
     }
 
@@ -254,18 +255,6 @@ class SecondDeviceTest {
         dev.countersign.devsupport.testing.Waits.await().atMost(Duration.ofSeconds(15))
                 .until(() -> Db.text(planned, named.actionId) != null);
         assertThat(Db.text(planned, named.actionId)).isEqualTo("erin:erin");
-        // The deciders tell the code both screens show once a request was sent (here nothing answers the executor's
-        // request: its send is recorded around the application, as a provider's acceptance would).
-        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
-                .get("/api/actions/{id}/deciders", high.actionId).then().statusCode(200)
-                .body("secondDeviceCode", org.hamcrest.Matchers.nullValue());
-        try (var owner = Db.owner()) {
-            owner.createStatement().executeUpdate("UPDATE notifications SET state = 'sent', sent_at = now() WHERE"
-                    + " channel = 'second_device' AND action_id = '" + high.actionId + "'");
-        }
-        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
-                .get("/api/actions/{id}/deciders", high.actionId).then().statusCode(200)
-                .body("secondDeviceCode", org.hamcrest.Matchers.equalTo(BindingCodes.of(high.actionId)));
     }
 
     @Test
@@ -319,7 +308,7 @@ class SecondDeviceTest {
 
         given().header("Authorization", "Bearer " + tenant.bearer("erin", Groups.APPROVER))
                 .get("/api/second-device/requests").then().statusCode(200)
-                .body("code", org.hamcrest.Matchers.contains(BindingCodes.of(proposal.actionId)))
+                .body("code", org.hamcrest.Matchers.contains(request.bindingCode()))
                 .body("[0].actionId", org.hamcrest.Matchers.equalTo(proposal.actionId.toString()))
                 .body("[0].action.paramsHash", org.hamcrest.Matchers.equalTo(proposal.paramsHash()))
                 .body("[0].action.headline", org.hamcrest.Matchers.containsString("900.00"));
@@ -342,6 +331,36 @@ class SecondDeviceTest {
                 .await().atMost(Duration.ofSeconds(5))).isFalse();
         given().header("Authorization", "Bearer " + tenant.bearer("erin", Groups.APPROVER))
                 .get("/api/second-device/requests").then().statusCode(200).body("size()", org.hamcrest.Matchers.is(0));
+    }
+
+    @Test
+    void theDecidersTellEachPersonTheCodeOfTheirOwnPendingRequestOnly() throws Exception {
+        var proposal = ProposalMother.staged(kafka, tenant, "900.00");
+        SecondDeviceRequest erins = requestFor(proposal, "erin");
+        SecondDeviceRequest bobs = new SecondDeviceRequest(UUID.randomUUID(), tenant.id(), proposal.actionId, "bob",
+                proposal.paramsHash(), BindingCodes.of(UUID.randomUUID()), "auth-req-" + UUID.randomUUID(),
+                SecondDeviceRequest.PENDING, 1, Instant.now().plusSeconds(120), Instant.now(), null);
+        TenantTransactions.Actor actor = new TenantTransactions.Actor(tenant.id(), "system", "ciba");
+        for (SecondDeviceRequest request : List.of(erins, bobs)) {
+            transactions.run(actor, sql -> requests.record(sql, request)).await().atMost(Duration.ofSeconds(10));
+        }
+        assertThat(erins.bindingCode()).isNotEqualTo(bobs.bindingCode());
+
+        for (var person : Map.of("erin", erins.bindingCode(), "bob", bobs.bindingCode()).entrySet()) {
+            given().header("Authorization", "Bearer " + tenant.bearer(person.getKey(), Groups.APPROVER))
+                    .get("/api/actions/{id}/deciders", proposal.actionId).then().statusCode(200)
+                    .body("secondDeviceCode", org.hamcrest.Matchers.equalTo(person.getValue()));
+        }
+        // alice, who asked for it, was asked nothing: no code for her.
+        given().header("Authorization", "Bearer " + tenant.bearer("alice", Groups.USER))
+                .get("/api/actions/{id}/deciders", proposal.actionId).then().statusCode(200)
+                .body("secondDeviceCode", org.hamcrest.Matchers.nullValue());
+        // An answered request shows no code any more.
+        transactions.run(actor, sql -> requests.end(sql, erins, SecondDeviceRequest.DENIED, "denied"))
+                .await().atMost(Duration.ofSeconds(5));
+        given().header("Authorization", "Bearer " + tenant.bearer("erin", Groups.APPROVER))
+                .get("/api/actions/{id}/deciders", proposal.actionId).then().statusCode(200)
+                .body("secondDeviceCode", org.hamcrest.Matchers.nullValue());
     }
 
     @Test

@@ -21,14 +21,18 @@ class ChannelRequests {
     static final int MAX = 1000;
 
     private final Map<UUID, ChannelRequest> pending = new ConcurrentHashMap<>();
+    /**
+     * The token ids of requests answered or dismissed here, until their tokens expire: a token posted again is none.
+     */
+    private final Map<String, Instant> spent = new ConcurrentHashMap<>();
 
     /**
-     * Keeps {@code request}; false if the device holds {@value #MAX} already, or a request with the same token id (a
-     * token posted again is one request).
+     * Keeps {@code request}; false if the device holds {@value #MAX} already, or holds or answered a request with the
+     * same token id (a token posted again is one request).
      */
     synchronized boolean add(ChannelRequest request) {
         dropExpired();
-        if (pending.size() >= MAX
+        if (pending.size() >= MAX || spent.containsKey(request.tokenId())
                 || pending.values().stream().anyMatch(held -> held.tokenId().equals(request.tokenId()))) {
             return false;
         }
@@ -49,16 +53,22 @@ class ChannelRequests {
         if (request == null || !request.subject().equals(subject) || request.expired(Instant.now())) {
             return Optional.empty();
         }
-        return pending.remove(id, request) ? Optional.of(request) : Optional.empty();
+        if (!pending.remove(id, request)) {
+            return Optional.empty();
+        }
+        spent.put(request.tokenId(), request.expiresAt());
+        return Optional.of(request);
     }
 
     /** Puts a taken request back (its answer could not be delivered). */
     void putBack(ChannelRequest request) {
+        spent.remove(request.tokenId());
         pending.putIfAbsent(request.id(), request);
     }
 
     private void dropExpired() {
         Instant now = Instant.now();
         pending.values().removeIf(request -> request.expired(now));
+        spent.values().removeIf(expiry -> !now.isBefore(expiry));
     }
 }

@@ -153,6 +153,22 @@ class SecondDeviceIT {
         Http.Answer forged = Http.post(stack.deviceUrl() + "/channel", "not-a-keycloak-token",
                 Map.of("login_hint", "erin", "binding_message", code, "scope", "openid"));
         assertThat(forged.status()).isEqualTo(401);
+        // A prompt the executor did not start for erin (here the executor's own client, used by hand, under a code the
+        // executor never issued; as a prompt Keycloak delivered to the wrong person would be) can only be dismissed.
+        startAsTheExecutorsClient("erin", "NOT-ISSUED");
+        JsonNode stray = await().pollInterval(POLL).atMost(Duration.ofSeconds(30)).until(() -> {
+            for (JsonNode one : Json.mapper().readTree(erinsDevice.request().get(stack.deviceUrl() + "/api/requests")
+                    .text())) {
+                if ("NOT-ISSUED".equals(one.path("code").asText())) {
+                    return one;
+                }
+            }
+            return null;
+        }, found -> found != null);
+        assertThat(stray.path("action").isNull()).isTrue();
+        assertThat(answer(stray, "approve").status()).isEqualTo(409);
+        assertThat(answer(stray, "deny").status()).isEqualTo(409);
+        assertThat(answer(stray, "dismiss").status()).isEqualTo(204);
 
         assertThat(answer(request, "approve").status()).isEqualTo(204);
 
@@ -223,11 +239,12 @@ class SecondDeviceIT {
         String code = codeOf(proposal);
         awaitOnErinsDevice(code);
 
-        BrowserContext alices = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900));
+        // erin at her desk: the decision page shows her the code of her own request.
+        BrowserContext desk = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900));
         try {
-            Page decisionPage = alices.newPage();
+            Page decisionPage = desk.newPage();
             decisionPage.navigate(stack.executorUrl() + "/decide/?action=" + proposal.id());
-            signInAtKeycloak(decisionPage, "alice");
+            signInAtKeycloak(decisionPage, "erin");
             Locator card = decisionPage.locator("#focused-card article.card[data-action-id='" + proposal.id() + "']");
             assertThat(card).hasAttribute("data-status", "proposed");
             assertThat(card.locator(".second-device")).containsText("Second-device code: " + code);
@@ -247,7 +264,7 @@ class SecondDeviceIT {
             awaitStatus(proposal, "executed");
             assertThat(card).hasAttribute("data-status", "executed");
         } finally {
-            alices.close();
+            desk.close();
         }
     }
 
@@ -281,11 +298,11 @@ class SecondDeviceIT {
         return proposal;
     }
 
-    /** The code the executor says the action's second-device requests show, once one was sent. */
+    /** The code of erin's request about the action, as the executor tells her, once the request was sent. */
     private static String codeOf(ExpenseProposal proposal) {
-        String alice = stack.bearer("acme", "alice", Audiences.EXECUTOR);
+        String erin = stack.bearer("acme", "erin", Audiences.EXECUTOR);
         return await().pollInterval(POLL).atMost(Duration.ofSeconds(30)).until(() -> {
-            Http.Answer answer = Http.get(stack.executorUrl() + "/api/actions/" + proposal.id() + "/deciders", alice);
+            Http.Answer answer = Http.get(stack.executorUrl() + "/api/actions/" + proposal.id() + "/deciders", erin);
             return answer.status() == 200 ? answer.body().path("secondDeviceCode").asText(null) : null;
         }, code -> code != null);
     }
@@ -362,15 +379,30 @@ class SecondDeviceIT {
         }
     }
 
+    /** A backchannel authentication request at Keycloak with the executor's client, for {@code user}. */
+    private static void startAsTheExecutorsClient(String user, String code) throws IOException, InterruptedException {
+        String form = "scope=openid&login_hint=" + URLEncoder.encode(user, StandardCharsets.UTF_8)
+                + "&binding_message=" + URLEncoder.encode(code, StandardCharsets.UTF_8);
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create(stack.keycloak().issuer() + "/protocol/openid-connect/ext/ciba/auth"))
+                .header("Authorization", "Basic " + executorsClient())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    private static String executorsClient() {
+        return Base64.getEncoder().encodeToString((LocalKeycloak.SECOND_DEVICE_CLIENT + ":"
+                + LocalKeycloak.SECOND_DEVICE_CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
+    }
+
     /** The CIBA grant at Keycloak's token endpoint with the executor's client: the access token, once approved. */
     private static String pollAsTheExecutorsClient(String authReqId) throws IOException, InterruptedException {
-        String credentials = Base64.getEncoder().encodeToString((LocalKeycloak.SECOND_DEVICE_CLIENT + ":"
-                + LocalKeycloak.SECOND_DEVICE_CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
         String form = "grant_type=" + URLEncoder.encode("urn:openid:params:grant-type:ciba", StandardCharsets.UTF_8)
                 + "&auth_req_id=" + URLEncoder.encode(authReqId, StandardCharsets.UTF_8);
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                 URI.create(stack.keycloak().issuer() + "/protocol/openid-connect/token"))
-                .header("Authorization", "Basic " + credentials)
+                .header("Authorization", "Basic " + executorsClient())
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

@@ -8,11 +8,16 @@ import java.util.UUID;
  * {@code GET /api/actions/{id}/deciders}: the people who may decide the action and would be told of it, by user id (and
  * username where known), among the members seen since {@code membersSeenSince}; who was told so far, through which
  * channel and how that went ({@code told}, never the address); when its reminder was requested ({@code remindedAt},
- * null if not); and, once anyone was asked on their second device, the code that device shows
- * ({@code secondDeviceCode}, null before).
+ * null if not); and, while the caller has a second-device request pending for it, the code their device shows
+ * ({@code secondDeviceCode}: the caller's own, null otherwise).
  */
 public record ActionDeciders(UUID actionId, List<Decider> deciders, Instant membersSeenSince, List<Told> told,
         Instant remindedAt, String secondDeviceCode) {
+
+    /** The same, with the caller's second-device code. */
+    public ActionDeciders withSecondDeviceCode(String code) {
+        return new ActionDeciders(actionId, deciders, membersSeenSince, told, remindedAt, code);
+    }
 
     /** One person who may decide. */
     public record Decider(String userId, String username) {

@@ -15,7 +15,8 @@ import dev.countersign.executor.access.Principal;
 import dev.countersign.executor.action.ActionRepository;
 import dev.countersign.executor.db.TenantTransactions;
 import dev.countersign.executor.members.TenantDeciders;
-import dev.countersign.executor.seconddevice.BindingCodes;
+import dev.countersign.executor.seconddevice.SecondDeviceRepository;
+import dev.countersign.executor.seconddevice.SecondDeviceRequest;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.Ids;
 import dev.countersign.web.ProblemException;
@@ -37,9 +38,12 @@ public class DecidersResource {
     private final ActionRepository actions;
     private final TenantDeciders deciders;
     private final NotificationRepository notifications;
+    private final SecondDeviceRepository secondDevice;
 
     public DecidersResource(CurrentUser user, Caller caller, TenantTransactions transactions,
-            ActionRepository actions, TenantDeciders deciders, NotificationRepository notifications) {
+            ActionRepository actions, TenantDeciders deciders, NotificationRepository notifications,
+            SecondDeviceRepository secondDevice) {
+        this.secondDevice = secondDevice;
         this.notifications = notifications;
         this.user = user;
         this.caller = caller;
@@ -63,12 +67,12 @@ public class DecidersResource {
                     .flatMap(told -> notifications.remindedAt(sql, tenantId, actionId)
                             .map(remindedAt -> new ActionDeciders(actionId, known.of(action).stream()
                                     .map(member -> new ActionDeciders.Decider(member.userId(), member.username()))
-                                    .toList(), known.seenSince(), told, remindedAt,
-                                    told.stream()
-                                            .anyMatch(one -> Notification.SECOND_DEVICE.equals(one.channel())
-                                                    && "sent".equals(one.state()))
-                                                            ? BindingCodes.of(actionId)
-                                                            : null))));
+                                    .toList(), known.seenSince(), told, remindedAt, null))))
+                    .flatMap(answer -> secondDevice.forAction(sql, tenantId, actionId).map(requests -> answer
+                            .withSecondDeviceCode(requests.stream()
+                                    .filter(request -> request.userId().equals(who.userId())
+                                            && SecondDeviceRequest.PENDING.equals(request.state()))
+                                    .map(SecondDeviceRequest::bindingCode).findFirst().orElse(null))));
         }));
     }
 }

@@ -262,7 +262,7 @@ public class NotificationSender {
         Notification notification = claimed.notification();
         return deliver(actor, notification,
                 () -> secondDevice.start(actor, notification.id(), claimed.action(), notification.recipient(),
-                        notification.address()),
+                        notification.address()).ifNoItem().after(sendTimeout()).fail(),
                 failure -> failure instanceof SecondDeviceStarter.Refused
                         ? failure.getMessage()
                         : failure.getClass().getSimpleName() + ": " + failure.getMessage(),

@@ -64,8 +64,8 @@ public class ApprovalTokens {
     }
 
     /**
-     * Verified by quarkus-oidc, tried three times half a second apart (a key set the provider did not answer for is no
-     * reason to lose an approval it issues once), then judged.
+     * Verified by quarkus-oidc, tried three times (after about half a second, then about a second: a key set the
+     * provider did not answer for is no reason to lose an approval it issues once), then judged.
      */
     public Uni<Checked> check(String accessToken, SecondDeviceRequest request) {
         if (accessToken == null || accessToken.length() > MAX_TOKEN_LENGTH) {

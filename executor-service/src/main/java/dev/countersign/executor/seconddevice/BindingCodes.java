@@ -6,14 +6,17 @@ import java.security.NoSuchAlgorithmException;
 import java.util.UUID;
 
 /**
- * The short code both screens show for one action, so that a person approving on their second device can tell it is the
- * action in front of them: {@code K7F2-Q9PX}, eight characters of Crockford's base32 (no I, L, O or U) of the SHA-256
- * of the action's id. Sent to the identity provider as the CIBA {@code binding_message}, which Keycloak accepts only as
- * {@code ^[a-zA-Z0-9-._+/!?#]{1,50}$}.
+ * The short code both screens show for one second-device request, so that the person asked can tell the prompt on their
+ * device is the action in front of them: {@code K7F2-Q9PX}, eight characters of Crockford's base32 (no I, L, O or U) of
+ * the SHA-256 of the request's id (its notification's). One per person and action: each person asked about an action
+ * gets a code of their own, which the decision page shows to them only, so a prompt that reached someone else matches
+ * nothing the executor shows that person. Sent to the identity provider as the CIBA {@code binding_message}, which
+ * Keycloak accepts only as {@code ^[a-zA-Z0-9-._+/!?#]{1,50}$}.
  * <p>
- * A code is no secret and proves nothing: it lets a person compare two screens. 40 bits make two of one person's
- * waiting actions with the same code unlikely (about one in 10^12 for two), and nothing depends on codes differing: the
- * executor binds each request to its action by its own records, never by the code.
+ * A code is no secret: it lets a person compare two screens, and lets the approval device ask the executor whether a
+ * prompt is one it started for the person signed in there. 40 bits make two of one person's pending requests with the
+ * same code unlikely (about one in 10^12 for two). The executor binds each request to its action by its own records,
+ * never by the code.
  */
 public final class BindingCodes {
 
@@ -23,9 +26,9 @@ public final class BindingCodes {
     private BindingCodes() {
     }
 
-    /** The code of {@code actionId}. */
-    public static String of(UUID actionId) {
-        byte[] digest = sha256(actionId.toString());
+    /** The code of the request {@code requestId}. */
+    public static String of(UUID requestId) {
+        byte[] digest = sha256(requestId.toString());
         long bits = 0;
         for (int i = 0; i < 5; i++) {
             bits = bits << 8 | digest[i] & 0xff;

@@ -41,9 +41,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * <li>an action no longer waiting: the request ends without a poll.</li>
  * </ul>
  * Limits: the provider issues an approval's token once. If the decision then fails twice in a row (the database gone),
- * the approval is lost and the request ends saying so; the action waits, and the person decides again elsewhere. A
- * poller that dies between the provider's answer and its record leaves the request to the next poll after the lease,
- * which the provider answers {@code invalid_grant} for a token it issued already: the request ends without a decision.
+ * the approval is lost: the request ends saying so if its record can be written, or stays held until the hold ends and
+ * then ends at its next poll as {@code invalid_grant}; the action waits, and the person decides again elsewhere. A
+ * poller that dies between the provider's answer and its record leaves the request the same way.
  */
 @ApplicationScoped
 public class SecondDevicePoller {
@@ -119,15 +119,21 @@ public class SecondDevicePoller {
                                 "the identity provider answered nothing by the request's expiry; the action is left as"
                                         + " it was");
                     }
+                    // Only a failed poll is polled again soon; once the provider answered, a failure acting on the
+                    // answer leaves the request held (the provider will not answer the same again).
                     return backchannel.poll(claimed.request().authReqId())
-                            .flatMap(polled -> answer(actor, claimed.request(), polled))
+                            .map(java.util.Optional::of)
                             .onFailure().recoverWithUni(failure -> {
                                 LOG.warnf("Polling second-device request %s of action %s (tenant %s) failed, will"
                                         + " retry: %s", id, claimed.request().actionId(), tenantId,
                                         failure.getClass().getSimpleName());
                                 return transactions.run(actor, sql -> requests.later(sql, claimed.request(),
-                                        claimed.request().pollInterval()));
-                            });
+                                        claimed.request().pollInterval()))
+                                        .replaceWith(java.util.Optional.<Backchannel.Polled>empty());
+                            })
+                            .flatMap(polled -> polled.isEmpty()
+                                    ? Uni.createFrom().voidItem()
+                                    : answer(actor, claimed.request(), polled.get()));
                 })
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("Second-device request %s (tenant %s) not polled, will retry: %s", id, tenantId,
@@ -141,9 +147,9 @@ public class SecondDevicePoller {
 
     private Uni<Void> answer(Actor actor, SecondDeviceRequest request, Backchannel.Polled polled) {
         if (polled instanceof Backchannel.Approved approved) {
-            // The provider issued its token once: no other poller may ask again while this one acts on it.
-            return transactions.run(actor, sql -> requests.hold(sql, request, ANSWERING))
-                    .flatMap(held -> approve(actor, request, approved.accessToken()));
+            // The provider issued its token once: no other poller may ask again while this one acts on it. The hold
+            // failing loses nothing: the approval is acted on all the same.
+            return hold(actor, request).flatMap(held -> approve(actor, request, approved.accessToken()));
         }
         String error = ((Backchannel.Answered) polled).error();
         return switch (error) {
@@ -151,12 +157,16 @@ public class SecondDevicePoller {
                     sql -> requests.later(sql, request, request.pollInterval()));
             case Backchannel.Answered.SLOW_DOWN -> transactions.run(actor,
                     sql -> requests.later(sql, request, Math.min(MAX_INTERVAL, request.pollInterval() + 5)));
-            case Backchannel.Answered.DENIED -> transactions.run(actor,
-                    sql -> requests.hold(sql, request, ANSWERING)).flatMap(held -> deny(actor, request));
+            case Backchannel.Answered.DENIED -> hold(actor, request).flatMap(held -> deny(actor, request));
             case Backchannel.Answered.EXPIRED -> end(actor, request, SecondDeviceRequest.EXPIRED,
                     "the request expired unanswered; the action is left as it was");
             default -> end(actor, request, SecondDeviceRequest.ENDED, "the identity provider answered " + error);
         };
+    }
+
+    private Uni<Void> hold(Actor actor, SecondDeviceRequest request) {
+        return transactions.run(actor, sql -> requests.hold(sql, request, ANSWERING)).onFailure()
+                .recoverWithNull();
     }
 
     private Uni<Void> approve(Actor actor, SecondDeviceRequest request, String accessToken) {

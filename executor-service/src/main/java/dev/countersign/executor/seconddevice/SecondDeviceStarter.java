@@ -54,6 +54,11 @@ public class SecondDeviceStarter {
             throw new IllegalStateException("SECOND_DEVICE=true needs SECOND_DEVICE_CLIENT_SECRET, the secret of the"
                     + " executor's CIBA client (countersign.second-device.client-secret)");
         }
+        if (config.lease().compareTo(config.timeout().multipliedBy(3)) < 0) {
+            throw new IllegalStateException("countersign.second-device.lease (" + config.lease() + ") must be at least"
+                    + " three times countersign.second-device.timeout (" + config.timeout() + "): a poll must end"
+                    + " within its lease");
+        }
         if (!backchannel.endpointsUsable()) {
             throw new IllegalStateException("SECOND_DEVICE=true needs the identity provider's endpoints: set"
                     + " OIDC_AUTH_SERVER_URL (Keycloak's paths under it), or SECOND_DEVICE_BACKCHANNEL_ENDPOINT and"
@@ -88,7 +93,7 @@ public class SecondDeviceStarter {
     }
 
     private Uni<Void> startNew(Actor actor, UUID notificationId, ActionRow action, String userId, String loginHint) {
-        String code = BindingCodes.of(action.id());
+        String code = BindingCodes.of(notificationId);
         Duration expiry = expiry(action);
         return backchannel.start(loginHint, code, expiry).flatMap(started -> {
             if (started instanceof Backchannel.Refused refused) {
