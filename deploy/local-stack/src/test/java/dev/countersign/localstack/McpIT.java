@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.playwright.Browser;
@@ -45,6 +45,7 @@ import dev.countersign.devsupport.testing.fuzz.HostileValues;
  * executor through the evidence Keycloak exchanged for it, waits there, and is executed once a person confirms it.
  * Spoken in plain JSON-RPC over HTTP, and by the official TypeScript SDK as a person's MCP client would.
  */
+@ResourceLock(SharedStacks.KEYCLOAK_LOCK)
 class McpIT {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -54,17 +55,7 @@ class McpIT {
 
     @BeforeAll
     static void startTheStackWithKeycloak() throws IOException {
-        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of(
-                "SMTP_PORT", String.valueOf(TestStacks.freePort()),
-                "TICKET_PORT", String.valueOf(TestStacks.freePort()),
-                "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()))));
-    }
-
-    @AfterAll
-    static void stopTheStack() {
-        if (stack != null) {
-            stack.close();
-        }
+        stack = SharedStacks.withKeycloak();
     }
 
     private record Answer(int status, String session, String challenge, JsonNode message) {

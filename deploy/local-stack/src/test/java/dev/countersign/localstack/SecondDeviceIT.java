@@ -26,6 +26,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.microsoft.playwright.APIResponse;
@@ -34,6 +35,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.RequestOptions;
 
@@ -50,17 +52,14 @@ import dev.countersign.devsupport.LocalKeycloak;
  * clicks.
  * <p>
  * One request is left unanswered from the start and checked last, so that waiting for its expiry costs no time of its
- * own.
+ * own. On the shared stack with Keycloak (McpIT's), which it takes alone ({@link SharedStacks#KEYCLOAK_LOCK}): it kills
+ * that stack's executor and starts it again.
  */
+@ResourceLock(SharedStacks.KEYCLOAK_LOCK)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecondDeviceIT {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    /**
-     * How long a second-device request waits: enough for an executor restart in between. Keycloak keeps a request for
-     * its realm's CIBA expiry whatever the client asks for, so both are set.
-     */
-    private static final Duration REQUEST_EXPIRY = Duration.ofSeconds(30);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** Each wait here asks a service over HTTP: a quarter second apart, not the tests' default 25 ms. */
     private static final Duration POLL = Duration.ofMillis(250);
@@ -75,21 +74,15 @@ class SecondDeviceIT {
 
     @BeforeAll
     static void startTheStackTheDeviceAndErinsSession() throws Exception {
-        stack = LocalStack.start(TestStacks.withExecutors(1, Map.of(
-                "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()),
-                "APPROVAL_DEVICE", "true",
-                // No chat here: proposals are sent as the agent sends them (agent-service's tests show an approval's
-                // token opens neither its chat nor its MCP server).
-                "AGENT_INSTANCES", "0",
-                // At once: these tests ask nobody in the chat first.
-                "NOTIFY_DELAY", "PT0S",
-                "SECOND_DEVICE_REQUEST_EXPIRY", REQUEST_EXPIRY.toString())));
-        stack.keycloak().cibaExpiresIn(REQUEST_EXPIRY);
+        // Requests live SharedStacks.REQUEST_EXPIRY (30 s): enough for an executor restart in between.
+        stack = SharedStacks.withKeycloak();
         // erin (an approver) and dave (no approver) both choose to be asked on their second device.
         optIn("erin");
         optIn("dave");
         playwright = HeadlessChromium.playwright();
         browser = HeadlessChromium.launch(playwright);
+        // As WebUiIT: a page's first answers after an executor restart, on a loaded machine, may take seconds.
+        PlaywrightAssertions.setDefaultAssertionTimeout(15_000);
         Files.createDirectories(SCREENSHOTS);
         erinsDevice = browser.newContext(new Browser.NewContextOptions().setViewportSize(480, 900));
         Page device = erinsDevice.newPage();
@@ -108,9 +101,6 @@ class SecondDeviceIT {
         }
         if (playwright != null) {
             playwright.close();
-        }
-        if (stack != null) {
-            stack.close();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.countersign.localstack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.platform.launcher.LauncherSession;
@@ -36,8 +37,18 @@ final class SharedStacks {
      */
     static final String LOCK = "countersign.shared-stack";
 
+    /**
+     * The resource lock of the classes on the shared stack with Keycloak ({@link #withKeycloak()}): one at a time,
+     * since one of them kills its executor while it runs.
+     */
+    static final String KEYCLOAK_LOCK = "countersign.keycloak-stack";
+    /** How long a second-device request lives on the stack with Keycloak (its realm's CIBA expiry too). */
+    static final Duration REQUEST_EXPIRY = Duration.ofSeconds(30);
+
     private static LocalStack twoExecutors;
     private static RuntimeException failedStart;
+    private static LocalStack withKeycloak;
+    private static RuntimeException failedKeycloakStart;
 
     private SharedStacks() {
     }
@@ -64,10 +75,46 @@ final class SharedStacks {
         return twoExecutors;
     }
 
+    /**
+     * The shared stack with Keycloak (McpIT, SecondDeviceIT), started on the first call: one executor and one agent,
+     * the approval device, notifications due at once, second-device requests that live {@link #REQUEST_EXPIRY}. A
+     * Keycloak stack costs about 45 s to start here. Its classes take {@link #KEYCLOAK_LOCK}, keep to what they created
+     * and put back what they stop.
+     */
+    static synchronized LocalStack withKeycloak() {
+        if (failedKeycloakStart != null) {
+            throw new IllegalStateException("The shared stack with Keycloak did not start", failedKeycloakStart);
+        }
+        if (withKeycloak == null) {
+            try {
+                withKeycloak = LocalStack.start(TestStacks.withExecutors(1, Map.of(
+                        "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()),
+                        "APPROVAL_DEVICE", "true",
+                        // At once: SecondDeviceIT asks nobody in the chat first.
+                        "NOTIFY_DELAY", "PT0S",
+                        "SECOND_DEVICE_REQUEST_EXPIRY", REQUEST_EXPIRY.toString())));
+                // Keycloak keeps a CIBA request for its realm's expiry whatever the client asks for.
+                withKeycloak.keycloak().cibaExpiresIn(REQUEST_EXPIRY);
+                Runtime.getRuntime().addShutdownHook(new Thread(SharedStacks::stopAll, "shared-stacks-stop"));
+            } catch (IOException e) {
+                failedKeycloakStart = new UncheckedIOException(e);
+                throw failedKeycloakStart;
+            } catch (RuntimeException e) {
+                failedKeycloakStart = e;
+                throw e;
+            }
+        }
+        return withKeycloak;
+    }
+
     static synchronized void stopAll() {
         if (twoExecutors != null) {
             twoExecutors.close();
             twoExecutors = null;
+        }
+        if (withKeycloak != null) {
+            withKeycloak.close();
+            withKeycloak = null;
         }
     }
 
