@@ -45,34 +45,26 @@ final class SharedStacks {
     /** How long a second-device request lives on the stack with Keycloak (its realm's CIBA expiry too). */
     static final Duration REQUEST_EXPIRY = Duration.ofSeconds(30);
 
-    private static LocalStack twoExecutors;
-    private static RuntimeException failedStart;
-    private static LocalStack withKeycloak;
-    private static RuntimeException failedKeycloakStart;
+    private static final Shared TWO_EXECUTORS = new Shared("The shared stack",
+            () -> LocalStack.start(TestStacks.withExecutors(2, Map.of("AGENT_INSTANCES", "2"))));
+    private static final Shared WITH_KEYCLOAK = new Shared("The shared stack with Keycloak", () -> {
+        LocalStack stack = LocalStack.start(TestStacks.withExecutors(1, Map.of(
+                "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()),
+                "APPROVAL_DEVICE", "true",
+                // At once: SecondDeviceIT asks nobody in the chat first.
+                "NOTIFY_DELAY", "PT0S",
+                "SECOND_DEVICE_REQUEST_EXPIRY", REQUEST_EXPIRY.toString())));
+        // Keycloak keeps a CIBA request for its realm's expiry whatever the client asks for.
+        stack.keycloak().cibaExpiresIn(REQUEST_EXPIRY);
+        return stack;
+    });
 
     private SharedStacks() {
     }
 
     /** The shared two-executor stack, started on the first call. */
-    static synchronized LocalStack twoExecutors() {
-        if (failedStart != null) {
-            // One failed start is reported by every class that asked, without trying again for each of them.
-            throw new IllegalStateException("The shared stack did not start", failedStart);
-        }
-        if (twoExecutors == null) {
-            try {
-                twoExecutors = LocalStack.start(TestStacks.withExecutors(2, Map.of("AGENT_INSTANCES", "2")));
-                // Only if the session listener never ran (a runner without launcher sessions); a no-op after it.
-                Runtime.getRuntime().addShutdownHook(new Thread(SharedStacks::stopAll, "shared-stacks-stop"));
-            } catch (IOException e) {
-                failedStart = new UncheckedIOException(e);
-                throw failedStart;
-            } catch (RuntimeException e) {
-                failedStart = e;
-                throw e;
-            }
-        }
-        return twoExecutors;
+    static LocalStack twoExecutors() {
+        return TWO_EXECUTORS.get();
     }
 
     /**
@@ -81,40 +73,61 @@ final class SharedStacks {
      * Keycloak stack costs about 45 s to start here. Its classes take {@link #KEYCLOAK_LOCK}, keep to what they created
      * and put back what they stop.
      */
-    static synchronized LocalStack withKeycloak() {
-        if (failedKeycloakStart != null) {
-            throw new IllegalStateException("The shared stack with Keycloak did not start", failedKeycloakStart);
-        }
-        if (withKeycloak == null) {
-            try {
-                withKeycloak = LocalStack.start(TestStacks.withExecutors(1, Map.of(
-                        "KEYCLOAK_PORT", String.valueOf(TestStacks.freePort()),
-                        "APPROVAL_DEVICE", "true",
-                        // At once: SecondDeviceIT asks nobody in the chat first.
-                        "NOTIFY_DELAY", "PT0S",
-                        "SECOND_DEVICE_REQUEST_EXPIRY", REQUEST_EXPIRY.toString())));
-                // Keycloak keeps a CIBA request for its realm's expiry whatever the client asks for.
-                withKeycloak.keycloak().cibaExpiresIn(REQUEST_EXPIRY);
-                Runtime.getRuntime().addShutdownHook(new Thread(SharedStacks::stopAll, "shared-stacks-stop"));
-            } catch (IOException e) {
-                failedKeycloakStart = new UncheckedIOException(e);
-                throw failedKeycloakStart;
-            } catch (RuntimeException e) {
-                failedKeycloakStart = e;
-                throw e;
-            }
-        }
-        return withKeycloak;
+    static LocalStack withKeycloak() {
+        return WITH_KEYCLOAK.get();
     }
 
-    static synchronized void stopAll() {
-        if (twoExecutors != null) {
-            twoExecutors.close();
-            twoExecutors = null;
+    static void stopAll() {
+        TWO_EXECUTORS.stop();
+        WITH_KEYCLOAK.stop();
+    }
+
+    /** How a stack is started. */
+    @FunctionalInterface
+    private interface Start {
+
+        LocalStack start() throws IOException;
+    }
+
+    /** One shared stack: started on the first call, its failure remembered, stopped once. */
+    private static final class Shared {
+
+        private final String name;
+        private final Start start;
+        private LocalStack stack;
+        private RuntimeException failure;
+
+        Shared(String name, Start start) {
+            this.name = name;
+            this.start = start;
         }
-        if (withKeycloak != null) {
-            withKeycloak.close();
-            withKeycloak = null;
+
+        synchronized LocalStack get() {
+            if (failure != null) {
+                // One failed start is reported by every class that asked, without trying again for each of them.
+                throw new IllegalStateException(name + " did not start", failure);
+            }
+            if (stack == null) {
+                try {
+                    stack = start.start();
+                    // Only if the session listener never ran (a runner without launcher sessions); a no-op after it.
+                    Runtime.getRuntime().addShutdownHook(new Thread(SharedStacks::stopAll, "shared-stacks-stop"));
+                } catch (IOException e) {
+                    failure = new UncheckedIOException(e);
+                    throw failure;
+                } catch (RuntimeException e) {
+                    failure = e;
+                    throw e;
+                }
+            }
+            return stack;
+        }
+
+        synchronized void stop() {
+            if (stack != null) {
+                stack.close();
+                stack = null;
+            }
         }
     }
 

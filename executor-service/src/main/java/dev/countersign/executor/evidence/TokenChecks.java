@@ -11,12 +11,13 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * What the two verifiers of tokens on Kafka share ({@link EvidenceVerifier}, {@link ApproverVerifier}): the token's
- * shape, its verification by quarkus-oidc, and the tenant claim.
+ * shape, its verification by quarkus-oidc, and the tenant claim; the shape and the tenant claim also a second-device
+ * approval's ({@code ApprovalTokens}).
  */
-final class TokenChecks {
+public final class TokenChecks {
 
     /** Longer is no token an identity provider issues: refused before it is parsed. */
-    static final int MAX_TOKEN_LENGTH = 16_384;
+    public static final int MAX_TOKEN_LENGTH = 16_384;
 
     private TokenChecks() {
     }
@@ -40,7 +41,7 @@ final class TokenChecks {
     }
 
     /** Whether the token's {@code tenant} claim is the string {@code tenantId}. */
-    static boolean namesTenant(JsonWebToken jwt, String tenantId) {
+    public static boolean namesTenant(JsonWebToken jwt, String tenantId) {
         return jwt.getClaim(CurrentUser.TENANT_CLAIM) instanceof String claimed && claimed.equals(tenantId);
     }
 }

@@ -11,6 +11,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import dev.countersign.executor.access.Principal;
+import dev.countersign.executor.evidence.TokenChecks;
 import dev.countersign.web.CurrentUser;
 import dev.countersign.web.TokenRules;
 import io.quarkus.oidc.AccessTokenCredential;
@@ -37,8 +38,6 @@ public class ApprovalTokens {
     /** The OIDC tenant ({@code quarkus.oidc.second-device.*}) that verifies CIBA approvals' tokens. */
     public static final String OIDC_TENANT = "second-device";
 
-    /** Longer is no token an identity provider issues: refused before it is parsed. */
-    private static final int MAX_TOKEN_LENGTH = 16_384;
     /** What {@code approver_token_uses} keeps of a token id. */
     private static final int MAX_TOKEN_ID_LENGTH = 256;
 
@@ -68,7 +67,7 @@ public class ApprovalTokens {
      * provider did not answer for is no reason to lose an approval it issues once), then judged.
      */
     public Uni<Checked> check(String accessToken, SecondDeviceRequest request) {
-        if (accessToken == null || accessToken.length() > MAX_TOKEN_LENGTH) {
+        if (accessToken == null || accessToken.length() > TokenChecks.MAX_TOKEN_LENGTH) {
             return Uni.createFrom().item(new Refused("the token did not verify"));
         }
         return oidc.authenticate(new AccessTokenCredential(accessToken))
@@ -85,7 +84,7 @@ public class ApprovalTokens {
         if (!request.userId().equals(jwt.getSubject())) {
             return new Refused("the token names another person");
         }
-        if (!(jwt.getClaim(CurrentUser.TENANT_CLAIM) instanceof String tenant) || !tenant.equals(request.tenantId())) {
+        if (!TokenChecks.namesTenant(jwt, request.tenantId())) {
             return new Refused("the token names another tenant");
         }
         if (!(jwt.getClaim("azp") instanceof String client) || !client.equals(config.clientId())) {

@@ -31,10 +31,19 @@ public class GatedHttp {
         ungated.check(scope, "HTTP");
         URI declared = scope.httpOrigin().orElseThrow(() -> new UngatedCallException(
                 "HTTP call refused: the action's kind declares no origin"));
-        return QuarkusRestClientBuilder.newBuilder().baseUri(declared)
-                .connectTimeout(CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).followRedirects(false)
-                .disableDefaultMapper(true).register(new Gate(scope, declared)).build(api);
+        return originBound(api, declared, CONNECT_TIMEOUT, timeout, new Gate(scope, declared));
+    }
+
+    /**
+     * The one way a REST client is built in this service: for {@code origin}, every request checked by {@code check} as
+     * it is sent, no redirect followed, every answer returned as it came (a status is the caller's to judge).
+     */
+    static <T> T originBound(Class<T> api, URI origin, Duration connectTimeout, Duration readTimeout,
+            ClientRequestFilter check) {
+        return QuarkusRestClientBuilder.newBuilder().baseUri(origin)
+                .connectTimeout(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS).followRedirects(false)
+                .disableDefaultMapper(true).register(check).build(api);
     }
 
     /** Checks every request a scope's client sends, as it is sent. */

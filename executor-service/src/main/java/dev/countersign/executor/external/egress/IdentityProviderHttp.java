@@ -2,13 +2,10 @@ package dev.countersign.executor.external.egress;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.client.ClientRequestContext;
 import jakarta.ws.rs.client.ClientRequestFilter;
-
-import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 
 /**
  * The one way out of executor-service that is neither an action's call nor a notification's: the identity provider's
@@ -22,11 +19,8 @@ public class IdentityProviderHttp {
 
     /** A client of {@code api} for {@code origin}'s scheme, host and port only. */
     public <T> T client(Class<T> api, URI origin, Duration timeout) {
-        return QuarkusRestClientBuilder.newBuilder().baseUri(origin)
-                .connectTimeout(Math.min(timeout.toMillis(), GatedHttp.CONNECT_TIMEOUT.toMillis()),
-                        TimeUnit.MILLISECONDS)
-                .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).followRedirects(false)
-                .disableDefaultMapper(true).register(new SameOrigin(origin)).build(api);
+        Duration connect = timeout.compareTo(GatedHttp.CONNECT_TIMEOUT) < 0 ? timeout : GatedHttp.CONNECT_TIMEOUT;
+        return GatedHttp.originBound(api, origin, connect, timeout, new SameOrigin(origin));
     }
 
     /** Refuses a request to any other origin than the provider's. */
